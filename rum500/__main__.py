@@ -1,0 +1,3 @@
+from rum500.cli import main
+
+raise SystemExit(main())

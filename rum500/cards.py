@@ -1,0 +1,95 @@
+"""Cards: a compact integer form for the engine and the text form used everywhere else.
+
+A card is an ``int`` from 0 to 51: ``suit * 13 + rank``, where ``rank`` 0 is the ace,
+1 the two … 12 the king, and ``suit`` indexes :data:`SUITS` (``S H D C``). With two decks
+the same card simply occurs twice; copies are indistinguishable, as at a real table.
+
+Text form (on screen, in logs, in tests and on the wire): the rank, then the suit letter —
+``AS 2C 10H JD QS KH``. :func:`parse` accepts it case-insensitively (and ``T`` for ten);
+:func:`name` always writes the canonical form, so ``name(parse(t))`` round-trips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS = "SHDC"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED_SUITS = frozenset("HD")
+
+ACE = 0
+KING = 12
+DECK_SIZE = 52
+
+_NAMES = [r + s for s in SUITS for r in RANKS]
+_BY_NAME = {n: i for i, n in enumerate(_NAMES)}
+_BY_NAME.update({n.replace("10", "T"): i for n, i in list(_BY_NAME.items()) if "10" in n})
+
+#: Points of a card left in hand or played anywhere but as a low ace (RULES.md §2).
+VALUES = tuple((15 if r == ACE else 10 if r >= 9 else r + 1) for _ in SUITS for r in range(13))
+LOW_ACE_VALUE = 1
+
+
+def suit(card: int) -> int:
+    return card // 13
+
+
+def rank(card: int) -> int:
+    return card % 13
+
+
+def make(rank_: int, suit_: int) -> int:
+    return suit_ * 13 + rank_
+
+
+def name(card: int) -> str:
+    """``name(22) == "10H"``."""
+    return _NAMES[card]
+
+
+def parse(text: object) -> int:
+    """Parse one card name (``"10H"``, ``"qs"``, ``"TD"``); a bad name raises ``ValueError``."""
+    if not isinstance(text, str):
+        raise ValueError(f"a card is written like AS, 10H or QD, not {text!r}")
+    card = _BY_NAME.get(text.strip().upper())
+    if card is None:
+        shown = text if len(text) <= 12 else text[:12] + "…"
+        raise ValueError(
+            f"{shown!r} is not a card: write the rank (A 2 … 10 J Q K) then the suit "
+            "(S H D C), e.g. AS, 10H, QD"
+        )
+    return card
+
+
+def parse_many(texts: Iterable[object] | str) -> list[int]:
+    """Parse a list of names, or one string of names separated by spaces or commas."""
+    if isinstance(texts, str):
+        texts = texts.replace(",", " ").split()
+    return [parse(t) for t in texts]
+
+
+def names(cards: Iterable[int]) -> list[str]:
+    return [_NAMES[c] for c in cards]
+
+
+def deck(decks: int = 1) -> list[int]:
+    """A fresh, ordered deck (or double deck)."""
+    return list(range(DECK_SIZE)) * decks
+
+
+def value(card: int) -> int:
+    return VALUES[card]
+
+
+def hand_points(cards: Iterable[int]) -> int:
+    """What a hand costs at the end of a hand: every ace 15 (RULES.md §2)."""
+    return sum(VALUES[c] for c in cards)
+
+
+def sort_key_by_suit(card: int) -> tuple[int, int]:
+    return suit(card), (rank(card) - 1) % 13  # ace high within its suit
+
+
+def sort_key_by_rank(card: int) -> tuple[int, int]:
+    return (rank(card) - 1) % 13, suit(card)

@@ -1,0 +1,691 @@
+"""The Rummy 500 match: a pure state machine (RULES.md).
+
+A :class:`Game` is (players, seed, options[, deck]) plus the list of actions applied to it.
+It does no I/O, reads no clock and uses no global random: every shuffle comes from its own
+``random.Random`` seeded at creation, whose state is part of :meth:`Game.to_dict`.
+
+Phases (:class:`Phase`): ``draw`` → ``play`` → (next seat) ``draw`` … until the hand ends,
+then ``hand_over`` (the next dealer deals) or ``game_over``.
+
+Actions are plain dicts — the same ones that travel on the wire (see ``docs/rules.md``)::
+
+    {"type": "draw", "source": "stock"}
+    {"type": "draw", "source": "discard", "index": i}   # i from the bottom, 0-based
+    {"type": "meld", "cards": ["9S", "9H", "9D"]}
+    {"type": "layoff", "card": "8H", "meld": 3}
+    {"type": "discard", "card": "QS"}
+    {"type": "end_hand"}                                 # stock empty: decline to draw
+    {"type": "deal"}                                     # between hands
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from enum import Enum
+
+from rum500 import cards as C
+from rum500.rules.melds import (
+    HIGH_ACE,
+    IllegalMove,
+    Meld,
+    candidate_melds,
+    card_value_in_run,
+    lay_off,
+    layoff_position,
+    make_meld,
+    placement_cost,
+    placement_cost_masks,
+)
+from rum500.rules.options import Options, hand_size
+
+STATE_VERSION = 1
+MAX_MELD_CARDS = 13
+
+
+class Phase(str, Enum):
+    DRAW = "draw"
+    PLAY = "play"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+def _seat_name(seat: int) -> str:
+    return f"seat {seat}"
+
+
+class Game:
+    """A whole match of Rummy 500. See the module docstring."""
+
+    def __init__(
+        self,
+        players: int,
+        seed: int | None = None,
+        options: Options | None = None,
+        deck: list[str] | None = None,
+    ) -> None:
+        options = options or Options()
+        options.validate(players)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("the seed must be a whole number")
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.decks = options.deck_count(players)
+        self.hand_size = hand_size(players)
+        self.first_deck = list(deck) if deck is not None else None
+        self.rng = random.Random(seed)
+        self.actions: list[dict] = []
+        self.totals = [0] * players
+        self.results: list[dict] = []  # one per finished hand
+        self.winner: int | None = None
+        self.hand_number = 0
+        self.lot = self._draw_lot()
+        self.dealer = self.lot["dealer"]
+        self._deal(self._first_order(deck))
+
+    # ------------------------------------------------------------------ setup
+
+    def _draw_lot(self) -> dict:
+        """First dealer by lot: one card each face up, lowest deals, ties draw again."""
+        rounds: list[list[list]] = []
+        contenders = list(range(self.players))
+        pack: list[int] = []
+        while True:
+            if len(pack) < len(contenders):
+                pack = C.deck(self.decks)
+                self.rng.shuffle(pack)
+            drawn = [(seat, pack.pop()) for seat in contenders]
+            rounds.append([[seat, C.name(card)] for seat, card in drawn])
+            low = min(C.rank(card) for _, card in drawn)
+            contenders = [seat for seat, card in drawn if C.rank(card) == low]
+            if len(contenders) == 1:
+                return {"rounds": rounds, "dealer": contenders[0]}
+
+    def _first_order(self, deck: list[str] | None) -> list[int] | None:
+        if deck is None:
+            return None
+        order = C.parse_many(deck)
+        have = Counter(order)
+        full = Counter(C.deck(self.decks))
+        for card, n in have.items():
+            if n > full[card]:
+                raise ValueError(f"the deck holds {C.name(card)} more than {full[card]} time(s)")
+        rest = list((full - have).elements())
+        self.rng.shuffle(rest)
+        return order + rest
+
+    def _deal(self, order: list[int] | None) -> list[dict]:
+        """Shuffle (unless ``order`` is given), cut, deal, turn the upcard."""
+        self.hand_number += 1
+        cut = None
+        if order is None:
+            order = C.deck(self.decks)
+            self.rng.shuffle(order)
+            cut = self.rng.randrange(1, len(order))  # the player left of the dealer cuts
+            order = order[cut:] + order[:cut]
+        n = self.players
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(self.hand_size):
+            for k in range(1, n + 1):
+                self.hands[(self.dealer + k) % n].append(order[pos])
+                pos += 1
+        self.pile: list[int] = [order[pos]]
+        self.stock: list[int] = order[pos + 1 :][::-1]  # top of the stock is the end
+        self.melds: list[Meld] = []
+        self.next_meld_id = 0
+        self.turn = (self.dealer + 1) % n
+        self.phase = Phase.DRAW
+        self.must_play: int | None = None
+        self.no_discard: int | None = None
+        self.reshuffled = False
+        self.went_out: int | None = None
+        return [
+            {
+                "type": "deal",
+                "hand": self.hand_number,
+                "dealer": self.dealer,
+                "cutter": (self.dealer + 1) % n,
+                "cut": cut,
+                "upcard": C.name(self.pile[0]),
+            }
+        ]
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose action is awaited (the next dealer between hands), None at the end."""
+        return None if self.phase is Phase.GAME_OVER else self.turn
+
+    def table_points(self) -> list[int]:
+        pts = [0] * self.players
+        for m in self.melds:
+            for seat, p in zip(m.by, m.points, strict=True):
+                pts[seat] += p
+        return pts
+
+    def legal_actions(self) -> list[dict]:
+        """Every legal action of the seat to move; each meld once, in canonical order."""
+        if self.phase is Phase.DRAW:
+            return self._legal_draws()
+        if self.phase is Phase.PLAY:
+            return self._legal_plays()
+        if self.phase is Phase.HAND_OVER:
+            return [{"type": "deal"}]
+        return []
+
+    def _legal_draws(self) -> list[dict]:
+        out: list[dict] = []
+        if self.stock:
+            out.append({"type": "draw", "source": "stock"})
+        hand = self.hands[self.turn]
+        by_rank = [0] * 13
+        by_suit = [0, 0, 0, 0]
+        for c in hand:
+            _add_masks(c, by_rank, by_suit)
+        size = len(hand)
+        must_discard = self.options.must_discard
+        free_top = self.options.top_card_free and bool(self.stock)
+        top = len(self.pile) - 1
+        found: list[int] = []
+        for i in range(top, -1, -1):
+            c = self.pile[i]
+            _add_masks(c, by_rank, by_suit)
+            size += 1
+            if i == top and free_top:
+                if any(h != c for h in hand):
+                    found.append(i)
+                continue
+            cost = placement_cost_masks(c, by_rank, by_suit, self.melds)
+            if cost is not None and not (must_discard and cost >= size):
+                found.append(i)
+        for i in reversed(found):
+            out.append({"type": "draw", "source": "discard", "index": i})
+        if not self.stock:
+            out.append({"type": "end_hand"})
+        return out
+
+    def _legal_plays(self) -> list[dict]:
+        hand = self.hands[self.turn]
+        out: list[dict] = []
+        for meld_cards in candidate_melds(hand):
+            if self._play_problem(meld_cards, None, None) is None:
+                out.append({"type": "meld", "cards": C.names(meld_cards)})
+        distinct = sorted(set(hand))
+        for m in self.melds:
+            for c in distinct:
+                if layoff_position(m, c) is not None and self._play_problem([c], m, c) is None:
+                    out.append({"type": "layoff", "card": C.name(c), "meld": m.id})
+        if self.must_play is None:
+            for c in distinct:
+                if c != self.no_discard:
+                    out.append({"type": "discard", "card": C.name(c)})
+        return out
+
+    def _play_problem(self, played: list[int], onto: Meld | None, card: int | None) -> str | None:
+        """Why putting ``played`` on the table (a new meld, or ``card`` laid off on ``onto``)
+        is refused now, or None. Assumes the cards are held and form a valid play."""
+        hand = self.hands[self.turn]
+        left = len(hand) - len(played)
+        if left == 0:
+            if self.options.must_discard:
+                return "you must keep a card to discard (the table plays 'must discard')"
+            return None
+        nd = self.no_discard
+        if nd is not None and hand.count(nd) - played.count(nd) == left:
+            return (
+                f"you would be left with only {C.name(nd)}, which you may not discard again "
+                "this turn"
+            )
+        mp = self.must_play
+        if mp is None or mp in played:
+            return None
+        rest = list(hand)
+        for c in played:
+            rest.remove(c)
+        if onto is None:
+            melds = self.melds + [make_meld(-1, played, self.turn)]
+        else:
+            grown = onto.copy()
+            lay_off(grown, card, self.turn)  # type: ignore[arg-type]
+            melds = [grown if m is onto else m for m in self.melds]
+        cost = placement_cost(mp, rest, melds)
+        if cost is None or (self.options.must_discard and cost >= len(rest)):
+            return f"{C.name(mp)} must be played this turn, and this would leave no way to play it"
+        return None
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, action: object, seat: int | None = None) -> list[dict]:
+        """Apply one action of the seat to move (checked against ``seat`` when given).
+
+        Returns the public events it caused. Raises :class:`IllegalMove` with a message a
+        player understands, leaving the game exactly as it was."""
+        if not isinstance(action, dict):
+            raise IllegalMove("an action is a map with a 'type'")
+        kind = action.get("type")
+        if not isinstance(kind, str):
+            raise IllegalMove("an action is a map with a 'type'")
+        if self.phase is Phase.GAME_OVER:
+            raise IllegalMove("the match is over")
+        if seat is not None and seat != self.turn:
+            if self.phase is Phase.HAND_OVER:
+                raise IllegalMove(f"{_seat_name(self.turn)} deals the next hand")
+            raise IllegalMove("it is not your turn")
+        handler = _HANDLERS.get((self.phase, kind))
+        if handler is None:
+            raise IllegalMove(_wrong_phase(self.phase, kind))
+        normal, events = handler(self, action)
+        self.actions.append(normal)
+        return events
+
+    def _do_draw(self, action: dict) -> tuple[dict, list[dict]]:
+        source = action.get("source")
+        seat = self.turn
+        hand = self.hands[seat]
+        if source == "stock":
+            if not self.stock:
+                raise IllegalMove("the stock is empty: take from the discard pile or end the hand")
+            hand.append(self.stock.pop())
+            self.phase = Phase.PLAY
+            return {"type": "draw", "source": "stock"}, [
+                {"type": "draw", "seat": seat, "source": "stock", "stock": len(self.stock)}
+            ]
+        if source != "discard":
+            raise IllegalMove("draw from the 'stock' or the 'discard' pile")
+        i = action.get("index")
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise IllegalMove("say which card of the discard pile to take (its index)")
+        if not 0 <= i < len(self.pile):
+            if not self.pile:
+                raise IllegalMove("the discard pile is empty")
+            raise IllegalMove(
+                f"the discard pile has {len(self.pile)} card(s): index 0 to {len(self.pile) - 1}"
+            )
+        card = self.pile[i]
+        taken = self.pile[i:]
+        free = self.options.top_card_free and i == len(self.pile) - 1 and bool(self.stock)
+        if free:
+            if all(h == card for h in hand):
+                raise IllegalMove(
+                    f"you could not discard afterwards: {C.name(card)} may not be discarded "
+                    "again this turn"
+                )
+        else:
+            new_hand = hand + taken
+            cost = placement_cost(card, new_hand, self.melds)
+            if cost is None:
+                raise IllegalMove(
+                    f"you may not take {C.name(card)}: it must be played this turn and no meld "
+                    "or lay-off could take it"
+                )
+            if self.options.must_discard and cost >= len(new_hand):
+                raise IllegalMove(
+                    f"you may not take {C.name(card)}: playing it would leave you nothing to "
+                    "discard"
+                )
+        del self.pile[i:]
+        hand.extend(taken)
+        if free:
+            self.no_discard = card
+        else:
+            self.must_play = card
+        self.phase = Phase.PLAY
+        return {"type": "draw", "source": "discard", "index": i}, [
+            {"type": "draw", "seat": seat, "source": "discard", "index": i,
+             "cards": C.names(taken), "must_play": None if free else C.name(card)}
+        ]
+
+    def _held(self, texts: list[object]) -> list[int]:
+        played = [_parse(t) for t in texts]
+        have = Counter(self.hands[self.turn])
+        for card, n in Counter(played).items():
+            if have[card] < n:
+                raise IllegalMove(f"you do not hold {C.name(card)}")
+        return played
+
+    def _do_meld(self, action: dict) -> tuple[dict, list[dict]]:
+        texts = action.get("cards")
+        if not isinstance(texts, list) or not 1 <= len(texts) <= MAX_MELD_CARDS:
+            raise IllegalMove("a meld is a list of 3 to 13 cards")
+        played = self._held(texts)
+        meld = make_meld(self.next_meld_id, played, self.turn)
+        problem = self._play_problem(played, None, None)
+        if problem:
+            raise IllegalMove(problem)
+        self.next_meld_id += 1
+        self.melds.append(meld)
+        self._remove(played)
+        normal = {"type": "meld", "cards": C.names(meld.cards)}
+        events = [{"type": "meld", "seat": self.turn, "meld": meld.id,
+                   "cards": C.names(meld.cards)}]
+        return normal, events + self._after_play()
+
+    def _do_layoff(self, action: dict) -> tuple[dict, list[dict]]:
+        card = self._held([action.get("card")])[0]
+        meld_id = action.get("meld")
+        meld = next((m for m in self.melds if m.id == meld_id), None)
+        if meld is None or isinstance(meld_id, bool):
+            raise IllegalMove(f"there is no meld {meld_id!r} on the table")
+        if layoff_position(meld, card) is None:
+            raise IllegalMove(_why_not_layoff(meld, card))
+        problem = self._play_problem([card], meld, card)
+        if problem:
+            raise IllegalMove(problem)
+        lay_off(meld, card, self.turn)
+        self._remove([card])
+        normal = {"type": "layoff", "card": C.name(card), "meld": meld.id}
+        events = [{"type": "layoff", "seat": self.turn, "card": C.name(card), "meld": meld.id}]
+        return normal, events + self._after_play()
+
+    def _remove(self, played: list[int]) -> None:
+        hand = self.hands[self.turn]
+        for c in played:
+            hand.remove(c)
+            if c == self.must_play:
+                self.must_play = None
+
+    def _after_play(self) -> list[dict]:
+        if not self.hands[self.turn]:
+            self.went_out = self.turn
+            return self._end_hand("out")
+        return []
+
+    def _do_discard(self, action: dict) -> tuple[dict, list[dict]]:
+        card = self._held([action.get("card")])[0]
+        if self.must_play is not None:
+            raise IllegalMove(f"{C.name(self.must_play)} must be played this turn")
+        if card == self.no_discard:
+            raise IllegalMove(
+                f"you took {C.name(card)} from the discard pile this turn: you may not discard "
+                "it again"
+            )
+        seat = self.turn
+        self.hands[seat].remove(card)
+        self.pile.append(card)
+        events = [{"type": "discard", "seat": seat, "card": C.name(card)}]
+        if not self.hands[seat]:
+            self.went_out = seat
+            events += self._end_hand("out")
+        else:
+            events += self._next_turn()
+        return {"type": "discard", "card": C.name(card)}, events
+
+    def _next_turn(self) -> list[dict]:
+        self.turn = (self.turn + 1) % self.players
+        self.phase = Phase.DRAW
+        self.no_discard = None
+        if self.stock:
+            return []
+        rule = self.options.empty_stock
+        if rule == "end":
+            return self._end_hand("stock")
+        if rule == "reshuffle" and not self.reshuffled and len(self.pile) >= 2:
+            new = self.pile[:-1]
+            self.rng.shuffle(new)
+            self.stock = new
+            del self.pile[:-1]
+            self.reshuffled = True
+            return [{"type": "reshuffle", "stock": len(self.stock)}]
+        return []
+
+    def _do_end_hand(self, action: dict) -> tuple[dict, list[dict]]:
+        if self.stock:
+            raise IllegalMove("you may only end the hand when the stock is empty")
+        return {"type": "end_hand"}, [{"type": "end_hand", "seat": self.turn}] + self._end_hand(
+            "declined"
+        )
+
+    def _end_hand(self, reason: str) -> list[dict]:
+        table = self.table_points()
+        in_hand = [C.hand_points(h) for h in self.hands]
+        scores = [t - h for t, h in zip(table, in_hand, strict=True)]
+        self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
+        result = {
+            "hand": self.hand_number,
+            "dealer": self.dealer,
+            "reason": reason,
+            "went_out": self.went_out,
+            "table_points": table,
+            "hand_points": in_hand,
+            "scores": scores,
+            "totals": list(self.totals),
+            "hands": [C.names(h) for h in self.hands],
+        }
+        self.results.append(result)
+        self.must_play = None
+        self.no_discard = None
+        events = [{"type": "hand_end", **result}]
+        best = max(self.totals)
+        leaders = [s for s, t in enumerate(self.totals) if t == best]
+        if best >= self.options.target and len(leaders) == 1:
+            self.winner = leaders[0]
+            self.phase = Phase.GAME_OVER
+            events.append({"type": "game_over", "winner": self.winner, "totals": list(self.totals)})
+        else:
+            self.phase = Phase.HAND_OVER
+            self.turn = (self.dealer + 1) % self.players  # the next dealer deals
+            if best >= self.options.target:
+                events.append({"type": "tie", "seats": leaders, "total": best})
+        return events
+
+    def _do_deal(self, action: dict) -> tuple[dict, list[dict]]:
+        self.dealer = (self.dealer + 1) % self.players
+        return {"type": "deal"}, self._deal(None)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may see (``None``: a spectator, who sees no hand during play)."""
+        n = self.players
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ValueError(f"no seat {seat!r} at a table of {n}")
+        v: dict = {
+            "seat": seat,
+            "players": n,
+            "phase": self.phase.value,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "turn": self.to_move,
+            "hand": C.names(self.hands[seat]) if seat is not None else None,
+            "hand_sizes": [len(h) for h in self.hands],
+            "stock": len(self.stock),
+            "discard_pile": C.names(self.pile),
+            "melds": [m.to_dict() for m in self.melds],
+            "must_play": C.name(self.must_play) if self.must_play is not None else None,
+            "no_discard": C.name(self.no_discard) if self.no_discard is not None else None,
+            "table_points": self.table_points(),
+            "totals": list(self.totals),
+            "results": [dict(r) for r in self.results],
+            "last_hand": self.results[-1] if self.results else None,
+            "reshuffled": self.reshuffled,
+            "winner": self.winner,
+            "target": self.options.target,
+            "options": self.options.to_dict(),
+            "decks": self.decks,
+            "lot": self.lot,
+            "legal_actions": (
+                self.legal_actions() if seat is not None and seat == self.to_move else []
+            ),
+        }
+        return v
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_dict(self) -> dict:
+        """The exact position, in plain msgpack-able types (see :meth:`from_dict`)."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "version": STATE_VERSION,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options.to_dict(),
+            "deck": self.first_deck,
+            "rng": [version, list(internal), gauss],
+            "actions": [dict(a) for a in self.actions],
+            "totals": list(self.totals),
+            "results": [dict(r) for r in self.results],
+            "winner": self.winner,
+            "hand_number": self.hand_number,
+            "lot": self.lot,
+            "dealer": self.dealer,
+            "hands": [C.names(h) for h in self.hands],
+            "stock": C.names(self.stock),
+            "discard_pile": C.names(self.pile),
+            "melds": [
+                {"id": m.id, "kind": m.kind, "cards": C.names(m.cards), "by": list(m.by),
+                 "lo": m.lo, "hi": m.hi}
+                for m in self.melds
+            ],
+            "next_meld_id": self.next_meld_id,
+            "turn": self.turn,
+            "phase": self.phase.value,
+            "must_play": C.name(self.must_play) if self.must_play is not None else None,
+            "no_discard": C.name(self.no_discard) if self.no_discard is not None else None,
+            "reshuffled": self.reshuffled,
+            "went_out": self.went_out,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Game:
+        """Restore a position saved by :meth:`to_dict`; a malformed one raises ``ValueError``."""
+        try:
+            return cls._from_dict(d)
+        except (KeyError, TypeError, IndexError, AttributeError) as e:
+            raise ValueError(f"not a saved rum500 game: {e!r}") from None
+
+    @classmethod
+    def _from_dict(cls, d: dict) -> Game:
+        if d.get("version") != STATE_VERSION:
+            raise ValueError(f"unknown saved game version {d.get('version')!r}")
+        g = cls.__new__(cls)
+        g.players = d["players"]
+        g.options = Options.from_dict(d["options"])
+        g.options.validate(g.players)
+        g.seed = d["seed"]
+        g.decks = g.options.deck_count(g.players)
+        g.hand_size = hand_size(g.players)
+        g.first_deck = d["deck"]
+        g.rng = random.Random()
+        version, internal, gauss = d["rng"]
+        g.rng.setstate((version, tuple(internal), gauss))
+        g.actions = [dict(a) for a in d["actions"]]
+        g.totals = list(d["totals"])
+        g.results = [dict(r) for r in d["results"]]
+        g.winner = d["winner"]
+        g.hand_number = d["hand_number"]
+        g.lot = d["lot"]
+        g.dealer = d["dealer"]
+        g.hands = [C.parse_many(h) for h in d["hands"]]
+        g.stock = C.parse_many(d["stock"])
+        g.pile = C.parse_many(d["discard_pile"])
+        g.melds = []
+        for md in d["melds"]:
+            cards = C.parse_many(md["cards"])
+            m = Meld(md["id"], md["kind"], cards, list(md["by"]), lo=md["lo"], hi=md["hi"])
+            if m.kind == "set":
+                m.rank = C.rank(cards[0])
+                for c in cards:
+                    m.suits |= 1 << C.suit(c)
+                m.points = [C.VALUES[c] for c in cards]
+            else:
+                m.suit = C.suit(cards[0])
+                m.points = [card_value_in_run(c, m.lo == 0) for c in cards]
+            if len(m.by) != len(cards):
+                raise ValueError("a meld's cards and owners differ in length")
+            g.melds.append(m)
+        g.next_meld_id = d["next_meld_id"]
+        g.turn = d["turn"]
+        g.phase = Phase(d["phase"])
+        g.must_play = C.parse(d["must_play"]) if d["must_play"] is not None else None
+        g.no_discard = C.parse(d["no_discard"]) if d["no_discard"] is not None else None
+        g.reshuffled = d["reshuffled"]
+        g.went_out = d["went_out"]
+        g._check_cards()
+        return g
+
+    def _check_cards(self) -> None:
+        """Every card of the deck(s) is somewhere, exactly once per copy."""
+        everywhere = [c for h in self.hands for c in h] + self.stock + self.pile
+        everywhere += [c for m in self.melds for c in m.cards]
+        if Counter(everywhere) != Counter(C.deck(self.decks)):
+            raise ValueError("the cards of this position do not make up the deck")
+
+    @classmethod
+    def replay(
+        cls,
+        players: int,
+        seed: int,
+        actions: list[dict],
+        options: Options | None = None,
+        deck: list[str] | None = None,
+    ) -> Game:
+        """Rebuild a match from its seed and action list (``IllegalMove`` if one is illegal)."""
+        g = cls(players, seed, options, deck)
+        for a in actions:
+            g.apply(a)
+        return g
+
+    def copy(self) -> Game:
+        return Game.from_dict(self.to_dict())
+
+
+def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:
+    r = c % 13
+    s = c // 13
+    by_rank[r] |= 1 << s
+    by_suit[s] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
+
+
+def _parse(text: object) -> int:
+    try:
+        return C.parse(text)
+    except ValueError as e:
+        raise IllegalMove(str(e)) from None
+
+
+def _why_not_layoff(meld: Meld, card: int) -> str:
+    name = C.name(card)
+    shown = " ".join(C.names(meld.cards))
+    if meld.kind == "set":
+        if C.rank(card) != meld.rank:
+            return f"{name} is not of the rank of the set {shown}"
+        if len(meld.cards) >= 4:
+            return f"the set {shown} is full"
+        return f"the set {shown} already holds that suit"
+    if C.suit(card) != meld.suit:
+        return f"{name} is not of the suit of the run {shown}"
+    if C.rank(card) == C.ACE:
+        if meld.lo == 0 or meld.hi == HIGH_ACE:
+            return f"the run {shown} already holds an ace"
+        return f"an ace only goes next to a 2 or a king, not on {shown}"
+    if (meld.lo == 0 and C.rank(card) == C.KING) or (meld.hi == HIGH_ACE and C.rank(card) == 1):
+        return f"a run cannot go round the corner (K-A-2): {name} does not fit {shown}"
+    return f"{name} does not extend the run {shown} at either end"
+
+
+def _wrong_phase(phase: Phase, kind: str) -> str:
+    known = {"draw", "meld", "layoff", "discard", "end_hand", "deal"}
+    if kind not in known:
+        return f"unknown action {kind[:20]!r}"
+    if phase is Phase.DRAW:
+        return "draw first: from the stock or the discard pile"
+    if phase is Phase.PLAY:
+        if kind == "draw":
+            return "you have already drawn this turn"
+        return "you may only end the hand instead of drawing, when the stock is empty"
+    return "the hand is over: the next dealer deals"
+
+
+_HANDLERS = {
+    (Phase.DRAW, "draw"): Game._do_draw,
+    (Phase.DRAW, "end_hand"): Game._do_end_hand,
+    (Phase.PLAY, "meld"): Game._do_meld,
+    (Phase.PLAY, "layoff"): Game._do_layoff,
+    (Phase.PLAY, "discard"): Game._do_discard,
+    (Phase.HAND_OVER, "deal"): Game._do_deal,
+}
