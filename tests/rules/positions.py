@@ -1,0 +1,70 @@
+"""Build exact engine positions for tests: hands, discard pile and melds by card name."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rum500 import cards as C
+from rum500.rules import Game, Options
+from rum500.rules.melds import make_meld
+
+
+def position(
+    hands: list[str],
+    pile: str = "",
+    melds: list[tuple[str, int]] | None = None,
+    *,
+    turn: int = 0,
+    phase: str = "draw",
+    options: Options | None = None,
+    stock: str | None = None,
+    players: int | None = None,
+    totals: list[int] | None = None,
+    base: Game | None = None,
+) -> Game:
+    """A game whose seat ``i`` holds ``hands[i]`` (cards separated by spaces), the discard
+    pile ``pile`` (bottom first), ``melds`` [(cards, owner)] on the table, the rest in the stock
+    (or exactly ``stock``, top last; the other cards then go under the pile). With
+    ``base``, the rest of the state (totals, dealer, seed…) is taken from that game. Built through ``Game.from_dict``, which checks that the
+    cards make up the deck."""
+    players = players or len(hands)
+    g = base or Game(players, seed=1, options=options or Options())
+    d = g.to_dict()
+    hand_cards = [C.parse_many(h) for h in hands]
+    pile_cards = C.parse_many(pile)
+    meld_dicts = []
+    used = Counter(c for h in hand_cards for c in h) + Counter(pile_cards)
+    for i, (text, owner) in enumerate(melds or []):
+        m = make_meld(i, C.parse_many(text), owner)
+        used += Counter(m.cards)
+        meld_dicts.append(
+            {"id": i, "kind": m.kind, "cards": C.names(m.cards), "by": m.by, "lo": m.lo,
+             "hi": m.hi}
+        )
+    rest = sorted((Counter(C.deck(g.decks)) - used).elements())
+    if stock is None:
+        stock_cards = rest
+    else:
+        # only the named stock; every other card goes under the discard pile
+        stock_cards = C.parse_many(stock)
+        leftover = Counter(rest) - Counter(stock_cards)
+        pile_cards = sorted(leftover.elements()) + pile_cards
+    d.update(
+        hands=[C.names(h) for h in hand_cards],
+        discard_pile=C.names(pile_cards),
+        stock=C.names(stock_cards),
+        melds=meld_dicts,
+        next_meld_id=len(meld_dicts),
+        turn=turn,
+        phase=phase,
+        must_play=None,
+        no_discard=None,
+        actions=[],
+    )
+    if totals is not None:
+        d["totals"] = totals
+    return Game.from_dict(d)
+
+
+def legal(g: Game, kind: str | None = None) -> list[dict]:
+    return [a for a in g.legal_actions() if kind is None or a["type"] == kind]
