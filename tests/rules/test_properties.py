@@ -1,0 +1,238 @@
+"""Property tests over random legal play, for 2 to 8 players and every table option."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rum500 import cards as C
+from rum500.rules import Game, IllegalMove, Options, Phase
+
+options_st = st.builds(
+    Options,
+    target=st.sampled_from([100, 300, 500]),
+    decks=st.sampled_from([None, 2]),
+    top_card_free=st.booleans(),
+    must_discard=st.booleans(),
+    empty_stock=st.sampled_from(["play_on", "reshuffle", "end"]),
+)
+games_st = st.tuples(st.integers(2, 8), st.integers(0, 2**32), options_st)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MAX_ACTIONS_PER_HAND = 3000
+
+
+def all_cards(g: Game) -> Counter:
+    cards = [c for h in g.hands for c in h] + g.stock + g.pile
+    return Counter(cards + [c for m in g.melds for c in m.cards])
+
+
+def play(g: Game, rng: random.Random, hands: int, each=None) -> None:
+    """Random legal play for ``hands`` hands (or to the end of the match)."""
+    steps = 0
+    while g.phase is not Phase.GAME_OVER and len(g.results) < hands:
+        action = rng.choice(g.legal_actions())
+        before = len(g.results)
+        g.apply(action)
+        steps += 1
+        if each:
+            each(g, action)
+        if len(g.results) > before:
+            steps = 0
+        assert steps < MAX_ACTIONS_PER_HAND, "a hand did not end"
+
+
+@SETTINGS
+@given(games_st)
+def test_no_card_is_created_or_lost(params):
+    players, seed, options = params
+    g = Game(players, seed, options)
+    full = Counter(C.deck(g.decks))
+    play(g, random.Random(seed), 2, lambda g, a: all_cards(g) == full or pytest_fail(a))
+    assert all_cards(g) == full
+
+
+def pytest_fail(action):
+    raise AssertionError(f"cards changed after {action}")
+
+
+def shuffle_hidden(g: Game, seat: int, rng: random.Random) -> Game:
+    """The same position, with every card ``seat`` cannot see dealt differently."""
+    d = g.to_dict()
+    hidden = [c for s, h in enumerate(d["hands"]) if s != seat for c in h] + d["stock"]
+    rng.shuffle(hidden)
+    for s, h in enumerate(d["hands"]):
+        if s != seat:
+            d["hands"][s], hidden = hidden[: len(h)], hidden[len(h) :]
+    d["stock"] = hidden
+    return Game.from_dict(d)
+
+
+@SETTINGS
+@given(games_st)
+def test_a_view_never_shows_hidden_cards(params):
+    """A seat's view is the same whatever the cards it cannot see: no other seat's hand, no
+    stock order, leaks into it (nor into the spectator's view)."""
+    players, seed, options = params
+    g = Game(players, seed, options)
+    rng = random.Random(seed)
+
+    def check(g: Game, _action) -> None:
+        if g.phase is not Phase.DRAW and g.phase is not Phase.PLAY:
+            return
+        seat = rng.randrange(players)
+        assert shuffle_hidden(g, seat, rng).view(seat) == g.view(seat)
+        spectator = g.view(None)
+        assert spectator["hand"] is None and spectator["legal_actions"] == []
+        assert shuffle_hidden(g, seat, rng).view(None) == spectator
+
+    play(g, rng, 2, check)
+
+
+@SETTINGS
+@given(games_st)
+def test_hand_score_is_table_minus_hand(params):
+    players, seed, options = params
+    g = Game(players, seed, options)
+    totals = [0] * players
+
+    def check(g: Game, _action) -> None:
+        if g.phase in (Phase.HAND_OVER, Phase.GAME_OVER) and len(g.results) > len(check.seen):
+            r = g.results[-1]
+            check.seen.append(r)
+            for s in range(players):
+                held = C.hand_points(C.parse_many(r["hands"][s]))
+                assert r["hand_points"][s] == held
+                assert r["scores"][s] == r["table_points"][s] - held
+                totals[s] += r["scores"][s]
+            assert r["totals"] == totals == g.totals
+
+    check.seen = []
+    play(g, random.Random(seed), 3, check)
+
+
+@SETTINGS
+@given(games_st)
+def test_save_restore_and_replay_reproduce_every_position(params):
+    players, seed, options = params
+    g = Game(players, seed, options)
+    rng = random.Random(seed)
+
+    def check(g: Game, _action) -> None:
+        d = g.to_dict()
+        restored = Game.from_dict(d)
+        assert restored.to_dict() == d
+        # the restored game goes on exactly like the original, random state included
+        a, b = g.copy(), restored
+        for _ in range(3):
+            if a.phase is Phase.GAME_OVER:
+                break
+            act = rng.choice(a.legal_actions())
+            assert a.apply(act) == b.apply(act)
+        assert a.to_dict() == b.to_dict()
+
+    play(g, rng, 2, check)
+    replayed = Game.replay(players, seed, g.actions, options)
+    assert replayed.to_dict() == g.to_dict()
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32))
+def test_a_whole_match_ends(seed):
+    g = Game(2, seed, Options(target=200))
+    play(g, random.Random(seed), 10**6)
+    assert g.phase is Phase.GAME_OVER
+    assert g.winner == max(range(2), key=lambda s: g.totals[s])
+    assert g.totals[g.winner] >= 200
+
+
+# Illegal actions ---------------------------------------------------------------------------
+
+
+def _key(action: dict) -> object:
+    if action.get("type") == "meld" and isinstance(action.get("cards"), list):
+        try:
+            return ("meld", tuple(sorted(C.parse_many(action["cards"]))))
+        except ValueError:
+            return ("bad",)
+    return tuple(sorted((k, str(v)) for k, v in action.items()))
+
+
+def _candidates(g: Game, rng: random.Random) -> list[object]:
+    """Actions of every kind, legal or not, around the position."""
+    seat = g.turn
+    hand = C.names(g.hands[seat])
+    other = C.names(g.hands[(seat + 1) % g.players])
+    any_card = [C.name(rng.randrange(52)) for _ in range(3)]
+    pool = hand + other + any_card
+    melds = [m.id for m in g.melds] + [99, -1, "0", None, True]
+    out: list[object] = [
+        {"type": "draw", "source": "stock"},
+        {"type": "draw", "source": "discard", "index": rng.randrange(-2, len(g.pile) + 2)},
+        {"type": "draw", "source": "discard", "index": True},
+        {"type": "draw", "source": "discard", "index": "0"},
+        {"type": "draw", "source": "sky"},
+        {"type": "end_hand"},
+        {"type": "deal"},
+        {"type": "pass"},
+        {"type": 7},
+        {"cards": hand},
+        [],
+        "draw",
+        None,
+        {"type": "discard", "card": rng.choice(pool)},
+        {"type": "discard", "card": "ZZ"},
+        {"type": "discard", "card": 12},
+        {"type": "discard"},
+        {"type": "layoff", "card": rng.choice(pool), "meld": rng.choice(melds)},
+        {"type": "meld", "cards": rng.sample(pool, min(len(pool), rng.randint(1, 5)))},
+        {"type": "meld", "cards": "AS 2S 3S"},
+        {"type": "meld", "cards": ["KS", "AS", "2S"]},
+        {"type": "meld", "cards": [None, 3, "AS"]},
+        {"type": "meld", "cards": hand[:3] + hand[:1]},
+        {"type": "meld", "cards": ["AS"] * 20},
+    ]
+    return out
+
+
+@SETTINGS
+@given(games_st)
+def test_illegal_actions_are_refused_and_change_nothing(params):
+    players, seed, options = params
+    g = Game(players, seed, options)
+    rng = random.Random(seed)
+    refused = 0
+
+    def check(g: Game, _action) -> None:
+        nonlocal refused
+        if g.phase is Phase.GAME_OVER:
+            return
+        legal = {_key(a) for a in g.legal_actions()}
+        before = g.to_dict()
+        for cand in _candidates(g, rng):
+            is_legal = isinstance(cand, dict) and _key(cand) in legal
+            if is_legal:
+                continue
+            try:
+                g.apply(cand)
+            except IllegalMove as e:
+                assert str(e)
+                refused += 1
+            else:
+                raise AssertionError(f"accepted an action not in legal_actions: {cand}")
+            assert g.to_dict() == before
+        # every legal action from another seat is refused as out of turn
+        wrong = (g.turn + 1) % players
+        for a in g.legal_actions()[:3]:
+            try:
+                g.apply(a, seat=wrong)
+            except IllegalMove:
+                refused += 1
+            else:
+                raise AssertionError("accepted an action from the wrong seat")
+            assert g.to_dict() == before
+
+    play(g, rng, 1, check)
+    assert refused > 0
