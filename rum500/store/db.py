@@ -1,0 +1,257 @@
+"""The game log database: where it lives, its versioned schema, and opening it safely.
+
+One SQLite file (stdlib ``sqlite3``) in the user's data folder — ``platformdirs``'
+``user_data_dir("rum500")``, or the folder named by the environment variable ``RUM500_HOME``
+(tests point it at a temporary folder). WAL journal, ``synchronous=FULL``: a committed action
+survives ``kill -9`` and a power cut.
+
+The file is marked as ours with ``PRAGMA application_id`` and carries its schema version in
+``PRAGMA user_version``; :data:`MIGRATIONS` brings an older file up to date in one
+transaction. Every problem a user can meet is a :class:`StoreError` with a message that says
+what is wrong and what to do (docs/storage.md describes the schema).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+#: ``PRAGMA application_id`` of a rum500 game log: "R500" in ASCII.
+APP_ID = 0x52353030
+DB_NAME = "games.sqlite3"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+#: Schema migrations: MIGRATIONS[k] takes a file from version k to version k + 1.
+MIGRATIONS: list[str] = [
+    # 0 -> 1: matches, their seats and every applied action.
+    """
+    CREATE TABLE matches (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        uid         TEXT    NOT NULL UNIQUE,
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        finished_at TEXT,
+        table_name  TEXT    NOT NULL DEFAULT '',
+        players     INTEGER NOT NULL,
+        seed        TEXT    NOT NULL,
+        options     TEXT    NOT NULL,
+        deck        TEXT,
+        status      TEXT    NOT NULL CHECK (status IN ('playing', 'finished')),
+        winner      INTEGER,
+        totals      TEXT    NOT NULL,
+        source      TEXT    NOT NULL DEFAULT 'host'
+    );
+    CREATE TABLE seats (
+        match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+        seat     INTEGER NOT NULL,
+        name     TEXT    NOT NULL,
+        token    TEXT,
+        bot      TEXT,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE TABLE actions (
+        match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+        n        INTEGER NOT NULL,
+        seq      INTEGER,
+        seat     INTEGER,
+        action   TEXT    NOT NULL,
+        at       TEXT    NOT NULL,
+        PRIMARY KEY (match_id, n)
+    ) WITHOUT ROWID;
+    """,
+    # 1 -> 2: finished hands (for stats without replaying), and an index for history/resume.
+    """
+    CREATE TABLE hands (
+        match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+        hand     INTEGER NOT NULL,
+        result   TEXT    NOT NULL,
+        PRIMARY KEY (match_id, hand)
+    ) WITHOUT ROWID;
+    ALTER TABLE matches ADD COLUMN hands_played INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX matches_by_status ON matches (status, id);
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(Exception):
+    """A problem with the game log that a user can meet; ``str()`` is the message to show."""
+
+
+def home() -> Path:
+    """The folder of rum500's data: ``$RUM500_HOME`` or the platform's user data folder."""
+    env = os.environ.get("RUM500_HOME")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("rum500", appauthor=False))
+
+
+def db_path() -> Path:
+    """Where the game log lives."""
+    return home() / DB_NAME
+
+
+def now() -> str:
+    """The current UTC time as ISO 8601 with seconds (what the log stores)."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def describe(e: BaseException) -> str:
+    """A short human description of an SQLite or OS error."""
+    text = str(e) or type(e).__name__
+    low = text.lower()
+    if "full" in low:
+        return "the disk is full"
+    if "readonly" in low or "read-only" in low or "read only" in low:
+        return "the disk or file is read-only"
+    if "malformed" in low or "not a database" in low:
+        return "the file is damaged"
+    if "locked" in low or "busy" in low:
+        return "another program holds the game log locked"
+    return text
+
+
+def _damaged(path: Path, e: BaseException) -> StoreError:
+    return StoreError(
+        f"the game log {path} is damaged or not a rum500 game log ({e}). "
+        "Move it aside (rum500 then starts a new one) or set RUM500_HOME to another folder."
+    )
+
+
+def open_db(path: Path | None = None, *, create: bool = True) -> sqlite3.Connection:
+    """Open (and create or migrate, when ``create``) the game log; :class:`StoreError` if not.
+
+    Refuses a file that is not SQLite, an SQLite file of another program, and a schema newer
+    than :data:`SCHEMA_VERSION`. The connection is in autocommit mode: writers use
+    :func:`transaction`.
+    """
+    path = Path(path) if path is not None else db_path()
+    exists = path.exists()
+    if not exists and not create:
+        raise StoreError(f"there is no game log yet ({path}): host or play a match first")
+    if exists:
+        if path.is_dir():
+            raise StoreError(f"the game log {path} is a folder, not a file")
+        try:
+            with path.open("rb") as f:
+                head = f.read(len(SQLITE_MAGIC))
+        except OSError as e:
+            raise StoreError(f"cannot read the game log {path}: {e.strerror or e}") from None
+        if head and head != SQLITE_MAGIC:
+            raise StoreError(
+                f"{path} is not a rum500 game log (not an SQLite database). Move it aside "
+                "(rum500 then starts a new one) or set RUM500_HOME to another folder."
+            )
+    else:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as e:
+            raise StoreError(
+                f"cannot create the folder {path.parent} for the game log: {describe(e)}"
+            ) from None
+    try:
+        conn = sqlite3.connect(str(path), timeout=10, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot open the game log {path}: {describe(e)}") from None
+    try:
+        _prepare(conn, path, create)
+    except BaseException:
+        conn.close()
+        raise
+    if not exists:
+        with contextlib.suppress(OSError):
+            path.chmod(0o600)  # seat tokens are secrets
+    return conn
+
+
+def _prepare(conn: sqlite3.Connection, path: Path, create: bool) -> None:
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        raise _damaged(path, e) from None
+    if app_id != APP_ID and (tables or app_id):
+        raise StoreError(
+            f"{path} is an SQLite database of another program, not a rum500 game log. "
+            "Move it aside or set RUM500_HOME to another folder."
+        )
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"the game log {path} was written by a newer rum500 (schema version {version}; "
+            f"this one knows up to {SCHEMA_VERSION}). Upgrade rum500, or set RUM500_HOME to "
+            "another folder."
+        )
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA busy_timeout = 10000")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+    except sqlite3.DatabaseError as e:
+        if isinstance(e, sqlite3.OperationalError) and not create:
+            pass  # read-only medium: reading may still work
+        else:
+            raise _damaged(path, e) from None
+    if version < SCHEMA_VERSION:
+        if not create and version == 0 and not tables:
+            raise StoreError(f"the game log {path} is empty: host or play a match first")
+        migrate(conn, path, version)
+
+
+def migrate(conn: sqlite3.Connection, path: Path, version: int) -> None:
+    """Bring the schema from ``version`` to :data:`SCHEMA_VERSION` in one transaction."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        # Another process may have migrated meanwhile: read the version again, locked.
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        for k in range(version, SCHEMA_VERSION):
+            for statement in _statements(MIGRATIONS[k]):
+                conn.execute(statement)
+        conn.execute(f"PRAGMA application_id = {APP_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except sqlite3.Error as e:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        if isinstance(e, sqlite3.DatabaseError) and "malformed" in str(e).lower():
+            raise _damaged(path, e) from None
+        raise StoreError(
+            f"cannot set up the game log {path} (schema {version} → {SCHEMA_VERSION}): "
+            f"{describe(e)}"
+        ) from None
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error: all or nothing."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
+def reading(path: Path | None = None) -> Iterator[sqlite3.Connection]:
+    """A connection for the read-only commands (history, stats, replay, export)."""
+    p = Path(path) if path is not None else db_path()
+    conn = open_db(p, create=False)
+    try:
+        yield conn
+    except sqlite3.DatabaseError as e:
+        raise _damaged(p, e) from None
+    finally:
+        conn.close()

@@ -1,0 +1,262 @@
+"""One match as one portable file (``rum500 export`` / ``rum500 import``); see docs/storage.md.
+
+The file is UTF-8 JSON::
+
+    {"format": "rum500-match", "version": 1, "sha256": "<hex>", "match": {...}}
+
+``sha256`` is the SHA-256 of the ``match`` object written as canonical JSON (keys sorted, no
+spaces, UTF-8). A truncated or edited file fails the checksum; a forged one with a recomputed
+checksum fails the replay, because every action goes through the engine again on import.
+Seat tokens are secrets and are never exported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from rum500.rules import Game, IllegalMove, Phase
+from rum500.store.db import StoreError, describe, now, transaction
+from rum500.store.journal import dumps
+from rum500.store.log import load_match, new_game
+
+FORMAT = "rum500-match"
+FORMAT_VERSION = 1
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_ACTIONS = 200_000
+
+
+def canonical(match: dict) -> bytes:
+    """The bytes the checksum covers."""
+    return json.dumps(match, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def export_document(conn: sqlite3.Connection, mid: int) -> dict:
+    """The export document of match ``mid``."""
+    m = load_match(conn, mid)
+    match = {
+        "uid": m["uid"],
+        "created_at": m["created_at"],
+        "finished_at": m["finished_at"],
+        "table": m["table"],
+        "players": m["players"],
+        "seed": str(m["seed"]),
+        "options": m["options"],
+        "deck": m["deck"],
+        "seats": [{"seat": s["seat"], "name": s["name"], "bot": s["bot"]} for s in m["seats"]],
+        "actions": m["actions"],
+        "status": m["status"],
+        "winner": m["winner"],
+        "totals": m["totals"],
+    }
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "sha256": hashlib.sha256(canonical(match)).hexdigest(),
+        "match": match,
+    }
+
+
+def write_export(conn: sqlite3.Connection, mid: int, file: Path) -> None:
+    """Write match ``mid`` to ``file`` atomically (a temporary file, then a rename)."""
+    text = json.dumps(export_document(conn, mid), ensure_ascii=False, indent=1) + "\n"
+    file = Path(file)
+    target_dir = file.parent if str(file.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".rum500-export-", dir=target_dir)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, file)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as e:
+        raise StoreError(f"cannot write {file}: {describe(e)}") from None
+
+
+def read_export(file: Path) -> dict:
+    """Read and check an export file: format, checksum, fields, and a full replay.
+
+    Returns the ``match`` dict with ``_game`` (the replayed :class:`Game`) added. Every
+    problem is a :class:`StoreError` naming what is wrong."""
+    file = Path(file)
+    try:
+        size = file.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise StoreError(f"{file} is too large to be a rum500 match ({size} bytes)")
+        raw = file.read_bytes()
+    except OSError as e:
+        raise StoreError(f"cannot read {file}: {e.strerror or e}") from None
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise StoreError(f"{file} is not a rum500 match file (not UTF-8 text)") from None
+    except json.JSONDecodeError as e:
+        hint = "truncated" if e.pos >= len(raw.rstrip()) - 1 else "damaged"
+        raise StoreError(
+            f"{file} is {hint} or not a rum500 match file (JSON error at line {e.lineno}, "
+            f"column {e.colno}: {e.msg})"
+        ) from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise StoreError(f'{file} is not a rum500 match file (no "format": "{FORMAT}")')
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise StoreError(f"{file}: the format version is missing")
+    if version > FORMAT_VERSION:
+        raise StoreError(
+            f"{file} was written by a newer rum500 (format version {version}; this one reads "
+            f"up to {FORMAT_VERSION}): upgrade rum500 to import it"
+        )
+    match = doc.get("match")
+    digest = doc.get("sha256")
+    if not isinstance(match, dict) or not isinstance(digest, str):
+        raise StoreError(f"{file} is incomplete: the match or its checksum is missing")
+    if hashlib.sha256(canonical(match)).hexdigest() != digest.lower():
+        raise StoreError(
+            f"{file} fails its checksum: it was damaged or edited after export, and is refused"
+        )
+    _check_fields(file, match)
+    match["_game"] = _replay(file, match)
+    return match
+
+
+def _check_fields(file: Path, m: dict) -> None:
+    def bad(what: str) -> StoreError:
+        return StoreError(f"{file}: {what}")
+
+    uid = m.get("uid")
+    if not (
+        isinstance(uid, str)
+        and 1 <= len(uid) <= 64
+        and uid.isascii()
+        and uid.replace("-", "").isalnum()
+    ):
+        raise bad("the match id (uid) is missing or malformed")
+    if not isinstance(m.get("players"), int) or isinstance(m["players"], bool):
+        raise bad("the number of players is missing")
+    try:
+        m["seed"] = int(str(m.get("seed")))
+    except ValueError:
+        raise bad("the seed is not a whole number") from None
+    if not isinstance(m.get("options"), dict):
+        raise bad("the table options are missing")
+    if m.get("deck") is not None and not (
+        isinstance(m["deck"], list) and all(isinstance(c, str) for c in m["deck"])
+    ):
+        raise bad("the deck is not a list of cards")
+    for key in ("table", "created_at"):
+        if not isinstance(m.get(key), str):
+            raise bad(f"'{key}' is missing")
+    if m.get("finished_at") is not None and not isinstance(m["finished_at"], str):
+        raise bad("'finished_at' is not a date")
+    seats = m.get("seats")
+    if not isinstance(seats, list) or len(seats) != m["players"]:
+        raise bad("the seats do not match the number of players")
+    for k, s in enumerate(seats):
+        if (
+            not isinstance(s, dict)
+            or s.get("seat") != k
+            or not isinstance(s.get("name"), str)
+            or not 1 <= len(s["name"]) <= 64
+            or not (s.get("bot") is None or isinstance(s["bot"], str))
+        ):
+            raise bad(f"seat {k} is malformed")
+    actions = m.get("actions")
+    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+        raise bad("the list of actions is missing or too long")
+    for k, a in enumerate(actions):
+        if (
+            not isinstance(a, dict)
+            or not isinstance(a.get("action"), dict)
+            or not (isinstance(a.get("seat"), int) and not isinstance(a["seat"], bool))
+        ):
+            raise bad(f"action {k + 1} is malformed")
+    if m.get("status") not in ("playing", "finished"):
+        raise bad("the match status is missing")
+    if not isinstance(m.get("totals"), list):
+        raise bad("the totals are missing")
+
+
+def _replay(file: Path, m: dict) -> Game:
+    try:
+        game = new_game({**m, "id": m["uid"]})
+    except StoreError as e:
+        raise StoreError(f"{file}: {e}") from None
+    for k, entry in enumerate(m["actions"]):
+        try:
+            game.apply(entry["action"], entry["seat"])
+        except IllegalMove as e:
+            raise StoreError(
+                f"{file} is refused: action {k + 1} (seat {entry['seat']}: "
+                f"{json.dumps(entry['action'])}) is not legal — {e}"
+            ) from None
+    finished = game.phase is Phase.GAME_OVER
+    if (m["status"] == "finished") != finished:
+        raise StoreError(
+            f"{file} is refused: it says the match is {m['status']}, but its actions "
+            f"{'finish' if finished else 'do not finish'} it"
+        )
+    if m["totals"] != game.totals or (finished and m.get("winner") != game.winner):
+        raise StoreError(
+            f"{file} is refused: its totals or winner differ from what its actions give "
+            f"(replayed totals {game.totals}, winner {game.winner})"
+        )
+    return game
+
+
+def import_match(conn: sqlite3.Connection, match: dict) -> int:
+    """Store a match checked by :func:`read_export`; returns its new game id."""
+    row = conn.execute("SELECT id FROM matches WHERE uid = ?", (match["uid"],)).fetchone()
+    if row is not None:
+        raise StoreError(f"this match is already in the game log as game {row[0]}")
+    game = match["_game"]
+    stamp = now()
+    with transaction(conn):
+        cur = conn.execute(
+            "INSERT INTO matches (uid, created_at, updated_at, finished_at, table_name, players,"
+            " seed, options, deck, status, winner, totals, hands_played, source)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'import')",
+            (
+                match["uid"],
+                match["created_at"],
+                stamp,
+                match["finished_at"],
+                match["table"],
+                match["players"],
+                str(match["seed"]),
+                dumps(match["options"]),
+                dumps(match["deck"]) if match["deck"] is not None else None,
+                match["status"],
+                game.winner,
+                dumps(game.totals),
+                len(game.results),
+            ),
+        )
+        mid = int(cur.lastrowid)
+        for s in match["seats"]:
+            conn.execute(
+                "INSERT INTO seats (match_id, seat, name, token, bot) VALUES (?, ?, ?, NULL, ?)",
+                (mid, s["seat"], s["name"], s["bot"]),
+            )
+        conn.executemany(
+            "INSERT INTO actions (match_id, n, seq, seat, action, at) VALUES (?,?,?,?,?,?)",
+            [
+                (mid, n, n, e["seat"], dumps(normal), stamp)
+                for n, (e, normal) in enumerate(zip(match["actions"], game.actions, strict=True))
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO hands (match_id, hand, result) VALUES (?, ?, ?)",
+            [(mid, r["hand"], dumps(r)) for r in game.results],
+        )
+    return mid

@@ -1,0 +1,322 @@
+"""The host's journal: every match and every applied action, committed before anyone sees it.
+
+The host calls, synchronously and in this order: :meth:`Journal.start_match` once,
+:meth:`Journal.record` after each successful ``Game.apply`` and *before* it sends any update,
+:meth:`Journal.seats` when names, tokens or bots change, and :meth:`Journal.finish` at game
+over. ``record`` commits (WAL, ``synchronous=FULL``) before it returns, so an action a player
+has seen applied is on disk.
+
+The journal never raises into the host. When the log cannot be written (a read-only or full
+disk, a damaged or foreign file) it warns once — through ``logging`` and the ``on_warning``
+callback, and in :attr:`Journal.warning` — keeps what it could not write in memory, and
+writes it all in one transaction as soon as the log is writable again; the match goes on.
+
+It keeps its own copy of the game (a "shadow"), applying each recorded action to it: this
+stores the engine's normalized form of the action, records each finished hand for the
+statistics, and notices if the host and the log ever disagree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sqlite3
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+from rum500.rules import Game, Options, Phase
+from rum500.store.db import StoreError, db_path, describe, now, open_db, transaction
+
+log = logging.getLogger("rum500.store")
+
+Op = Callable[[sqlite3.Connection], None]
+
+
+def dumps(value: object) -> str:
+    """Compact JSON as the log stores it."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def seat_rows(seats: list[dict]) -> list[tuple[int, str, str | None, str | None]]:
+    """(seat, name, token, bot) for each seat of a host's seat list."""
+    rows = []
+    for i, s in enumerate(seats):
+        s = s or {}
+        seat = s.get("seat", i)
+        name = s.get("name") or f"seat {seat}"
+        bot = s.get("bot")
+        if bot is True:
+            bot = "bot"
+        rows.append((int(seat), str(name), s.get("token"), str(bot) if bot else None))
+    return rows
+
+
+class Journal:
+    """Writes one match to the game log (see the module docstring). Never raises.
+
+    ``Journal()`` starts a new match at :meth:`start_match`. To go on with a match of the log,
+    ``Journal(resume_id=GAME_ID, game=GAME)`` with the position rebuilt by
+    :func:`rum500.store.load_for_resume`: ``start_match`` then only refreshes the seats, and
+    the actions are appended after those already logged.
+    """
+
+    def __init__(
+        self,
+        path: Path | str | None = None,
+        *,
+        resume_id: int | None = None,
+        game: Game | None = None,
+        on_warning: Callable[[str], None] | None = None,
+    ) -> None:
+        self.path = Path(path) if path is not None else db_path()
+        self.match_id: int | None = resume_id
+        self.resuming = resume_id is not None
+        self.game: Game | None = game.copy() if game is not None else None
+        self._n = len(game.actions) if game is not None else 0
+        self._hands = len(game.results) if game is not None else 0
+        self._pending: list[Op] = []
+        self._conn: sqlite3.Connection | None = None
+        self._failing = False
+        self.warning: str | None = None
+        self.on_warning = on_warning
+        if self.resuming and self.game is None:
+            self._warn("resuming without the rebuilt game: hands are not recorded for stats")
+
+    # ------------------------------------------------------------------ the host's hook
+
+    @property
+    def game_id(self) -> int | None:
+        """The match's id in the log (None until its first successful write)."""
+        return self.match_id
+
+    def start_match(self, info: dict) -> None:
+        """A match begins: players, seed, options, deck, table name, seats."""
+        try:
+            rows = seat_rows(list(info.get("seats") or []))
+            table = str(info.get("table") or info.get("table_name") or info.get("name") or "")
+            if self.resuming:
+                self._pending.append(self._op_seats(rows, table))
+            else:
+                players = int(info["players"])
+                seed = int(info["seed"])
+                options = dict(info.get("options") or {})
+                deck = info.get("deck")
+                try:
+                    self.game = Game(players, seed, Options.from_dict(options), deck)
+                except ValueError as e:
+                    self.game = None
+                    self._warn(f"the game log cannot follow this match ({e})")
+                self._pending.append(self._op_start(players, seed, options, deck, table, rows))
+        except Exception as e:  # a malformed info dict must not stop the host
+            self._warn(f"the game log could not start this match: {e!r}")
+            return
+        self._flush()
+
+    def record(self, seq: int, seat: int, action: dict) -> None:
+        """One action the host has just applied; on disk when this returns (if it can be)."""
+        try:
+            stored = dict(action)
+            results: list[dict] = []
+            over: tuple[int | None, list[int]] | None = None
+            if self.game is not None:
+                try:
+                    self.game.apply(action, seat)
+                except Exception as e:
+                    self._warn(f"the game log's copy of the match disagrees with the host: {e}")
+                    self.game = None
+                else:
+                    stored = dict(self.game.actions[-1])
+                    results = self.game.results[self._hands :]
+                    self._hands = len(self.game.results)
+                    if self.game.phase is Phase.GAME_OVER:
+                        over = (self.game.winner, list(self.game.totals))
+            n = self._n
+            self._n += 1
+            self._pending.append(self._op_action(n, seq, seat, stored, results, over))
+        except Exception as e:
+            self._warn(f"the game log could not record an action: {e!r}")
+            return
+        self._flush()
+
+    def seats(self, seats: list[dict]) -> None:
+        """Names, tokens or bots changed."""
+        try:
+            self._pending.append(self._op_seats(seat_rows(list(seats)), None))
+        except Exception as e:
+            self._warn(f"the game log could not record the seats: {e!r}")
+            return
+        self._flush()
+
+    def finish(self, winner: int | None, totals: list[int]) -> None:
+        """Game over."""
+        try:
+            self._pending.append(self._op_finish(winner, [int(t) for t in totals]))
+        except Exception as e:
+            self._warn(f"the game log could not record the end of the match: {e!r}")
+            return
+        self._flush()
+
+    def close(self) -> None:
+        """Write what is still pending (if it can) and close the database."""
+        self._flush()
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def pending(self) -> int:
+        """How many journal calls wait in memory for the log to become writable."""
+        return len(self._pending)
+
+    # ------------------------------------------------------------------ writing
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        saved = self.match_id
+        try:
+            if self._conn is None:
+                self._conn = open_db(self.path)
+            with transaction(self._conn) as conn:
+                for op in self._pending:
+                    op(conn)
+        except StoreError as e:
+            self.match_id = saved
+            self._warn(f"{e} This match goes on and is not being saved.")
+            return
+        except (sqlite3.Error, OSError) as e:
+            self.match_id = saved
+            self._warn(
+                f"cannot write the game log {self.path}: {describe(e)}. The match goes on in "
+                "memory and is saved when the log is writable again."
+            )
+            return
+        caught_up = len(self._pending)
+        self._pending.clear()
+        if self._failing:
+            self._failing = False
+            self.warning = None
+            log.warning("the game log is writable again (%d pending writes saved)", caught_up)
+
+    def _warn(self, message: str) -> None:
+        if self._failing:
+            return
+        self._failing = True
+        self.warning = message
+        log.warning("%s", message)
+        if self.on_warning is not None:
+            with contextlib.suppress(Exception):
+                self.on_warning(message)
+
+    def _op_start(
+        self, players: int, seed: int, options: dict, deck: object, table: str, rows: list
+    ) -> Op:
+        uid = uuid.uuid4().hex
+        stamp = now()
+
+        def op(conn: sqlite3.Connection) -> None:
+            cur = conn.execute(
+                "INSERT INTO matches (uid, created_at, updated_at, table_name, players, seed,"
+                " options, deck, status, totals, source)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?, 'host')",
+                (
+                    uid,
+                    stamp,
+                    stamp,
+                    table,
+                    players,
+                    str(seed),
+                    dumps(options),
+                    dumps(deck) if deck is not None else None,
+                    dumps([0] * players),
+                ),
+            )
+            self.match_id = cur.lastrowid
+            _write_seats(conn, self.match_id, rows)
+
+        return op
+
+    def _op_seats(self, rows: list, table: str | None) -> Op:
+        def op(conn: sqlite3.Connection) -> None:
+            if self.match_id is None:
+                return
+            _write_seats(conn, self.match_id, rows)
+            if table:
+                conn.execute(
+                    "UPDATE matches SET table_name = ? WHERE id = ?", (table, self.match_id)
+                )
+
+        return op
+
+    def _op_action(
+        self,
+        n: int,
+        seq: int,
+        seat: int,
+        action: dict,
+        results: list[dict],
+        over: tuple[int | None, list[int]] | None,
+    ) -> Op:
+        stamp = now()
+        text = dumps(action)
+
+        def op(conn: sqlite3.Connection) -> None:
+            if self.match_id is None:
+                return
+            conn.execute(
+                "INSERT INTO actions (match_id, n, seq, seat, action, at) VALUES (?,?,?,?,?,?)",
+                (self.match_id, n, seq, seat, text, stamp),
+            )
+            for r in results:
+                conn.execute(
+                    "INSERT OR REPLACE INTO hands (match_id, hand, result) VALUES (?, ?, ?)",
+                    (self.match_id, r["hand"], dumps(r)),
+                )
+            if results:
+                conn.execute(
+                    "UPDATE matches SET totals = ?, hands_played = ? WHERE id = ?",
+                    (dumps(results[-1]["totals"]), results[-1]["hand"], self.match_id),
+                )
+            if over is not None:
+                _finish(conn, self.match_id, over[0], over[1], stamp)
+            conn.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (stamp, self.match_id))
+
+        return op
+
+    def _op_finish(self, winner: int | None, totals: list[int]) -> Op:
+        stamp = now()
+
+        def op(conn: sqlite3.Connection) -> None:
+            if self.match_id is not None:
+                _finish(conn, self.match_id, winner, totals, stamp)
+
+        return op
+
+
+def _write_seats(conn: sqlite3.Connection, match_id: int, rows: list) -> None:
+    for seat, name, token, bot in rows:
+        conn.execute(
+            "INSERT INTO seats (match_id, seat, name, token, bot) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (match_id, seat) DO UPDATE SET name = excluded.name,"
+            " token = coalesce(excluded.token, seats.token), bot = excluded.bot",
+            (match_id, seat, name, token, bot),
+        )
+
+
+def _finish(
+    conn: sqlite3.Connection, match_id: int, winner: int | None, totals: list[int], stamp: str
+) -> None:
+    conn.execute(
+        "UPDATE matches SET status = 'finished', winner = ?, totals = ?,"
+        " finished_at = coalesce(finished_at, ?), updated_at = ? WHERE id = ?",
+        (winner, dumps(totals), stamp, stamp, match_id),
+    )

@@ -1,0 +1,251 @@
+"""Reading the game log: one match, the match to resume, history and statistics."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from rum500.rules import Game, IllegalMove, Options
+from rum500.store.db import StoreError, reading
+
+
+def resolve(conn: sqlite3.Connection, game_id: object) -> int:
+    """The id of a match named on the command line: a number, or ``latest`` (the newest
+    unfinished match the host was playing)."""
+    text = str(game_id).strip()
+    if text.lower() == "latest":
+        row = conn.execute(
+            "SELECT id FROM matches WHERE status = 'playing' AND source = 'host'"
+            " ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            raise StoreError("there is no unfinished match in the game log to resume")
+        return int(row[0])
+    try:
+        mid = int(text.lstrip("#"))
+    except ValueError:
+        raise StoreError(
+            f"{text!r} is not a game id: give the number that 'rum500 history' shows"
+        ) from None
+    if conn.execute("SELECT 1 FROM matches WHERE id = ?", (mid,)).fetchone() is None:
+        raise StoreError(f"there is no game {mid} in the game log ('rum500 history' lists them)")
+    return mid
+
+
+def load_match(conn: sqlite3.Connection, mid: int) -> dict:
+    """A match as a plain dict: its row, seats (with tokens) and the list of its actions."""
+    conn.row_factory = sqlite3.Row
+    try:
+        row = conn.execute("SELECT * FROM matches WHERE id = ?", (mid,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no game {mid} in the game log")
+        seats = [
+            {"seat": r["seat"], "name": r["name"], "token": r["token"], "bot": r["bot"]}
+            for r in conn.execute(
+                "SELECT seat, name, token, bot FROM seats WHERE match_id = ? ORDER BY seat",
+                (mid,),
+            )
+        ]
+        actions = []
+        for k, r in enumerate(
+            conn.execute(
+                "SELECT n, seat, action FROM actions WHERE match_id = ? ORDER BY n", (mid,)
+            )
+        ):
+            if r["n"] != k:
+                raise StoreError(f"game {mid}'s log misses action {k}: it cannot be rebuilt")
+            actions.append({"seat": r["seat"], "action": _json(r["action"], mid)})
+        return {
+            "id": row["id"],
+            "uid": row["uid"],
+            "created_at": row["created_at"],
+            "updated_at": row["updated_at"],
+            "finished_at": row["finished_at"],
+            "table": row["table_name"],
+            "players": row["players"],
+            "seed": int(row["seed"]),
+            "options": _json(row["options"], mid),
+            "deck": _json(row["deck"], mid) if row["deck"] is not None else None,
+            "status": row["status"],
+            "winner": row["winner"],
+            "totals": _json(row["totals"], mid),
+            "hands_played": row["hands_played"],
+            "source": row["source"],
+            "seats": _complete_seats(seats, row["players"]),
+            "actions": actions,
+        }
+    finally:
+        conn.row_factory = None
+
+
+def _complete_seats(seats: list[dict], players: int) -> list[dict]:
+    by_seat = {s["seat"]: s for s in seats}
+    return [
+        by_seat.get(k, {"seat": k, "name": f"seat {k}", "token": None, "bot": None})
+        for k in range(players)
+    ]
+
+
+def _json(text: str, mid: int) -> object:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        raise StoreError(f"game {mid}'s log holds a damaged entry: it cannot be rebuilt") from None
+
+
+def new_game(match: dict) -> Game:
+    """The match's starting position (``StoreError`` if its settings are not playable)."""
+    try:
+        return Game(
+            match["players"], match["seed"], Options.from_dict(match["options"]), match["deck"]
+        )
+    except (ValueError, TypeError) as e:
+        raise StoreError(f"game {match.get('id')}'s settings are not playable: {e}") from None
+
+
+def rebuild(match: dict, upto: int | None = None) -> Game:
+    """Replay a match through the engine (its first ``upto`` actions, or all of them)."""
+    game = new_game(match)
+    entries = match["actions"] if upto is None else match["actions"][:upto]
+    for k, entry in enumerate(entries):
+        try:
+            game.apply(entry["action"], entry.get("seat"))
+        except IllegalMove as e:
+            raise StoreError(
+                f"game {match.get('id')} does not replay: action {k + 1} "
+                f"({json.dumps(entry['action'])}) is refused: {e}"
+            ) from None
+    return game
+
+
+def load_for_resume(
+    game_id: object = "latest", path: Path | str | None = None
+) -> tuple[Game, list[dict], dict]:
+    """Rebuild an unfinished match for the host: ``(game, seats, info)``.
+
+    ``seats`` is ``[{seat, name, token, bot}]`` with the saved tokens; ``info`` holds
+    ``game_id``, ``uid``, ``table``, ``players``, ``seed``, ``options``, ``deck``, ``seats``
+    and ``created_at``. Raises :class:`StoreError` with a message for the user when there is
+    nothing to resume.
+    """
+    with reading(Path(path) if path is not None else None) as conn:
+        mid = resolve(conn, game_id)
+        match = load_match(conn, mid)
+    if match["status"] == "finished":
+        raise StoreError(f"game {mid} is finished: there is nothing to resume")
+    game = rebuild(match)
+    if game.to_move is None:
+        raise StoreError(f"game {mid} is over: there is nothing to resume")
+    info = {
+        "game_id": mid,
+        "uid": match["uid"],
+        "table": match["table"],
+        "players": match["players"],
+        "seed": match["seed"],
+        "options": match["options"],
+        "deck": match["deck"],
+        "seats": match["seats"],
+        "created_at": match["created_at"],
+    }
+    return game, match["seats"], info
+
+
+def history(conn: sqlite3.Connection, limit: int = 50) -> list[dict]:
+    """The newest ``limit`` matches, newest first."""
+    rows = conn.execute(
+        "SELECT id, created_at, finished_at, table_name, players, status, winner, totals,"
+        " hands_played, source FROM matches ORDER BY id DESC LIMIT ?",
+        (limit,),
+    ).fetchall()
+    out = []
+    for mid, created, finished, table, players, status, winner, totals, hands, source in rows:
+        names = _names(conn, mid, players)
+        out.append(
+            {
+                "id": mid,
+                "date": created,
+                "finished_at": finished,
+                "table": table,
+                "players": names,
+                "status": status,
+                "winner": names[winner] if winner is not None and 0 <= winner < players else None,
+                "winner_seat": winner,
+                "totals": _json(totals, mid),
+                "hands": hands,
+                "source": source,
+            }
+        )
+    return out
+
+
+def _names(conn: sqlite3.Connection, mid: int, players: int) -> list[str]:
+    names = [f"seat {k}" for k in range(players)]
+    for seat, name in conn.execute("SELECT seat, name FROM seats WHERE match_id = ?", (mid,)):
+        if 0 <= seat < players:
+            names[seat] = name
+    return names
+
+
+def stats(conn: sqlite3.Connection, player: str | None = None) -> list[dict]:
+    """Per player name, over finished matches: matches, wins, win rate, hands, mean hand
+    score, best match (highest final total) and longest run of wins (in date order)."""
+    per: dict[str, dict] = {}
+    matches = conn.execute(
+        "SELECT id, players, winner, totals FROM matches WHERE status = 'finished'"
+        " ORDER BY coalesce(finished_at, created_at), id"
+    ).fetchall()
+    for mid, players, winner, totals_text in matches:
+        totals = _json(totals_text, mid)
+        names = _names(conn, mid, players)
+        hand_scores: list[list[int]] = [
+            _json(r[0], mid)["scores"]
+            for r in conn.execute("SELECT result FROM hands WHERE match_id = ?", (mid,))
+        ]
+        bots = dict(conn.execute("SELECT seat, bot FROM seats WHERE match_id = ?", (mid,)))
+        for seat, name in enumerate(names):
+            s = per.setdefault(
+                name,
+                {
+                    "name": name,
+                    "bot": bots.get(seat),
+                    "matches": 0,
+                    "wins": 0,
+                    "hands": 0,
+                    "score_sum": 0,
+                    "best_match": None,
+                    "run": 0,
+                    "longest_run": 0,
+                },
+            )
+            s["matches"] += 1
+            won = winner == seat
+            s["wins"] += won
+            s["run"] = s["run"] + 1 if won else 0
+            s["longest_run"] = max(s["longest_run"], s["run"])
+            for scores in hand_scores:
+                if seat < len(scores):
+                    s["hands"] += 1
+                    s["score_sum"] += scores[seat]
+            total = totals[seat] if seat < len(totals) else 0
+            if s["best_match"] is None or total > s["best_match"]["total"]:
+                s["best_match"] = {"game_id": mid, "total": total, "won": won}
+    out = []
+    for s in per.values():
+        if player is not None and s["name"].casefold() != player.casefold():
+            continue
+        out.append(
+            {
+                "name": s["name"],
+                "bot": s["bot"],
+                "matches": s["matches"],
+                "wins": s["wins"],
+                "win_rate": s["wins"] / s["matches"] if s["matches"] else 0.0,
+                "hands": s["hands"],
+                "mean_hand_score": s["score_sum"] / s["hands"] if s["hands"] else None,
+                "best_match": s["best_match"],
+                "longest_win_run": s["longest_run"],
+            }
+        )
+    out.sort(key=lambda s: (-s["wins"], -s["win_rate"], s["name"].casefold()))
+    return out
