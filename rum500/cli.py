@@ -54,11 +54,18 @@ def _table_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("table options (RULES.md §9)")
     g.add_argument("--target", type=_positive, default=500, help="score that wins (500)")
     g.add_argument("--decks", type=int, choices=[1, 2], help="decks (auto: 1 up to 4 players)")
-    g.add_argument("--top-card-free", action="store_true",
-                   help="the top discard may be taken without playing it")
+    g.add_argument(
+        "--top-card-free",
+        action="store_true",
+        help="the top discard may be taken without playing it",
+    )
     g.add_argument("--must-discard", action="store_true", help="go out only by discarding")
-    g.add_argument("--empty-stock", choices=EMPTY_STOCK_RULES, default="play_on",
-                   help="when the stock runs out (play_on)")
+    g.add_argument(
+        "--empty-stock",
+        choices=EMPTY_STOCK_RULES,
+        default="play_on",
+        help="when the stock runs out (play_on)",
+    )
     g.add_argument("--seed", type=int, help="seed of the shuffles (random by default)")
 
 
@@ -66,16 +73,30 @@ def _host_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="table name (default: the host's name)")
     p.add_argument("--player", help="your player name at the table")
     p.add_argument("--players", type=_players, default=4, help="seats at the table (4)")
-    p.add_argument("--bots", type=int, default=None,
-                   help="seats filled by bots at the start (default: none for host, all but "
-                        "yours for play)")
+    p.add_argument(
+        "--bots",
+        type=int,
+        default=None,
+        help="seats filled by bots at the start (default: none for host, all but yours for play)",
+    )
     p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard")
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (0.0.0.0)")
-    p.add_argument("--password", nargs="?", const=True, default=None,
-                   help="ask for a table password (or give it)")
-    p.add_argument("--resume", nargs="?", const="latest", default=None, metavar="GAME_ID",
-                   help="resume a match from the game log (the newest unfinished one)")
+    p.add_argument(
+        "--password",
+        nargs="?",
+        const=True,
+        default=None,
+        help="ask for a table password (or give it)",
+    )
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const="latest",
+        default=None,
+        metavar="GAME_ID",
+        help="resume a match from the game log (the newest unfinished one)",
+    )
     _table_options(p)
 
 
@@ -92,8 +113,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="a solo game against bots, straight away")
     _common(p)
     p.add_argument("--name", help="your player name")
-    p.add_argument("--bots", type=int, choices=range(1, MAX_PLAYERS), default=1,
-                   metavar="N", help="bots to play against, 1 to 7 (1)")
+    p.add_argument(
+        "--bots",
+        type=int,
+        choices=range(1, MAX_PLAYERS),
+        default=1,
+        metavar="N",
+        help="bots to play against, 1 to 7 (1)",
+    )
     p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard")
     p.add_argument("--lan", action="store_true", help="announce the table on the LAN too")
     _table_options(p)

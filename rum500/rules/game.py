@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from enum import Enum
+from enum import StrEnum
 
 from rum500 import cards as C
 from rum500.rules.melds import (
@@ -32,6 +32,7 @@ from rum500.rules.melds import (
     candidate_melds,
     card_value_in_run,
     lay_off,
+    layoff_cards,
     layoff_position,
     make_meld,
     placement_cost,
@@ -43,7 +44,7 @@ STATE_VERSION = 1
 MAX_MELD_CARDS = 13
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     DRAW = "draw"
     PLAY = "play"
     HAND_OVER = "hand_over"
@@ -215,11 +216,12 @@ class Game:
         for meld_cards in candidate_melds(hand):
             if self._play_problem(meld_cards, None, None) is None:
                 out.append({"type": "meld", "cards": C.names(meld_cards)})
-        distinct = sorted(set(hand))
+        held = set(hand)
         for m in self.melds:
-            for c in distinct:
-                if layoff_position(m, c) is not None and self._play_problem([c], m, c) is None:
+            for c in layoff_cards(m):
+                if c in held and self._play_problem([c], m, c) is None:
                     out.append({"type": "layoff", "card": C.name(c), "meld": m.id})
+        distinct = sorted(held)
         if self.must_play is None:
             for c in distinct:
                 if c != self.no_discard:
@@ -336,15 +338,21 @@ class Game:
             self.must_play = card
         self.phase = Phase.PLAY
         return {"type": "draw", "source": "discard", "index": i}, [
-            {"type": "draw", "seat": seat, "source": "discard", "index": i,
-             "cards": C.names(taken), "must_play": None if free else C.name(card)}
+            {
+                "type": "draw",
+                "seat": seat,
+                "source": "discard",
+                "index": i,
+                "cards": C.names(taken),
+                "must_play": None if free else C.name(card),
+            }
         ]
 
     def _held(self, texts: list[object]) -> list[int]:
         played = [_parse(t) for t in texts]
-        have = Counter(self.hands[self.turn])
-        for card, n in Counter(played).items():
-            if have[card] < n:
+        hand = self.hands[self.turn]
+        for card in set(played):
+            if hand.count(card) < played.count(card):
                 raise IllegalMove(f"you do not hold {C.name(card)}")
         return played
 
@@ -361,8 +369,9 @@ class Game:
         self.melds.append(meld)
         self._remove(played)
         normal = {"type": "meld", "cards": C.names(meld.cards)}
-        events = [{"type": "meld", "seat": self.turn, "meld": meld.id,
-                   "cards": C.names(meld.cards)}]
+        events = [
+            {"type": "meld", "seat": self.turn, "meld": meld.id, "cards": C.names(meld.cards)}
+        ]
         return normal, events + self._after_play()
 
     def _do_layoff(self, action: dict) -> tuple[dict, list[dict]]:
@@ -537,8 +546,14 @@ class Game:
             "stock": C.names(self.stock),
             "discard_pile": C.names(self.pile),
             "melds": [
-                {"id": m.id, "kind": m.kind, "cards": C.names(m.cards), "by": list(m.by),
-                 "lo": m.lo, "hi": m.hi}
+                {
+                    "id": m.id,
+                    "kind": m.kind,
+                    "cards": C.names(m.cards),
+                    "by": list(m.by),
+                    "lo": m.lo,
+                    "hi": m.hi,
+                }
                 for m in self.melds
             ],
             "next_meld_id": self.next_meld_id,

@@ -84,8 +84,16 @@ class Meld:
 
     def copy(self) -> Meld:
         return Meld(
-            self.id, self.kind, list(self.cards), list(self.by), self.suit, self.lo, self.hi,
-            self.rank, self.suits, list(self.points),
+            self.id,
+            self.kind,
+            list(self.cards),
+            list(self.by),
+            self.suit,
+            self.lo,
+            self.hi,
+            self.rank,
+            self.suits,
+            list(self.points),
         )
 
 
@@ -165,6 +173,21 @@ def layoff_position(meld: Meld, card: int) -> str | None:
     if r == meld.lo - 1:
         return "low"
     return None
+
+
+def layoff_cards(meld: Meld) -> list[int]:
+    """Every card that could be laid off on ``meld`` now (each once)."""
+    if meld.kind == "set":
+        if len(meld.cards) >= 4:
+            return []
+        return [s * 13 + meld.rank for s in range(4) if not meld.suits >> s & 1]
+    out = []
+    base = meld.suit * 13
+    if meld.lo > 0:
+        out.append(base + meld.lo - 1)  # lo == 1: the ace, low
+    if meld.hi < HIGH_ACE and (meld.hi < C.KING or meld.lo > 1):
+        out.append(base + (meld.hi + 1) % 13)  # hi == K: the ace, high
+    return out
 
 
 def lay_off(meld: Meld, card: int, seat: int) -> None:

@@ -23,10 +23,10 @@ def position(
     base: Game | None = None,
 ) -> Game:
     """A game whose seat ``i`` holds ``hands[i]`` (cards separated by spaces), the discard
-    pile ``pile`` (bottom first), ``melds`` [(cards, owner)] on the table, the rest in the stock
-    (or exactly ``stock``, top last; the other cards then go under the pile). With
-    ``base``, the rest of the state (totals, dealer, seed…) is taken from that game. Built through ``Game.from_dict``, which checks that the
-    cards make up the deck."""
+    pile ``pile`` (bottom first), ``melds`` [(cards, owner)] on the table, the rest in the
+    stock — or exactly ``stock`` (top last), the other cards then going under the pile.
+    With ``base``, the rest of the state (totals, dealer, seed…) comes from that game.
+    Built through ``Game.from_dict``, which checks that the cards make up the deck."""
     players = players or len(hands)
     g = base or Game(players, seed=1, options=options or Options())
     d = g.to_dict()
@@ -38,8 +38,7 @@ def position(
         m = make_meld(i, C.parse_many(text), owner)
         used += Counter(m.cards)
         meld_dicts.append(
-            {"id": i, "kind": m.kind, "cards": C.names(m.cards), "by": m.by, "lo": m.lo,
-             "hi": m.hi}
+            {"id": i, "kind": m.kind, "cards": C.names(m.cards), "by": m.by, "lo": m.lo, "hi": m.hi}
         )
     rest = sorted((Counter(C.deck(g.decks)) - used).elements())
     if stock is None:

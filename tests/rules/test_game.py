@@ -155,8 +155,7 @@ def test_rule_4_dug_card_must_be_played_before_discarding():
 
 def test_rule_4_may_not_take_a_card_that_cannot_be_played():
     # §10: no two other nines, no 7♦ 8♦ / 8♦ 10♦ / 10♦ J♦, no lay-off: may not take 9♦
-    g = position(["9S 2C 7D KD", "4H 5H 6S QC"], pile="4C 9D KH JS",
-                 melds=[("5C 6C 7C", 1)])
+    g = position(["9S 2C 7D KD", "4H 5H 6S QC"], pile="4C 9D KH JS", melds=[("5C 6C 7C", 1)])
     assert draw_discard(1) not in legal(g, "draw")
     with pytest.raises(IllegalMove, match="may not take 9D"):
         g.apply(draw_discard(1))
@@ -238,8 +237,9 @@ def test_rule_4_must_discard_never_puts_last_card_on_table():
     assert not legal(g, "meld")
     with pytest.raises(IllegalMove, match="keep a card"):
         g.apply({"type": "meld", "cards": ["9S", "9H", "9D"]})
-    g = position(["KC", "4H 5H 6S"], pile="2C", melds=[("10C JC QC", 1)], options=opts,
-                 phase="play")
+    g = position(
+        ["KC", "4H 5H 6S"], pile="2C", melds=[("10C JC QC", 1)], options=opts, phase="play"
+    )
     assert not legal(g, "layoff")
     assert legal(g) == [{"type": "discard", "card": "KC"}]
     # the default game: going out by a lay-off is fine
@@ -350,7 +350,8 @@ def test_rule_7_seed_example_minus_five():
         ["KS QS JS 10S 10H 10D 10C 9D 6H", "4H 5H 6S"],
         pile="",
         melds=[("KH KD KC", 0), ("QH QD QC", 0), ("4D 5D 6D", 0), ("AC 2C 3C", 0)],
-        stock="", totals=[100, 0],
+        stock="",
+        totals=[100, 0],
     )
     # table 81, hand 85 (KS QS JS 10S 10H 10D 10C = 70, 9D, 6H)
     assert C.hand_points(g.hands[0]) == 85
@@ -377,8 +378,13 @@ def test_rule_7_no_bonus_for_going_out():
 
 def test_rule_8_tie_plays_another_hand_then_highest_wins():
     # §10: totals 480 and 495; the hand scores +30 and +15: 510 and 510 — tied
-    g = position(["3D", "9H"], pile="2C", totals=[480, 495], phase="play",
-                 melds=[("10H JH QH", 0), ("7S 8S 9S", 1)])
+    g = position(
+        ["3D", "9H"],
+        pile="2C",
+        totals=[480, 495],
+        phase="play",
+        melds=[("10H JH QH", 0), ("7S 8S 9S", 1)],
+    )
     events = g.apply({"type": "discard", "card": "3D"})
     assert g.results[-1]["scores"] == [30, 24 - 9]
     assert g.totals == [510, 510]
@@ -387,8 +393,14 @@ def test_rule_8_tie_plays_another_hand_then_highest_wins():
     g.apply({"type": "deal"})
     assert g.phase is Phase.DRAW and g.hand_number == 2
     # after it, 512 vs 540: the second player wins
-    g = position(["4C", "4D"], pile="KC", base=g, turn=1, phase="play",
-                 melds=[("2S 2H 2D", 0), ("10S JS QS", 1)])
+    g = position(
+        ["4C", "4D"],
+        pile="KC",
+        base=g,
+        turn=1,
+        phase="play",
+        melds=[("2S 2H 2D", 0), ("10S JS QS", 1)],
+    )
     events = g.apply({"type": "discard", "card": "4D"})
     assert g.results[-1]["scores"] == [6 - 4, 30]
     assert g.totals == [512, 540]
@@ -397,8 +409,13 @@ def test_rule_8_tie_plays_another_hand_then_highest_wins():
 
 
 def test_rule_8_match_over_accepts_nothing():
-    g = position(["3D", "9H"], pile="2C", totals=[482, 525], phase="play",
-                 melds=[("10H JH QH", 0), ("7S 8S 9S", 1)])
+    g = position(
+        ["3D", "9H"],
+        pile="2C",
+        totals=[482, 525],
+        phase="play",
+        melds=[("10H JH QH", 0), ("7S 8S 9S", 1)],
+    )
     g.apply({"type": "discard", "card": "3D"})
     assert g.winner == 1 and g.legal_actions() == [] and g.to_move is None
     with pytest.raises(IllegalMove, match="over"):
@@ -406,7 +423,13 @@ def test_rule_8_match_over_accepts_nothing():
 
 
 def test_rule_8_target_option():
-    g = position(["3D", "9H"], pile="2C", totals=[180, 0],
-                 melds=[("10H JH QH", 0)], phase="play", options=Options(target=200))
+    g = position(
+        ["3D", "9H"],
+        pile="2C",
+        totals=[180, 0],
+        melds=[("10H JH QH", 0)],
+        phase="play",
+        options=Options(target=200),
+    )
     g.apply({"type": "discard", "card": "3D"})
     assert g.winner == 0 and g.totals[0] == 210

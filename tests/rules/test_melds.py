@@ -1,12 +1,15 @@
 """RULES.md §5: sets, runs, aces, lay-offs."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rum500 import cards as C
 from rum500.rules import IllegalMove
 from rum500.rules.melds import (
     candidate_melds,
     lay_off,
+    layoff_cards,
     layoff_position,
     make_meld,
     placement_cost,
@@ -123,3 +126,16 @@ def test_placement_cost_chain_of_layoffs():
     assert placement_cost(C.parse("9D"), C.parse_many("9D 8D KS"), table) == 2
     assert placement_cost(C.parse("9D"), C.parse_many("9D KS"), table) is None
     assert placement_cost(C.parse("9D"), C.parse_many("9D 9S 9H"), []) == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=3, max_size=20, unique=True), st.randoms())
+def test_layoff_cards_agree_with_layoff_position(hand, rnd):
+    for mc in candidate_melds(hand):
+        m = make_meld(0, mc, 0)
+        for _ in range(rnd.randrange(4)):
+            spots = layoff_cards(m)
+            if spots:
+                lay_off(m, rnd.choice(spots), 1)
+        expected = sorted(c for c in range(52) if layoff_position(m, c) is not None)
+        assert sorted(layoff_cards(m)) == expected
