@@ -1,0 +1,315 @@
+"""``rum500 replay GAME_ID``: a full-screen viewer that steps through a finished match.
+
+:class:`ReplayModel` rebuilds the match once from its seed and actions (``Game.apply`` on a
+fresh game, never touching the log) and keeps one frame per position: the deal, then one per
+action. Every hand is face up. The layout only reads the model; keys move the position.
+
+Keys: → / space / n next move, ← / p previous move, ↓ / PgDn / ] next hand, ↑ / PgUp / [
+previous hand (its deal), Home / g the start, End / G the end, q / Esc quit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+
+from rum500.rules import Game
+from rum500.store.log import new_game
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@dataclass
+class Frame:
+    """One position of the match, with everything shown."""
+
+    step: int  # 0: the first deal; k: after the k-th action
+    hand_number: int
+    move: int  # actions since this hand's deal
+    phase: str
+    dealer: int
+    turn: int | None
+    hands: list[list[str]]
+    pile: list[str]
+    stock: int
+    melds: list[dict]
+    table_points: list[int]
+    totals: list[int]
+    must_play: str | None
+    what: str  # the action that led here, in words
+    result: dict | None  # the hand's score sheet, once it is over
+    winner: int | None
+
+
+class ReplayModel:
+    """The frames of a whole match and the position being shown."""
+
+    def __init__(self, match: dict) -> None:
+        self.match = match
+        self.names = [s["name"] for s in match["seats"]]
+        game = new_game(match)
+        self.frames: list[Frame] = [self._frame(game, 0, 0, f"{self._who(game.dealer)} dealt")]
+        move = 0
+        for k, entry in enumerate(match["actions"], start=1):
+            action = entry["action"]
+            seat = game.to_move
+            events = game.apply(action, entry.get("seat"))
+            move = 0 if action.get("type") == "deal" else move + 1
+            self.frames.append(self._frame(game, k, move, self._describe(seat, action, events)))
+        self.index = 0
+
+    # ------------------------------------------------------------------ building
+
+    def _who(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.names):
+            return "?"
+        return self.names[seat]
+
+    def _frame(self, game: Game, step: int, move: int, what: str) -> Frame:
+        v = game.view(None)
+        hands = [game.view(s)["hand"] for s in range(v["players"])]
+        over = v["phase"] in ("hand_over", "game_over")
+        return Frame(
+            step=step,
+            hand_number=v["hand_number"],
+            move=move,
+            phase=v["phase"],
+            dealer=v["dealer"],
+            turn=v["turn"],
+            hands=hands,
+            pile=list(v["discard_pile"]),
+            stock=v["stock"],
+            melds=v["melds"],
+            table_points=list(v["table_points"]),
+            totals=list(v["totals"]),
+            must_play=v["must_play"],
+            what=what,
+            result=v["last_hand"] if over else None,
+            winner=v["winner"],
+        )
+
+    def _describe(self, seat: int | None, action: dict, events: list[dict]) -> str:
+        who = self._who(seat)
+        kind = action.get("type")
+        if kind == "draw" and action.get("source") == "stock":
+            text = f"{who} drew from the stock"
+        elif kind == "draw":
+            taken = next((e.get("cards") for e in events if e.get("type") == "draw"), None)
+            taken = taken or []
+            if len(taken) > 1:
+                text = f"{who} took {taken[0]} and the {len(taken) - 1} card(s) above it"
+            else:
+                text = f"{who} took {' '.join(taken)} from the discard pile"
+        elif kind == "meld":
+            text = f"{who} melded {' '.join(action.get('cards', []))}"
+        elif kind == "layoff":
+            text = f"{who} laid off {action.get('card')} on meld {action.get('meld')}"
+        elif kind == "discard":
+            text = f"{who} discarded {action.get('card')}"
+        elif kind == "end_hand":
+            text = f"{who} ended the hand (the stock is empty)"
+        elif kind == "deal":
+            return f"{who} dealt hand {self.frames[-1].hand_number + 1}"
+        else:
+            text = f"{who}: {kind}"
+        for e in events:
+            if e.get("type") == "reshuffle":
+                text += "; the discard pile was turned over as the new stock"
+            elif e.get("type") == "hand_end":
+                text += "; the hand is over"
+            elif e.get("type") == "game_over":
+                text += f"; {self._who(e.get('winner'))} wins the match"
+            elif e.get("type") == "tie":
+                text += "; a tie at the target: play goes on"
+        return text
+
+    # ------------------------------------------------------------------ moving
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[self.index]
+
+    @property
+    def hands_total(self) -> int:
+        return self.frames[-1].hand_number
+
+    def go(self, index: int) -> None:
+        self.index = max(0, min(len(self.frames) - 1, index))
+
+    def next_move(self) -> None:
+        self.go(self.index + 1)
+
+    def prev_move(self) -> None:
+        self.go(self.index - 1)
+
+    def next_hand(self) -> None:
+        """The deal of the next hand (or the end of the match)."""
+        here = self.frame.hand_number
+        for k in range(self.index + 1, len(self.frames)):
+            if self.frames[k].hand_number > here:
+                self.go(k)
+                return
+        self.go(len(self.frames) - 1)
+
+    def prev_hand(self) -> None:
+        """The deal of this hand, or of the previous one when already there."""
+        here = self.frame.hand_number
+        target = here if self.frame.move > 0 or self.frame.phase == "hand_over" else here - 1
+        target = max(1, target)
+        for k, f in enumerate(self.frames):
+            if f.hand_number == target:
+                self.go(k)
+                return
+
+    # ------------------------------------------------------------------ showing
+
+    def moves_in_hand(self) -> int:
+        here = self.frame.hand_number
+        return max(f.move for f in self.frames if f.hand_number == here)
+
+    def render(self, ascii_only: bool = False) -> StyleAndTextTuples:
+        """The screen as styled text."""
+        f = self.frame
+        m = self.match
+        out: StyleAndTextTuples = []
+
+        def line(text: str = "", style: str = "") -> None:
+            out.append((style, text + "\n"))
+
+        def cards(names: list[str]) -> None:
+            for k, c in enumerate(names):
+                if k:
+                    out.append(("", " "))
+                shown = c if ascii_only else c[:-1] + SUITS.get(c[-1], c[-1])
+                out.append(("class:red" if c[-1] in "HD" else "class:black", shown))
+
+        title = f"Replay of game {m['id']}"
+        if m.get("table"):
+            title += f" — {m['table']}"
+        line(title, "class:title")
+        line(
+            f"Hand {f.hand_number} of {self.hands_total} · move {f.move} of "
+            f"{self.moves_in_hand()} · step {f.step} of {len(self.frames) - 1}",
+            "class:title",
+        )
+        line(f.what, "class:what")
+        line()
+        for seat, hand in enumerate(f.hands):
+            marks = []
+            if seat == f.dealer:
+                marks.append("dealer")
+            if f.turn == seat and f.phase in ("draw", "play"):
+                marks.append(f"to {f.phase}")
+            head = f"{'>' if f.turn == seat and f.phase in ('draw', 'play') else ' '} "
+            head += f"{self._who(seat)}"
+            if marks:
+                head += f" ({', '.join(marks)})"
+            out.append(("class:seat", head))
+            out.append(("", f"  on the table {f.table_points[seat]}, total {f.totals[seat]}\n"))
+            out.append(("", f"    hand ({len(hand)}): "))
+            cards(hand)
+            out.append(("", "\n"))
+        line()
+        out.append(("", f"Stock: {f.stock}   Discard pile (bottom → top): "))
+        cards(f.pile)
+        out.append(("", "\n"))
+        if f.must_play:
+            line(f"{f.must_play} must be played this turn", "class:what")
+        if f.melds:
+            line("Melds:")
+            for meld in f.melds:
+                owner = self._who(meld.get("owner"))
+                out.append(("", f"  [{meld['id']}] {owner}: "))
+                cards(meld["cards"])
+                laid = {self._who(b) for b in meld["by"]} - {owner}
+                if laid:
+                    out.append(("", f"  (laid off by {', '.join(sorted(laid))})"))
+                out.append(("", "\n"))
+        if f.result is not None:
+            r = f.result
+            line()
+            line(f"Hand {r['hand']} is over — score sheet:", "class:title")
+            for seat in range(len(f.hands)):
+                line(
+                    f"  {self._who(seat)}: table {r['table_points'][seat]} − hand "
+                    f"{r['hand_points'][seat]} = {r['scores'][seat]:+d}, total {r['totals'][seat]}"
+                )
+        if f.winner is not None:
+            line(f"{self._who(f.winner)} wins the match.", "class:title")
+        return out
+
+
+HELP = (
+    " →/space next move · ← previous · ↓/PgDn next hand · ↑/PgUp previous hand · Home/End · q quit "
+)
+HELP_ASCII = " right/space next move, left previous, down next hand, up previous hand, q quit "
+
+
+def build_app(
+    model: ReplayModel,
+    *,
+    ascii_only: bool = False,
+    input: Input | None = None,  # noqa: A002 - prompt_toolkit's own name
+    output: Output | None = None,
+) -> Application[None]:
+    """The viewer application (``input``/``output`` injectable for tests)."""
+    kb = KeyBindings()
+
+    def bind(keys: list[str], action: object) -> None:
+        for key in keys:
+
+            @kb.add(*key.split(" "))
+            def _(event: KeyPressEvent, action: object = action) -> None:
+                action()  # type: ignore[operator]
+
+    bind(["right", "space", "n", "l"], model.next_move)
+    bind(["left", "p", "h", "backspace"], model.prev_move)
+    bind(["down", "pagedown", "]", "N", "J"], model.next_hand)
+    bind(["up", "pageup", "[", "P", "K"], model.prev_hand)
+    bind(["home", "g"], lambda: model.go(0))
+    bind(["end", "G"], lambda: model.go(len(model.frames) - 1))
+
+    @kb.add("q")
+    @kb.add("escape", eager=True)
+    @kb.add("c-c")
+    def _quit(event: KeyPressEvent) -> None:
+        event.app.exit()
+
+    body = Window(
+        FormattedTextControl(lambda: model.render(ascii_only), focusable=True),
+        wrap_lines=True,
+    )
+    footer = Window(
+        FormattedTextControl(lambda: [("class:footer", HELP_ASCII if ascii_only else HELP)]),
+        height=1,
+    )
+    style = Style.from_dict(
+        {
+            "title": "bold",
+            "what": "ansiyellow",
+            "seat": "bold",
+            "red": "ansired",
+            "black": "",
+            "footer": "reverse",
+        }
+    )
+    return Application(
+        layout=Layout(HSplit([body, footer])),
+        key_bindings=kb,
+        style=style,
+        full_screen=True,
+        input=input,
+        output=output,
+    )
+
+
+def run_viewer(model: ReplayModel, *, ascii_only: bool = False) -> None:
+    build_app(model, ascii_only=ascii_only).run()
