@@ -1,0 +1,331 @@
+"""The client library: connect to a host, hand-shake, read updates, act, chat, rejoin.
+
+::
+
+    from net.client import Client, ActionRefused, ConnectionLost
+
+    c = await Client.connect(host, port, name="Ann", password=None, spectate=False)
+    c.seat, c.token, c.table_info          # after the handshake (seat None: spectator)
+    async for msg in c.messages():         # every message from the host, as dicts
+        ...                                # {"type": "state", "seq", "by", "view", "events"},
+                                           # {"type": "lobby", ...}, {"type": "chat", ...} …
+    await c.act({"type": "draw", "source": "stock"})   # returns the ``accepted`` message once
+                                                       # the host applied it; raises
+                                                       # ActionRefused(message) if refused
+    await c.chat("hi")
+    await c.close()
+    c = await Client.rejoin(host, port, token)         # same seat, same position
+    await c.reconnect()                                # or: after a drop, on the same object
+
+``c.view`` / ``c.lobby`` / ``c.seq`` always hold the newest ``state`` view and ``lobby``
+message. Pings are answered automatically and never reach :meth:`messages`. When the
+connection is lost, :meth:`messages` raises :class:`ConnectionLost` (after yielding what
+arrived before); after :meth:`close` it simply ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncIterator, Callable
+
+from net.framing import HEADER, MAX_FRAME, FrameError, decode, encode
+from net.protocol import PROTOCOL_VERSION, auth_proof
+
+
+class ClientError(Exception):
+    """Base of the errors of this module; ``str()`` is a message for the player."""
+
+
+class HandshakeError(ClientError):
+    """The host refused us at the door: ``code`` is the protocol error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class ActionRefused(ClientError):
+    """The host refused an action; ``str()`` is the host's reason."""
+
+
+class ConnectionLost(ClientError):
+    """The connection to the host is gone (``code``: the host's error code if it said one)."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+_END = object()
+
+
+class Client:
+    """One connection to a host. Build with :meth:`connect` or :meth:`rejoin`."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        name: str,
+        token: str | None,
+        password: str | None,
+        spectate: bool,
+        trace: Callable[[bytes], None] | None = None,
+    ) -> None:
+        self.host, self.port = host, port
+        self.name, self.token, self.password, self.spectate = name, token, password, spectate
+        self.trace = trace
+        self.seat: int | None = None
+        self.table_info: dict = {}
+        self.view: dict | None = None
+        self.lobby: dict | None = None
+        self.seq = 0
+        self.closed = False
+        self.lost: ConnectionLost | None = None
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future] = {}
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._task: asyncio.Task | None = None
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    async def connect(
+        cls,
+        host: str,
+        port: int,
+        name: str = "player",
+        token: str | None = None,
+        password: str | None = None,
+        spectate: bool = False,
+        timeout: float = 10.0,
+        trace: Callable[[bytes], None] | None = None,
+    ) -> Client:
+        """Connect and hand-shake. ``token`` rejoins a seat; ``spectate`` watches.
+        Raises :class:`HandshakeError` (refused) or :class:`ConnectionLost` (no host)."""
+        client = cls(
+            host, port, name=name, token=token, password=password, spectate=spectate, trace=trace
+        )
+        await client._open(timeout)
+        return client
+
+    @classmethod
+    async def rejoin(
+        cls,
+        host: str,
+        port: int,
+        token: str,
+        name: str = "player",
+        password: str | None = None,
+        timeout: float = 10.0,
+        trace: Callable[[bytes], None] | None = None,
+    ) -> Client:
+        """Take back the seat that ``token`` belongs to."""
+        return await cls.connect(
+            host, port, name=name, token=token, password=password, timeout=timeout, trace=trace
+        )
+
+    async def reconnect(self, timeout: float = 10.0) -> None:
+        """After a drop: connect again with the seat's token (or as before, if none)."""
+        await self._shutdown()
+        self.closed = False
+        self.lost = None
+        self._queue = asyncio.Queue()
+        await self._open(timeout)
+
+    async def _open(self, timeout: float) -> None:
+        try:
+            self._reader, self._writer = await asyncio.wait_for(
+                asyncio.open_connection(self.host, self.port, limit=MAX_FRAME + 16), timeout
+            )
+        except (OSError, TimeoutError) as e:
+            raise ConnectionLost(f"cannot reach the host at {self.host}:{self.port}: {e}") from None
+        try:
+            await asyncio.wait_for(self._handshake(), timeout)
+        except TimeoutError:
+            await self._shutdown()
+            raise ConnectionLost("the host did not answer the handshake") from None
+        except BaseException:
+            await self._shutdown()
+            raise
+        self._task = asyncio.create_task(self._read_loop())
+
+    async def _handshake(self) -> None:
+        self._send(
+            {
+                "type": "hello",
+                "version": PROTOCOL_VERSION,
+                "name": self.name,
+                "token": self.token,
+                "spectate": self.spectate,
+            }
+        )
+        while True:
+            msg = await self._read()
+            kind = msg.get("type")
+            if kind == "challenge":
+                if self.password is None:
+                    raise HandshakeError("password", "this table needs a password")
+                self._send(
+                    {"type": "auth", "proof": auth_proof(self.password, str(msg.get("nonce")))}
+                )
+            elif kind == "error":
+                raise HandshakeError(str(msg.get("code")), str(msg.get("message")))
+            elif kind == "welcome":
+                self.seat = msg.get("seat")
+                self.token = msg.get("token") or self.token
+                self.name = msg.get("name") or self.name
+                self.table_info = msg.get("table") or {}
+                return
+
+    async def _read(self) -> dict:
+        assert self._reader is not None
+        try:
+            header = await self._reader.readexactly(HEADER.size)
+            (length,) = HEADER.unpack(header)
+            if length > MAX_FRAME:
+                raise FrameError(f"the host sent a frame of {length} bytes")
+            payload = await self._reader.readexactly(length)
+        except (asyncio.IncompleteReadError, ConnectionError) as e:
+            raise ConnectionLost(f"the host closed the connection ({e})") from None
+        if self.trace is not None:
+            self.trace(header + payload)
+        return decode(payload)
+
+    def _send(self, msg: dict) -> None:
+        if self._writer is None or self.closed or self.lost is not None:
+            raise self.lost or ConnectionLost("not connected")
+        self._writer.write(encode(msg))
+
+    # ------------------------------------------------------------------ reading
+
+    async def _read_loop(self) -> None:
+        error: ConnectionLost
+        try:
+            while True:
+                msg = await self._read()
+                kind = msg.get("type")
+                if kind == "ping":
+                    self._send({"type": "pong"})
+                    continue
+                if kind in ("accepted", "refused"):
+                    fut = self._pending.pop(msg.get("id"), None)  # type: ignore[arg-type]
+                    if fut is not None and not fut.done():
+                        if kind == "accepted":
+                            fut.set_result(msg)
+                        else:
+                            fut.set_exception(ActionRefused(str(msg.get("message"))))
+                    continue
+                if kind == "state":
+                    self.view = msg.get("view")
+                    self.seq = msg.get("seq", self.seq)
+                elif kind == "lobby":
+                    self.lobby = msg
+                elif kind == "error" and msg.get("code") not in (
+                    None,
+                    "bad_message",
+                    "unknown_type",
+                ):
+                    self._queue.put_nowait(msg)
+                    raise ConnectionLost(str(msg.get("message")), str(msg.get("code")))
+                self._queue.put_nowait(msg)
+        except ConnectionLost as e:
+            error = e
+        except FrameError as e:
+            error = ConnectionLost(f"the host sent a bad frame: {e}")
+        except asyncio.CancelledError:
+            error = ConnectionLost("closed")
+        if not self.closed:
+            self.lost = error
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(error)
+        self._pending.clear()
+        self._queue.put_nowait(_END)
+
+    async def messages(self) -> AsyncIterator[dict]:
+        """Every message from the host, in order (pings and action answers excepted)."""
+        while True:
+            msg = await self._queue.get()
+            if msg is _END:
+                self._queue.put_nowait(_END)
+                if self.lost is not None:
+                    raise self.lost
+                return
+            yield msg
+
+    def pending(self) -> int:
+        """Messages received and not yet taken from :meth:`messages`."""
+        return self._queue.qsize()
+
+    # ------------------------------------------------------------------ sending
+
+    async def act(self, action: dict, timeout: float = 30.0) -> dict:
+        """Send an action for our seat; return the host's ``accepted`` message.
+        Raises :class:`ActionRefused` with the host's reason, or :class:`ConnectionLost`."""
+        ident = next(self._ids)
+        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._pending[ident] = fut
+        try:
+            self._send({"type": "action", "id": ident, "action": action})
+            return await asyncio.wait_for(fut, timeout)
+        except TimeoutError:
+            raise ConnectionLost("the host did not answer") from None
+        finally:
+            self._pending.pop(ident, None)
+
+    async def chat(self, text: str) -> None:
+        self._send({"type": "chat", "text": text})
+        await self._drain()
+
+    async def send_raw(self, msg: dict) -> None:
+        """Send any message as it is (for tests and tools)."""
+        self._send(msg)
+        await self._drain()
+
+    async def _drain(self) -> None:
+        if self._writer is not None:
+            try:
+                await self._writer.drain()
+            except ConnectionError as e:
+                raise ConnectionLost(str(e)) from None
+
+    async def close(self) -> None:
+        """Leave politely (the seat stays ours once the match has started) and close."""
+        if self.closed:
+            return
+        if self._writer is not None and self.lost is None:
+            with contextlib.suppress(Exception):
+                self._writer.write(encode({"type": "leave"}))
+        self.closed = True
+        await self._shutdown()
+
+    async def drop(self) -> None:
+        """Close abruptly, without a word (tests: a laptop lid shut)."""
+        self.closed = True
+        if self._writer is not None:
+            self._writer.transport.abort()
+        await self._shutdown()
+
+    async def _shutdown(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+            self._task = None
+        if self._writer is not None:
+            self._writer.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer.wait_closed(), 1)
+            self._writer = None
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

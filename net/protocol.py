@@ -1,0 +1,117 @@
+"""Message vocabulary and validation (see ``docs/protocol.md`` for the whole protocol).
+
+Every message is a map with a string ``"type"``. :func:`check_client_message` validates what
+a client sends and returns it normalised, or raises :class:`ProtocolError` whose ``code`` and
+message go back to the peer in an ``error`` message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import unicodedata
+
+PROTOCOL_VERSION = 1
+SERVICE_TYPE = "_rum500._tcp.local."
+
+MAX_NAME = 24
+MAX_CHAT = 300
+MAX_TOKEN = 64
+MAX_ACTION_ID = 2**31 - 1
+NONCE_BYTES = 32
+
+#: Error codes an ``error`` message may carry. Those marked fatal close the connection.
+ERROR_CODES = {
+    "bad_frame": "fatal: the frame is too large or not a valid msgpack map",
+    "bad_message": "a field is missing or has the wrong type",
+    "unknown_type": "no such message type",
+    "handshake": "fatal: the first message must be hello (then auth when asked)",
+    "version": "fatal: the client speaks another protocol version",
+    "bad_token": "fatal: no seat has this token",
+    "bad_password": "fatal: wrong table password",
+    "table_full": "fatal: every seat is taken (join as a spectator)",
+    "flood": "fatal: too many messages too fast",
+    "too_slow": "fatal: the client did not read its messages",
+    "timeout": "fatal: nothing heard from the client for too long",
+    "replaced": "fatal: the same seat connected again elsewhere",
+    "shutdown": "fatal: the host is closing",
+}
+
+CLIENT_TYPES = ("hello", "auth", "action", "chat", "ping", "pong", "leave")
+
+
+class ProtocolError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _text(msg: dict, key: str, limit: int, *, required: bool = True) -> str | None:
+    value = msg.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise ProtocolError("bad_message", f"'{key}' must be text")
+    if len(value) > limit:
+        raise ProtocolError("bad_message", f"'{key}' is longer than {limit} characters")
+    return value
+
+
+def clean_name(name: str) -> str:
+    """A player name fit to show: control characters dropped, spaces squeezed."""
+    kept = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    return " ".join(kept.split())
+
+
+def check_client_message(msg: dict) -> dict:
+    """Validate a message from a client; return it normalised or raise ``ProtocolError``."""
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a 'type' (text)")
+    if kind == "hello":
+        version = msg.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ProtocolError("bad_message", "'version' must be a whole number")
+        name = clean_name(_text(msg, "name", MAX_NAME * 4) or "")
+        if not name:
+            raise ProtocolError("bad_message", "a player name is needed")
+        token = _text(msg, "token", MAX_TOKEN, required=False)
+        spectate = msg.get("spectate", False)
+        if not isinstance(spectate, bool):
+            raise ProtocolError("bad_message", "'spectate' must be true or false")
+        return {
+            "type": "hello",
+            "version": version,
+            "name": name[:MAX_NAME],
+            "token": token,
+            "spectate": spectate,
+        }
+    if kind == "auth":
+        return {"type": "auth", "proof": _text(msg, "proof", 128)}
+    if kind == "action":
+        ident = msg.get("id")
+        if not isinstance(ident, int) or isinstance(ident, bool) or not 0 <= ident <= MAX_ACTION_ID:
+            raise ProtocolError("bad_message", "'id' must be a whole number from 0 to 2^31-1")
+        action = msg.get("action")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise ProtocolError("bad_message", "'action' must be a map with a 'type'")
+        seat = msg.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise ProtocolError("bad_message", "'seat' must be a whole number")
+        return {"type": "action", "id": ident, "action": action, "seat": seat}
+    if kind == "chat":
+        text = clean_name(_text(msg, "text", MAX_CHAT) or "")
+        if not text:
+            raise ProtocolError("bad_message", "an empty chat message")
+        return {"type": "chat", "text": text}
+    if kind in ("ping", "pong", "leave"):
+        return {"type": kind}
+    raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+
+
+def auth_proof(password: str, nonce: str) -> str:
+    """The answer to a password challenge: hex HMAC-SHA256, key = the password (UTF-8),
+    message = ``"rum500-auth:" + nonce`` (UTF-8)."""
+    mac = hmac.new(password.encode(), b"rum500-auth:" + nonce.encode(), hashlib.sha256)
+    return mac.hexdigest()

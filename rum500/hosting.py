@@ -1,0 +1,564 @@
+"""The rum500 side of hosting: a :class:`rum500.rules.Game` behind :mod:`net.server`.
+
+Public API (stable; the terminal client and the game log build on it)::
+
+    from rum500.hosting import HostConfig, start_host
+
+    host = await start_host(HostConfig(players=4, bots=3, host_player="Ann"))
+    host.port, host.address        # where to connect (address is connectable, e.g. 127.0.0.1)
+    host.table_name                # as announced (made distinct if another table had it)
+    host.token, host.seat          # the host player's seat and its token (None without one)
+    # the host player joins like everyone else, over the network:
+    #   await Client.connect(host.address, host.port, name="Ann", token=host.token)
+    host.start_now()               # fill the empty seats with bots and start at once
+    await host.finished()          # wait for game over
+    await host.close()             # goodbye to every client, mDNS goodbye, stop
+
+Seats: the host player (``host_player``) sits at seat 0, ``bots`` bots take the last seats,
+and the others are free for players who join; the match starts when every seat is taken.
+Bots play with a human-like pause (``bot_delay``) while a human seat is connected, at once
+otherwise. Between hands the host deals for the next dealer after ``deal_pause`` seconds if
+that player has not. A human seat that stays away longer than ``takeover_after`` seconds is
+played by a bot until its player rejoins with the token.
+
+Journal hook (``HostConfig.journal``), called synchronously, in this order:
+``start_match(info)`` once the match starts — info: ``players`` (count), ``seed``,
+``options`` (dict), ``deck`` (None), ``table`` (name), ``seats`` ([{name, token, bot}]);
+also once when a resumed match is hosted (same info, the saved seats) —;
+``record(seq, seat, action)`` after each applied action (``seq`` is its index in
+``Game.actions``, ``action`` the engine's normalised form) and before anyone is told of it;
+``seats(seats)`` when names, tokens or bots change; ``finish(winner, totals)`` at game over.
+A journal call that raises is logged as a warning and the game carries on.
+
+Resume: ``HostConfig.resume_game`` (a ``Game``, e.g. from ``Game.replay``) and
+``resume_seats`` (``[{name, token, bot}]`` in seat order) host a restored position; players
+rejoin with their saved tokens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import getpass
+import json
+import logging
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from net.protocol import PROTOCOL_VERSION
+from net.server import LOBBY, PLAYING, Limits, Server
+from rum500.bots import make_bot
+from rum500.rules import Game, Options, Phase
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class HostConfig:
+    """How to host a table. See the module docstring."""
+
+    players: int = 4
+    bots: int = 0
+    bot_level: str = "medium"
+    seed: int | None = None
+    options: Options = field(default_factory=Options)
+    table_name: str = "rum500"
+    host_player: str | None = None
+    bind: str = "127.0.0.1"
+    port: int = 0
+    password: str | None = None
+    announce: bool = False
+    bot_delay: float = 0.0  # seconds a bot waits before each action while humans are seated
+    journal: object | None = None
+    resume_game: Game | None = None
+    resume_seats: list[dict] | None = None
+    deal_pause: float = 3.0  # the host deals for a human dealer after this long
+    takeover_after: float | None = 60.0  # None: never play an away player's seat
+    interfaces: list[str] | None = None  # addresses zeroconf uses (None: all)
+    limits: Limits | None = None
+
+
+class GameTable:
+    """A :class:`Game` behind the :class:`net.server.Table` protocol, with the journal hook."""
+
+    def __init__(self, config: HostConfig, table_name: str) -> None:
+        self.config = config
+        self.table_name = table_name
+        self.game: Game | None = config.resume_game
+        self.seats = self.game.players if self.game else config.players
+        self.names: list[str] = [f"seat {i}" for i in range(self.seats)]
+        if self.game is None:  # refuse impossible options now, not when the match starts
+            (config.options or Options()).validate(self.seats)
+
+    # -- Table protocol
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.phase is Phase.GAME_OVER
+
+    @property
+    def to_move(self) -> int | None:
+        return self.game.to_move if self.game is not None else None
+
+    def start(self, seats: list[dict]) -> list[dict]:
+        if self.game is None:
+            self.game = Game(self.seats, self.config.seed, self.config.options)
+        self.names = [s["name"] for s in seats]
+        self._journal("start_match", self.match_info(seats))
+        v = self.game.view(None)
+        return [
+            {
+                "type": "deal",
+                "hand": v["hand_number"],
+                "dealer": v["dealer"],
+                "cutter": (v["dealer"] + 1) % self.seats,
+                "cut": None,
+                "upcard": v["discard_pile"][0] if v["discard_pile"] else None,
+            }
+        ]
+
+    def match_info(self, seats: list[dict]) -> dict:
+        assert self.game is not None
+        return {
+            "players": self.game.players,
+            "seed": self.game.seed,
+            "options": self.game.options.to_dict(),
+            "deck": self.game.first_deck,
+            "table": self.table_name,
+            "seats": [dict(s) for s in seats],
+        }
+
+    def apply(self, seat: int, action: dict) -> list[dict]:
+        if self.game is None:
+            raise ValueError("the match has not started yet")
+        events = self.game.apply(action, seat=seat)  # IllegalMove is a ValueError
+        self._journal("record", len(self.game.actions) - 1, seat, dict(self.game.actions[-1]))
+        if self.game.phase is Phase.GAME_OVER:
+            self._journal("finish", self.game.winner, list(self.game.totals))
+        return events
+
+    def view(self, seat: int | None) -> dict:
+        if self.game is None:
+            return {}
+        v = self.game.view(seat)
+        v["names"] = list(self.names)
+        return v
+
+    def seats_changed(self, seats: list[dict]) -> None:
+        self.names = [s["name"] or f"seat {i}" for i, s in enumerate(seats)]
+        self._journal("seats", [dict(s) for s in seats])
+
+    def describe(self) -> dict:
+        options = self.game.options if self.game else self.config.options
+        return {
+            "options": options.to_dict(),
+            "changed": options.changed(),
+            "host": self.config.host_player,
+        }
+
+    def _journal(self, method: str, *args: Any) -> None:
+        journal = self.config.journal
+        if journal is None:
+            return
+        try:
+            getattr(journal, method)(*args)
+        except Exception as e:
+            log.warning("the game log failed (%s: %s); the game goes on in memory", method, e)
+
+
+class Host:
+    """A running table. See the module docstring."""
+
+    def __init__(self, config: HostConfig, table: GameTable, server: Server) -> None:
+        self.config = config
+        self.table = table
+        self.server = server
+        self.table_name = table.table_name
+        self.address = _connectable(config.bind)
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.announcer: Any = None
+        self._bots: dict[int, Any] = {}
+        self._wake = asyncio.Event()
+        self._plan: tuple[int, int, float] | None = None  # (seq, seat, when)
+        self._done = asyncio.Event()
+        self._driver: asyncio.Task | None = None
+        self._txt: dict | None = None
+        self._txt_task: asyncio.Task | None = None
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    def start_now(self) -> None:
+        """Fill every free seat with a bot and start the match."""
+        for seat in self.server.seats:
+            if not seat.taken:
+                self.server.reserve(seat.index, self._bot_name(), bot=True)
+        self.server.maybe_start()
+
+    async def finished(self) -> None:
+        """Return when the match is over."""
+        await self._done.wait()
+
+    async def close(self) -> None:
+        """Stop the bots, say goodbye to every client and on the LAN, stop listening."""
+        if self._driver:
+            self._driver.cancel()
+            with contextlib.suppress(BaseException):
+                await self._driver
+        if self._txt_task:
+            self._txt_task.cancel()
+        if self.announcer is not None:
+            with contextlib.suppress(Exception):
+                await self.announcer.close()
+        await self.server.close()
+
+    # ------------------------------------------------------------------ internals
+
+    def _bot_name(self) -> str:
+        return f"Bot {sum(1 for s in self.server.seats if s.bot) + 1}"
+
+    def _bot(self, seat: int) -> Any:
+        bot = self._bots.get(seat)
+        if bot is None:
+            seed = None if self.config.seed is None else self.config.seed * 31 + seat
+            try:
+                bot = make_bot(self.config.bot_level, seed)
+            except ValueError as e:
+                log.warning("%s; seat %d gets a random bot", e, seat)
+                bot = make_bot("random", seed)
+            self._bots[seat] = bot
+        return bot
+
+    def _changed(self) -> None:
+        self._wake.set()
+        if self.table.finished:
+            self._done.set()
+        if self.announcer is not None:
+            txt = self.txt()
+            if txt != self._txt:
+                self._txt = txt
+                if self._txt_task is None or self._txt_task.done():
+                    self._txt_task = asyncio.create_task(self._update_txt())
+
+    async def _update_txt(self) -> None:
+        await asyncio.sleep(0.2)  # gather a burst of changes into one announcement
+        try:
+            await self.announcer.update(self.txt())
+        except Exception as e:
+            log.warning("could not update the LAN announcement: %s", e)
+
+    def txt(self) -> dict[str, str]:
+        """The TXT record of the LAN announcement."""
+        d = self.table.describe()
+        taken = sum(1 for s in self.server.seats if s.taken)
+        return {
+            "v": str(PROTOCOL_VERSION),
+            "table": self.table_name,
+            "host": d["host"] or "",
+            "seats": f"{taken}/{len(self.server.seats)}",
+            "state": self.server.state,
+            "options": json.dumps(d["changed"], separators=(",", ":"), sort_keys=True),
+            "password": "1" if self.config.password else "0",
+        }
+
+    def _humans_seated(self) -> bool:
+        return any(not s.bot and s.conn is not None for s in self.server.seats)
+
+    def _next(self) -> tuple[int, float] | None:
+        """(seat, seconds to wait) of the next host-played action, or None."""
+        server, table = self.server, self.table
+        if server.state != PLAYING or table.to_move is None:
+            return None
+        seat = server.seats[table.to_move]
+        now = time.monotonic()
+        if seat.bot:
+            return seat.index, self.config.bot_delay if self._humans_seated() else 0.0
+        assert table.game is not None
+        if table.game.phase is Phase.HAND_OVER:
+            return seat.index, self.config.deal_pause if seat.conn is not None else 0.0
+        if seat.conn is None and self.config.takeover_after is not None:
+            since = seat.away_since if seat.away_since is not None else now
+            wait = max(0.0, since + self.config.takeover_after - now)
+            if wait > 0:
+                return seat.index, wait
+            return seat.index, self.config.bot_delay if self._humans_seated() else 0.0
+        return None
+
+    async def _drive(self) -> None:
+        """Play the host's seats: bots, away players, and the deal between hands."""
+        while True:
+            self._wake.clear()
+            nxt = self._next()
+            if nxt is None:
+                self._plan = None
+                await self._wake.wait()
+                continue
+            seat, wait = nxt
+            key = (self.server.seq, seat)
+            if self._plan is None or self._plan[:2] != key:
+                self._plan = (*key, time.monotonic() + wait)
+            left = self._plan[2] - time.monotonic()
+            if left > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), left)
+                continue  # whatever happened, decide again
+            self._plan = None
+            self._play(seat)
+            await asyncio.sleep(0)
+
+    def _play(self, seat: int) -> None:
+        table = self.table
+        view = table.view(seat)
+        if table.game is not None and table.game.phase is Phase.HAND_OVER:
+            action: dict = {"type": "deal"}
+        else:
+            try:
+                action = self._bot(seat).choose(view)
+            except Exception:
+                log.exception("the bot of seat %d failed; it plays the first legal action", seat)
+                action = view["legal_actions"][0]
+        try:
+            self.server.submit(seat, action)
+        except ValueError as e:
+            log.warning("the bot of seat %d chose an illegal action %r: %s", seat, action, e)
+            self.server.submit(seat, view["legal_actions"][0])
+
+
+def _connectable(bind: str) -> str:
+    if bind in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if bind == "::":
+        return "::1"
+    return bind
+
+
+async def start_host(config: HostConfig) -> Host:
+    """Start hosting a table (listening, and announced on the LAN when ``config.announce``).
+    Raises ``ValueError`` for an impossible configuration and ``OSError`` when the address
+    cannot be bound."""
+    players = config.resume_game.players if config.resume_game else config.players
+    if not 0 <= config.bots <= players:
+        raise ValueError(f"between 0 and {players} bots at a table of {players}")
+    if config.host_player and config.bots >= players and config.resume_game is None:
+        raise ValueError("no seat is left for the host player")
+    name = config.table_name or "rum500"
+    table = GameTable(config, name)
+    server = Server(
+        table,
+        table_name=name,
+        password=config.password,
+        limits=config.limits,
+        seats=_resume_seats(config) if config.resume_game else None,
+    )
+    host = Host(config, table, server)
+    server.on_change.append(host._changed)
+    await server.start(config.bind, config.port)
+    try:
+        if config.resume_game is not None:
+            table.start([s.record() for s in server.seats])
+            for s in server.seats:
+                if config.host_player and s.name == config.host_player and not s.bot:
+                    host.seat, host.token = s.index, s.token
+        else:
+            if config.host_player:
+                seat = server.reserve(0, config.host_player, bot=False)
+                host.seat, host.token = 0, seat.token
+            for i in range(players - config.bots, players):
+                server.reserve(i, host._bot_name(), bot=True)
+        if config.announce:
+            from net.discovery import Announcer
+
+            host.announcer = Announcer(interfaces=config.interfaces)
+            txt = host.txt()
+            host.table_name = await host.announcer.start(name, host.port, txt)
+            server.table_name = table.table_name = host.table_name
+            host._txt = None
+            host._changed()
+    except BaseException:
+        await host.close()
+        raise
+    host._driver = asyncio.create_task(host._drive())
+    host._changed()
+    return host
+
+
+def _resume_seats(config: HostConfig) -> list[dict]:
+    assert config.resume_game is not None
+    seats = list(config.resume_seats or [])
+    out = []
+    for i in range(config.resume_game.players):
+        s = seats[i] if i < len(seats) and seats[i] else {}
+        if s.get("name") and s.get("token"):
+            out.append({"name": s["name"], "token": s["token"], "bot": bool(s.get("bot"))})
+        else:
+            out.append({"name": f"Bot {i + 1}", "token": _token(), "bot": True})
+    return out
+
+
+def _token() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(16)
+
+
+# ---------------------------------------------------------------------- command line
+
+
+def options_from_args(args: Any) -> Options:
+    return Options(
+        target=args.target,
+        decks=args.decks,
+        top_card_free=args.top_card_free,
+        must_discard=args.must_discard,
+        empty_stock=args.empty_stock,
+    )
+
+
+def config_from_args(args: Any) -> HostConfig:
+    """A :class:`HostConfig` from the ``rum500 host`` arguments (may prompt for a password)."""
+    password = args.password
+    if password is True:
+        password = getpass.getpass("table password: ")
+    player = args.player
+    name = args.name or player or socket.gethostname().split(".")[0] or "rum500"
+    return HostConfig(
+        players=args.players,
+        bots=args.bots or 0,
+        bot_level=args.bot_level,
+        seed=args.seed,
+        options=options_from_args(args),
+        table_name=name,
+        host_player=player,
+        bind=args.bind,
+        port=args.port,
+        password=password or None,
+        announce=not getattr(args, "no_announce", False),
+        bot_delay=getattr(args, "bot_delay", 1.0),
+        journal=None,
+    )
+
+
+def run_headless(args: Any) -> int:
+    """``rum500 host --headless``: host a table with no screen, log what happens."""
+    if args.verbose == 0:
+        logging.getLogger().setLevel(logging.INFO)
+    try:
+        config = config_from_args(args)
+    except (EOFError, KeyboardInterrupt):
+        print("rum500: no password given", file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print(f"rum500: {e}", file=sys.stderr)
+        return 2
+    if args.resume is not None:
+        print("rum500: --resume needs the game log, which this build lacks", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(_headless(config))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _headless(config: HostConfig) -> int:
+    try:
+        host = await start_host(config)
+    except (ValueError, OSError) as e:
+        print(f"rum500: cannot host: {e}", file=sys.stderr)
+        return 2
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    where = f"{config.bind}:{host.port}"
+    print(
+        f"hosting table {host.table_name!r} on {where} "
+        f"({'announced on the LAN' if config.announce else 'not announced'})",
+        flush=True,
+    )
+    log.info("table %r: %d seats, %d bots", host.table_name, len(host.server.seats), config.bots)
+    host.server.on_change.append(_logger(host))
+    finished = asyncio.create_task(host.finished())
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({finished, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    if finished.done() and not stopping.done():
+        game = host.table.game
+        assert game is not None
+        names = host.table.names
+        print(f"game over: {names[game.winner or 0]} wins with {game.totals}", flush=True)
+        await asyncio.sleep(1.0)  # let clients take in the last update
+    stopping.cancel()
+    finished.cancel()
+    await host.close()
+    print("table closed", flush=True)
+    return 0
+
+
+def _logger(host: Host) -> Any:
+    """Log each state change of the table in one line."""
+    seen = {"seq": 0, "lobby": ""}
+
+    def log_change() -> None:
+        server = host.server
+        lobby = ", ".join(
+            f"{s.name or '-'}{'' if s.bot or s.conn or not s.taken else ' (away)'}"
+            for s in server.seats
+        )
+        if lobby != seen["lobby"]:
+            seen["lobby"] = lobby
+            log.info("seats: %s [%s]", lobby, server.state)
+        if server.seq != seen["seq"] and host.table.game is not None:
+            seen["seq"] = server.seq
+            game = host.table.game
+            if game.actions:
+                log.debug("%s", game.actions[-1])
+            if game.phase is Phase.HAND_OVER and game.results:
+                last = game.results[-1]
+                log.info(
+                    "hand %d over: scores %s, totals %s",
+                    last["hand"],
+                    last["scores"],
+                    last["totals"],
+                )
+
+    return log_change
+
+
+def run_list(args: Any) -> int:
+    """``rum500 list``: the tables announced on the LAN right now."""
+    from net.discovery import browse
+
+    try:
+        tables = asyncio.run(browse(args.timeout))
+    except KeyboardInterrupt:
+        return 130
+    except OSError as e:
+        print(f"rum500: cannot look for tables: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([t.to_dict() for t in tables], indent=2))
+        return 0
+    if not tables:
+        print("no tables found on the LAN (join by HOST:PORT if multicast is blocked)")
+        return 0
+    for t in tables:
+        opts = " ".join(f"{k}={v}" for k, v in t.options.items())
+        lock = " [password]" if t.password else ""
+        print(
+            f"{t.name}  {t.address}:{t.port}  host {t.host_player or '-'}  "
+            f"seats {t.seats_taken}/{t.seats_total}  {t.state}{lock}"
+            f"{'  ' + opts if opts else ''}"
+        )
+    return 0
+
+
+__all__ = ["LOBBY", "GameTable", "Host", "HostConfig", "start_host"]
