@@ -459,9 +459,15 @@ def run_headless(args: Any) -> int:
     except ValueError as e:
         print(f"rum500: {e}", file=sys.stderr)
         return 2
-    if args.resume is not None:
-        print("rum500: --resume needs the game log, which this build lacks", file=sys.stderr)
+    from rum500.store.resume import StoreError, attach_journal  # the game log (issue 6)
+
+    try:
+        note = attach_journal(config, args)
+    except StoreError as e:
+        print(f"rum500: {e}", file=sys.stderr)
         return 2
+    if note:
+        print(note, flush=True)
     try:
         return asyncio.run(_headless(config))
     except KeyboardInterrupt:
