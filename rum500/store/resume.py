@@ -1,0 +1,51 @@
+"""Giving a host its game log, and ``rum500 host --resume [GAME_ID]``.
+
+:func:`attach_journal` is what ``rum500 host`` (headless or not) calls on its
+``HostConfig`` before ``start_host``: it sets ``config.journal`` to a :class:`Journal`, and,
+for ``--resume``, rebuilds the saved match by replaying its log and sets
+``config.resume_game`` / ``config.resume_seats`` (the saved tokens, so players rejoin
+where they were) — the journal then appends to that same match.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from rum500.store.db import StoreError, db_path, open_db
+from rum500.store.journal import Journal
+from rum500.store.log import load_for_resume
+
+log = logging.getLogger("rum500.store")
+
+
+def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
+    """Set ``config.journal`` (and the resumed match for ``args.resume``); returns a line
+    for the user. Raises :class:`StoreError` when the match to resume cannot be loaded; a
+    game log that cannot be written only gives a warning (the match is then not saved)."""
+    resume = getattr(args, "resume", None) if args is not None else None
+    where = path if path is not None else db_path()
+    if resume is None:
+        note = ""
+        try:
+            open_db(where).close()
+        except StoreError as e:
+            note = f"warning: {e} This match will not be saved."
+            log.warning("%s", note)
+        config.journal = Journal(where)
+        return note
+    game, seats, info = load_for_resume(resume, where)
+    config.resume_game = game
+    config.resume_seats = [{"name": s["name"], "token": s["token"], "bot": s["bot"]} for s in seats]
+    config.players = game.players
+    if info["table"] and not getattr(args, "name", None):
+        config.table_name = info["table"]
+    config.journal = Journal(where, resume_id=info["game_id"], game=game)
+    names = ", ".join(s["name"] for s in seats)
+    return (
+        f"resuming game {info['game_id']} ({names}): hand {game.hand_number}, "
+        f"{len(game.actions)} actions replayed, totals {game.totals}"
+    )
+
+
+__all__ = ["StoreError", "attach_journal"]
