@@ -1,15 +1,25 @@
 """Bots. A bot sees only what its seat may see: the ``view`` dict of
 :meth:`rum500.rules.Game.view`, the same one a network client receives. It never gets the
-game itself.
+game itself: every bot reads the view through :func:`rum500.bots.seat.read_view`, which
+refuses a :class:`~rum500.rules.Game`, its full ``to_dict()`` state, or a spectator's view.
 
 Contract: ``make_bot(level, seed) -> Bot``; ``bot.choose(view) -> action`` returns one of
-``view["legal_actions"]`` (it is only asked when ``view["turn"] == view["seat"]``).
+``view["legal_actions"]`` (it is only asked when ``view["turn"] == view["seat"]``). Bots that
+remember the hand have ``observe(events, view)``: call it after every update with the public
+events and that seat's new view. ``hint(view)`` is what the ``hard`` bot would play there.
+
+Levels: ``random`` (uniform legal moves), ``easy``, ``medium``, ``hard``.
 """
 
 from __future__ import annotations
 
 import random
 from typing import Protocol
+
+from rum500.bots.easy import EasyBot
+from rum500.bots.hard import HardBot
+from rum500.bots.medium import MediumBot
+from rum500.bots.seat import NotAView, read_view
 
 
 class Bot(Protocol):
@@ -27,13 +37,18 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: dict) -> dict:
-        legal = view["legal_actions"]
+        legal = read_view(view).legal
         if not legal:
             raise ValueError("this seat has nothing to do")
         return self.rng.choice(legal)
 
 
-LEVELS: dict[str, type] = {"random": RandomBot}
+LEVELS: dict[str, type] = {
+    "random": RandomBot,
+    "easy": EasyBot,
+    "medium": MediumBot,
+    "hard": HardBot,
+}
 
 
 def make_bot(level: str = "random", seed: int | None = None) -> Bot:
@@ -43,3 +58,11 @@ def make_bot(level: str = "random", seed: int | None = None) -> Bot:
     except KeyError:
         raise ValueError(f"no bot level {level!r}: choose from {', '.join(LEVELS)}") from None
     return cls(seed)
+
+
+def hint(view: dict) -> dict:
+    """What the ``hard`` bot would do in this seat now (from the view alone, no memory)."""
+    return HardBot(seed=0).choose(view)
+
+
+__all__ = ["LEVELS", "Bot", "NotAView", "RandomBot", "hint", "make_bot"]

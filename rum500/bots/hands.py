@@ -1,0 +1,270 @@
+"""Hand analysis shared by the bots: the best way to put a hand on the table, and how close
+the cards left over are to melds.
+
+Cards are numbers (see :mod:`rum500.cards`); table melds are :class:`rum500.rules.Meld`
+objects rebuilt from the view (:func:`rum500.bots.seat.table_meld`). Nothing here reads a
+game: only a hand, the melds on the table and counts of unseen cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rum500 import cards as C
+from rum500.rules.melds import HIGH_ACE, Meld, candidate_melds, lay_off, layoff_position, make_meld
+
+#: Bonus per card put on the table: fewer cards in hand means closer to going out.
+CARD_BONUS = 0.5
+#: Beyond this many search states the meld search settles for what it found.
+MAX_STATES = 30000
+
+
+@dataclass(slots=True)
+class Plan:
+    """How to put cards on the table this turn.
+
+    ``melds`` are new melds (canonical order, as the engine lists them), ``layoffs`` are
+    ``(card, meld)`` pairs in an order that can be played, where ``meld`` is a table meld id
+    or ``-1 - k`` for the k-th new meld. ``gain`` is the change in this seat's hand score
+    (table points gained plus hand points shed) with a small bonus per card placed."""
+
+    melds: list[list[int]] = field(default_factory=list)
+    layoffs: list[tuple[int, int]] = field(default_factory=list)
+    gain: float = 0.0
+    table_points: int = 0
+    dead: list[int] = field(default_factory=list)
+    placed: int = 0
+
+    def places(self, card: int) -> bool:
+        return any(card in m for m in self.melds) or any(c == card for c, _ in self.layoffs)
+
+
+def _meld_weight(cards: list[int]) -> tuple[float, int]:
+    """(gain, table points) of laying ``cards`` (a canonical meld) from the hand."""
+    low_ace = C.rank(cards[0]) == C.ACE and len({C.rank(c) for c in cards}) > 1
+    table = 0
+    shed = 0
+    for i, c in enumerate(cards):
+        v = C.VALUES[c]
+        table += C.LOW_ACE_VALUE if (i == 0 and low_ace) else v
+        shed += v
+    return table + shed + CARD_BONUS * len(cards), table
+
+
+def _remove(rest: tuple[int, ...], sub: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``rest`` less the sorted multiset ``sub``, or None when ``rest`` lacks a card."""
+    out: list[int] = []
+    j = 0
+    n = len(sub)
+    for c in rest:
+        if j < n and c == sub[j]:
+            j += 1
+        else:
+            out.append(c)
+    return tuple(out) if j == n else None
+
+
+class _Search:
+    """Best set of disjoint melds from a hand (maximum gain), by memoized depth-first search:
+    the lowest card left is either left over or in one of the melds it can start."""
+
+    def __init__(self, hand: list[int]) -> None:
+        self.by_min: dict[int, list[tuple[tuple[int, ...], list[int], float]]] = {}
+        for cards in candidate_melds(hand):
+            key = tuple(sorted(cards))
+            w, _ = _meld_weight(cards)
+            self.by_min.setdefault(key[0], []).append((key[1:], cards, w))
+        self.memo: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {}
+        self.flat: list[list[int]] = []
+
+    def solve(self, rem: tuple[int, ...]) -> tuple[float, tuple[int, ...]]:
+        """(gain, indices into ``self.flat`` of the melds chosen)."""
+        if len(rem) < 3:
+            return 0.0, ()
+        hit = self.memo.get(rem)
+        if hit is not None:
+            return hit
+        c = rem[0]
+        rest = rem[1:]
+        best = self.solve(rest)
+        if len(self.memo) < MAX_STATES:
+            for tail, cards, w in self.by_min.get(c, ()):
+                left = _remove(rest, tail)
+                if left is None:
+                    continue
+                g, chosen = self.solve(left)
+                if g + w > best[0]:
+                    self.flat.append(cards)
+                    best = (g + w, (len(self.flat) - 1, *chosen))
+        self.memo[rem] = best
+        return best
+
+    def melds(self, chosen: tuple[int, ...]) -> list[list[int]]:
+        return [self.flat[i] for i in chosen]
+
+
+def _with_layoffs(
+    melds_new: list[list[int]], dead: list[int], table: list[Meld], seat: int
+) -> tuple[list[tuple[int, int]], list[int], float, int]:
+    """Lay off what can be laid off (chains too: 8 then 9 on …5 6 7)."""
+    grown = [m.copy() for m in table]
+    grown += [make_meld(-1 - k, cards, seat) for k, cards in enumerate(melds_new)]
+    layoffs: list[tuple[int, int]] = []
+    dead = list(dead)
+    gain = 0.0
+    table_pts = 0
+    changed = True
+    while changed and dead:
+        changed = False
+        for c in list(dead):
+            for m in grown:
+                if layoff_position(m, c) is None:
+                    continue
+                before = sum(m.points)
+                lay_off(m, c, seat)
+                pts = sum(m.points) - before
+                layoffs.append((c, m.id))
+                dead.remove(c)
+                gain += pts + C.VALUES[c] + CARD_BONUS
+                table_pts += pts
+                changed = True
+                break
+    return layoffs, dead, gain, table_pts
+
+
+def plan(hand: list[int], table: list[Meld], seat: int, force: int | None = None) -> Plan:
+    """The plan that gains most this turn. With ``force`` (the card dug for), only plans that
+    put that card on the table are considered, when there is one."""
+    search = _Search(hand)
+    base = tuple(sorted(hand))
+    g, chosen = search.solve(base)
+    options: list[tuple[float, list[list[int]]]] = [(g, search.melds(chosen))]
+    if force is not None:
+        for tail, cards, w in [
+            (t, cs, w) for lst in search.by_min.values() for t, cs, w in lst if force in cs
+        ]:
+            left = _remove(base, tuple(sorted(cards)))
+            if left is None:
+                continue
+            g2, chosen2 = search.solve(left)
+            options.append((g2 + w, [cards, *search.melds(chosen2)]))
+    best: Plan | None = None
+    fallback: Plan | None = None
+    for gain, melds_new in options:
+        rest = list(hand)
+        table_pts = 0
+        for cards in melds_new:
+            for c in cards:
+                rest.remove(c)
+            table_pts += _meld_weight(cards)[1]
+        layoffs, dead, lgain, lpts = _with_layoffs(melds_new, rest, table, seat)
+        p = Plan(
+            melds_new, layoffs, gain + lgain, table_pts + lpts, dead, len(hand) - len(dead)
+        )
+        if force is not None and not p.places(force):
+            if fallback is None or p.gain > fallback.gain:
+                fallback = p
+            continue
+        if best is None or p.gain > best.gain:
+            best = p
+    return best or fallback or Plan(dead=list(hand))
+
+
+# --------------------------------------------------------------------------- near-melds
+
+
+def _pos(card: int) -> tuple[int, ...]:
+    r = C.rank(card)
+    return (0, HIGH_ACE) if r == C.ACE else (r,)
+
+
+def _at(suit: int, pos: int) -> int | None:
+    if pos < 0 or pos > HIGH_ACE:
+        return None
+    return C.make(0 if pos == HIGH_ACE else pos, suit)
+
+
+def outs(card: int, others: list[int], unseen: list[int], table: list[Meld]) -> list[int]:
+    """The cards that would let ``card`` be put on the table together with ``others`` (the
+    rest of the hand) or the table melds — each listed once per unseen copy."""
+    r = C.rank(card)
+    s = C.suit(card)
+    out: list[int] = []
+    same_rank = {C.suit(o) for o in others if C.rank(o) == r and C.suit(o) != s}
+    if same_rank:
+        held = same_rank | {s}
+        for t in range(4):
+            if t not in held:
+                x = C.make(r, t)
+                out += [x] * unseen[x]
+    mine = set()
+    for o in others:
+        if C.suit(o) == s:
+            mine.update(_pos(o))
+    seen_out: set[int] = set()
+    for p in _pos(card):
+        for partner, need in (
+            (p + 1, (p - 1, p + 2)),
+            (p - 1, (p - 2, p + 1)),
+            (p + 2, (p + 1,)),
+            (p - 2, (p - 1,)),
+        ):
+            if partner not in mine:
+                continue
+            for q in need:
+                x = _at(s, q)
+                if x is not None and x not in seen_out and q not in mine:
+                    seen_out.add(x)
+                    out += [x] * unseen[x]
+    for m in table:
+        if m.kind != "run" or m.suit != s:
+            continue
+        for p in _pos(card):
+            for q in ((m.hi + 1) if p == m.hi + 2 else None, (m.lo - 1) if p == m.lo - 2 else None):
+                if q is None:
+                    continue
+                x = _at(s, q)
+                if x is not None and x not in seen_out:
+                    seen_out.add(x)
+                    out += [x] * unseen[x]
+    return out
+
+
+def partners(card: int, others: list[int]) -> int:
+    """How many of ``others`` sit next to ``card`` in a possible meld (same rank, or same suit
+    one or two steps away)."""
+    r = C.rank(card)
+    s = C.suit(card)
+    n = 0
+    ps = _pos(card)
+    for o in others:
+        if o == card:
+            continue
+        if C.rank(o) == r:
+            n += 1
+        elif C.suit(o) == s and any(abs(p - q) <= 2 for p in ps for q in _pos(o)):
+            n += 1
+    return n
+
+
+def fits(card: int, hand: list[int], table: list[Meld]) -> bool:
+    """Could ``card`` be put on the table at once by a player holding ``hand``?"""
+    for m in table:
+        if layoff_position(m, card) is not None:
+            return True
+    r = C.rank(card)
+    s = C.suit(card)
+    suits = {C.suit(o) for o in hand if C.rank(o) == r} - {s}
+    if len(suits) >= 2:
+        return True
+    have = set()
+    for o in hand:
+        if C.suit(o) == s:
+            have.update(_pos(o))
+    for p in _pos(card):
+        for a in (p - 2, p - 1, p):
+            if a < 0 or a + 2 > HIGH_ACE:
+                continue
+            if all(q == p or q in have for q in range(a, a + 3)):
+                return True
+    return False

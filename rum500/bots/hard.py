@@ -1,0 +1,214 @@
+"""The ``hard`` bot: plays by expected score, from everything its seat has seen.
+
+* It counts the cards it has not seen (the discard pile and the table are public), less
+  the cards each opponent is known to hold (taken from the pile, not played since).
+* A card left in hand is worth ``(2P - 1) × value`` at the end of the hand, where ``P`` is
+  the chance of putting it down before the hand ends: from its outs (the unseen cards that
+  would make it a meld, or let it go on a table meld) and the draws left — fewer when the
+  stock is short or an opponent is close to going out.
+* Draw: the stock is valued as the average over every card it could bring, each dig by the
+  plan it allows; the best expectation wins.
+* Play: lays down the plan that sheds the most, but holds back a meld that would let an
+  opponent lay off cards it is known to hold, while nobody is close to going out.
+* Discard: the card whose loss costs least, plus the risk of feeding the next player —
+  estimated by Monte Carlo over the hands that player may hold (its known cards, plus
+  unseen cards drawn at random, rejecting hands that could have used what it passed over).
+"""
+
+from __future__ import annotations
+
+from rum500 import cards as C
+from rum500.bots.base import PlanningBot, dig, discard, draw_stock
+from rum500.bots.hands import Plan, fits, outs, plan
+from rum500.bots.medium import dug_plan
+from rum500.bots.seat import SeatView
+from rum500.rules.melds import layoff_position, make_meld
+
+#: Sampled hands of the next player per discard decision.
+SAMPLES = 24
+#: Re-draws of a sampled hand that could have used a card its player passed over.
+REJECT_TRIES = 3
+#: Average points an opponent still holds per card when a hand ends.
+POINTS_PER_CARD = 6.0
+#: What the next player gains, beyond the card itself, when it can use a discard.
+FEED_BONUS = 8.0
+#: Holding melds back only while every opponent holds at least this many cards.
+HOLD_MIN_CARDS = 6
+
+
+class HardBot(PlanningBot):
+    level = "hard"
+
+    # ------------------------------------------------------------------ knowledge
+
+    def stock_unseen(self, v: SeatView) -> list[int]:
+        """Unseen copies of each card that may still be in the stock."""
+        unseen = v.unseen()
+        for seat in range(v.players):
+            if seat == v.seat:
+                continue
+            for c in self.known(v, seat):
+                unseen[c] -= 1
+        return unseen
+
+    def known(self, v: SeatView, seat: int) -> list[int]:
+        """Cards ``seat`` is known to hold (dropping any memory the view contradicts)."""
+        unseen = v.unseen()
+        out = []
+        for c in self.tracker.known_cards(seat):
+            if unseen[c] > 0:
+                unseen[c] -= 1
+                out.append(c)
+        return out[: v.hand_sizes[seat]]
+
+    def draws_left(self, v: SeatView) -> float:
+        """How many more draws this seat can expect after the current one."""
+        stock_turns = v.stock / v.players
+        others = [n for s, n in enumerate(v.hand_sizes) if s != v.seat]
+        out_turns = 1 + min(others) / 2 if others else stock_turns
+        return max(0.0, min(stock_turns, out_turns))
+
+    # ------------------------------------------------------------------ valuation
+
+    def keep_value(self, card: int, rest: list[int], v: SeatView, unseen: list[int],
+                   total: int, turns: float) -> float:
+        """Expected end-of-hand worth of keeping ``card`` in hand."""
+        value = C.VALUES[card]
+        if turns <= 0 or total <= 0:
+            return -value
+        n = len(outs(card, rest, unseen, v.melds))
+        p = 1.0 - (1.0 - min(1.0, n / total)) ** turns
+        return (2 * p - 1) * value
+
+    def leftover_value(self, dead: list[int], v: SeatView, unseen: list[int],
+                       total: int, turns: float) -> float:
+        """Worth of the cards a plan leaves in hand, after discarding the worst of them."""
+        if not dead:
+            return self.out_bonus(v)
+        worths = []
+        for i, c in enumerate(dead):
+            rest = dead[:i] + dead[i + 1 :]
+            worths.append(self.keep_value(c, rest, v, unseen, total, turns))
+        if len(dead) == 1:
+            return self.out_bonus(v)
+        return sum(worths) - min(worths)
+
+    def out_bonus(self, v: SeatView) -> float:
+        """Going out ends the hand: what the others are caught holding, shared among them."""
+        others = [n for s, n in enumerate(v.hand_sizes) if s != v.seat]
+        return POINTS_PER_CARD * sum(others) / max(1, len(others))
+
+    def state_value(self, p: Plan, v: SeatView, unseen: list[int], turns: float) -> float:
+        total = sum(unseen)
+        return p.table_points + self.leftover_value(p.dead, v, unseen, total, turns)
+
+    # ------------------------------------------------------------------ draw
+
+    def draw(self, v: SeatView) -> dict:
+        unseen = self.stock_unseen(v)
+        total = sum(unseen)
+        turns = self.draws_left(v)
+        options: list[tuple[float, dict]] = []
+        if v.stock and total > 0:
+            ev = 0.0
+            for x in range(C.DECK_SIZE):
+                n = unseen[x]
+                if not n:
+                    continue
+                unseen[x] -= 1
+                p = plan([*v.hand, x], v.melds, v.seat)
+                ev += n * self.state_value(p, v, unseen, turns)
+                unseen[x] += 1
+            options.append((ev / total, draw_stock()))
+        for a in v.legal:
+            if a["type"] == "draw" and a.get("source") == "discard":
+                p, _taken, force = dug_plan(v, a["index"])
+                if force is not None and not p.places(force):
+                    continue
+                options.append((self.state_value(p, v, unseen, turns), dig(a["index"])))
+            elif a["type"] == "end_hand":
+                options.append((-float(C.hand_points(v.hand)), a))
+        if not options:
+            return self._fallback(v)
+        return max(options, key=lambda o: o[0])[1]
+
+    # ------------------------------------------------------------------ play
+
+    def placements(self, v: SeatView, p: Plan) -> list[dict]:
+        actions = super().placements(v, p)
+        if v.must_play is not None or not self.may_hold(v, p):
+            return actions
+        feeds = self.feeding_melds(v, p)
+        return [a for a in actions if a["type"] != "meld" or tuple(a["cards"]) not in feeds]
+
+    def may_hold(self, v: SeatView, p: Plan) -> bool:
+        """Holding melds is only worth the risk while nobody is close to going out, the stock
+        is long, and this seat is not going out itself."""
+        others = [n for s, n in enumerate(v.hand_sizes) if s != v.seat]
+        return (
+            len(p.dead) > 1
+            and min(others, default=0) >= HOLD_MIN_CARDS
+            and v.stock >= 2 * v.players
+        )
+
+    def feeding_melds(self, v: SeatView, p: Plan) -> set[tuple[str, ...]]:
+        """The plan's melds on which an opponent could lay off a card it is known to hold."""
+        held = [c for s in range(v.players) if s != v.seat for c in self.known(v, s)]
+        out: set[tuple[str, ...]] = set()
+        if not held:
+            return out
+        for cards in p.melds:
+            m = make_meld(-1, cards, v.seat)
+            if any(layoff_position(m, c) is not None for c in held):
+                out.add(tuple(C.names(cards)))
+        return out
+
+    # ------------------------------------------------------------------ discard
+
+    def feed_chance(self, v: SeatView, cards: list[int]) -> dict[int, float]:
+        """For each card, the chance that the next player could put it down at once."""
+        nxt = v.next_seat
+        known = self.known(v, nxt)
+        pool: list[int] = []
+        for c, n in enumerate(self.stock_unseen(v)):
+            pool += [c] * n
+        need = max(0, v.hand_sizes[nxt] - len(known))
+        passed = self.tracker.avoided(nxt)
+        hits = dict.fromkeys(cards, 0)
+        if need > len(pool):
+            need = len(pool)
+        for _ in range(SAMPLES):
+            hand = known + self.rng.sample(pool, need)
+            for _try in range(REJECT_TRIES):
+                if not any(fits(c, hand, []) for c in passed):
+                    break
+                hand = known + self.rng.sample(pool, need)
+            for c in cards:
+                if fits(c, hand, v.melds):
+                    hits[c] += 1
+        return {c: hits[c] / SAMPLES for c in cards}
+
+    def discard(self, v: SeatView, p: Plan) -> dict:
+        cands = self.discard_candidates(v, p)
+        if not cands:
+            return self._fallback(v)
+        if len(cands) == 1:
+            return discard(cands[0])
+        unseen = self.stock_unseen(v)
+        total = sum(unseen)
+        turns = self.draws_left(v)
+        feed = self.feed_chance(v, cands)
+        hand = list(p.dead) if set(cands) <= set(p.dead) else list(v.hand)
+        best: tuple[float, int] | None = None
+        for c in cands:
+            rest = list(hand)
+            rest.remove(c)
+            keep = sum(
+                self.keep_value(d, rest[:i] + rest[i + 1 :], v, unseen, total, turns)
+                for i, d in enumerate(rest)
+            )
+            score = keep - feed[c] * (C.VALUES[c] + FEED_BONUS)
+            if best is None or score > best[0]:
+                best = (score, c)
+        assert best is not None
+        return discard(best[1])

@@ -1,0 +1,137 @@
+"""What a bot may read: one seat's view, checked and turned into card numbers.
+
+A bot is handed the dict of :meth:`rum500.rules.Game.view` for its own seat — the same map a
+network client receives — and nothing else. :func:`read_view` is the only way the bots read
+it: it refuses anything that is not such a view (a :class:`~rum500.rules.Game`, the full
+``to_dict()`` state, a spectator's view), so a bot cannot be handed the game by mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rum500 import cards as C
+from rum500.rules.melds import HIGH_ACE, Meld, card_value_in_run
+
+#: Keys every seat view carries.
+VIEW_KEYS = frozenset(
+    {"seat", "players", "phase", "turn", "hand", "hand_sizes", "stock", "discard_pile",
+     "melds", "must_play", "no_discard", "legal_actions"}
+)
+#: Keys only the full state has: their presence means someone handed a bot the game.
+SECRET_KEYS = frozenset({"hands", "rng", "actions", "deck"})
+
+
+class NotAView(TypeError):
+    """A bot was given something other than its seat's view."""
+
+
+@dataclass(slots=True)
+class SeatView:
+    """A seat view in card numbers (see :mod:`rum500.cards`)."""
+
+    seat: int
+    players: int
+    phase: str
+    turn: int | None
+    hand: list[int]
+    hand_sizes: list[int]
+    stock: int
+    pile: list[int]  # bottom → top
+    melds: list[Meld]
+    must_play: int | None
+    no_discard: int | None
+    legal: list[dict]
+    decks: int
+    totals: list[int]
+    target: int
+    must_discard: bool
+    top_card_free: bool
+    empty_stock: str
+
+    def unseen(self) -> list[int]:
+        """How many copies of each card this seat has not seen (hands of others + stock)."""
+        left = [self.decks] * C.DECK_SIZE
+        for c in self.hand:
+            left[c] -= 1
+        for c in self.pile:
+            left[c] -= 1
+        for m in self.melds:
+            for c in m.cards:
+                left[c] -= 1
+        return [max(0, n) for n in left]
+
+    @property
+    def next_seat(self) -> int:
+        return (self.seat + 1) % self.players
+
+
+def table_meld(d: Mapping) -> Meld:
+    """Rebuild a table meld from its view form (``{id, kind, cards, by, owner, ace}``)."""
+    cards = C.parse_many(d["cards"])
+    by = list(d["by"])
+    m = Meld(int(d["id"]), str(d["kind"]), cards, by)
+    if m.kind == "set":
+        m.rank = C.rank(cards[0])
+        for c in cards:
+            m.suits |= 1 << C.suit(c)
+        m.points = [C.VALUES[c] for c in cards]
+        return m
+    m.suit = C.suit(cards[0])
+    ranks = [C.rank(c) for c in cards if C.rank(c) != C.ACE]
+    ace = d.get("ace")
+    if ace == "low":
+        m.lo, m.hi = 0, max(ranks)
+    elif ace == "high":
+        m.lo, m.hi = min(ranks), HIGH_ACE
+    else:
+        m.lo, m.hi = min(ranks), max(ranks)
+    m.points = [card_value_in_run(c, m.lo == 0) for c in cards]
+    return m
+
+
+def read_view(view: object) -> SeatView:
+    """Check that ``view`` is one seat's view and read it; anything else raises
+    :class:`NotAView` (a ``TypeError``) saying what was wrong."""
+    if not isinstance(view, Mapping):
+        raise NotAView(
+            f"a bot reads only its seat's view (the dict of Game.view(seat)), "
+            f"not a {type(view).__name__}"
+        )
+    secret = SECRET_KEYS & view.keys()
+    if secret:
+        raise NotAView(
+            "a bot reads only its seat's view, not the full game state "
+            f"(it holds {', '.join(sorted(secret))})"
+        )
+    missing = VIEW_KEYS - view.keys()
+    if missing:
+        raise NotAView(f"not a seat view: no {', '.join(sorted(missing))}")
+    if not isinstance(view["seat"], int) or not isinstance(view["hand"], list):
+        raise NotAView("a spectator's view has no seat to play")
+    if not isinstance(view["stock"], int):
+        raise NotAView("a seat view shows only the size of the stock")
+    options = view.get("options") or {}
+    must_play = view["must_play"]
+    no_discard = view["no_discard"]
+    return SeatView(
+        seat=view["seat"],
+        players=int(view["players"]),
+        phase=str(view["phase"]),
+        turn=view["turn"],
+        hand=C.parse_many(view["hand"]),
+        hand_sizes=list(view["hand_sizes"]),
+        stock=view["stock"],
+        pile=C.parse_many(view["discard_pile"]),
+        melds=[table_meld(m) for m in view["melds"]],
+        must_play=C.parse(must_play) if must_play is not None else None,
+        no_discard=C.parse(no_discard) if no_discard is not None else None,
+        legal=list(view["legal_actions"]),
+        decks=int(view.get("decks") or 1),
+        totals=list(view.get("totals") or [0] * int(view["players"])),
+        target=int(view.get("target") or 500),
+        must_discard=bool(options.get("must_discard", False)),
+        top_card_free=bool(options.get("top_card_free", False)),
+        empty_stock=str(options.get("empty_stock", "play_on")),
+    )

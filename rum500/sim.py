@@ -1,0 +1,258 @@
+"""``rum500 sim``: bot tournaments.
+
+Plays ``--games`` matches (to the target, or ``--hands`` hands each) between bot levels that
+rotate seats from one match to the next, on several processes, and reports for each level
+its win rate with a 95% Wilson interval, its mean score per hand and its decision time.
+
+A simulation is a pure function of its arguments and seed: match ``k`` uses the game seed
+``seed * 1_000_003 + k`` and per-seat bot seeds derived from it, and results are gathered in
+match order, so the figures (all but the timings) do not depend on ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from rum500.bots import LEVELS, make_bot
+from rum500.rules import Game, Options
+
+#: With --hands, no total ends the match early.
+NO_TARGET = 10**9
+SEED_STRIDE = 1_000_003
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTask:
+    index: int
+    seed: int
+    levels: tuple[str, ...]  # per seat
+    hands: int | None
+    target: int
+
+
+@dataclass(slots=True)
+class MatchResult:
+    index: int
+    levels: tuple[str, ...]
+    wins: list[float]  # per seat: 1 for the winner, shared on a tie (--hands)
+    scores: list[list[int]]  # per hand, per seat
+    times: list[list[float]]  # per seat: seconds per decision
+
+
+@dataclass(slots=True)
+class LevelStats:
+    seats: int = 0
+    wins: float = 0.0
+    hands: int = 0
+    points: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def add(self, result: MatchResult, seat: int) -> None:
+        self.seats += 1
+        self.wins += result.wins[seat]
+        self.hands += len(result.scores)
+        self.points += sum(hand[seat] for hand in result.scores)
+        self.times.extend(result.times[seat])
+
+
+def tasks(games: int, players: int, levels: list[str], hands: int | None, target: int,
+          seed: int) -> list[MatchTask]:
+    """Match ``k`` seats ``levels[(s + k) % len(levels)]`` at seat ``s``."""
+    out = []
+    for k in range(games):
+        seats = tuple(levels[(s + k) % len(levels)] for s in range(players))
+        out.append(MatchTask(k, seed * SEED_STRIDE + k, seats, hands, target))
+    return out
+
+
+def play_match(task: MatchTask) -> MatchResult:
+    """Play one match between bots; every bot that has ``observe`` sees every update."""
+    players = len(task.levels)
+    target = NO_TARGET if task.hands else task.target
+    game = Game(players, seed=task.seed, options=Options(target=target))
+    bots = [make_bot(level, seed=task.seed * 16 + s) for s, level in enumerate(task.levels)]
+    watchers = [(s, b.observe) for s, b in enumerate(bots) if hasattr(b, "observe")]
+    times: list[list[float]] = [[] for _ in range(players)]
+    clock = time.perf_counter
+    while game.to_move is not None:
+        if task.hands and len(game.results) >= task.hands:
+            break
+        seat = game.to_move
+        view = game.view(seat)
+        start = clock()
+        action = bots[seat].choose(view)
+        times[seat].append(clock() - start)
+        events = game.apply(action, seat=seat)
+        for s, observe in watchers:
+            observe(events, game.view(s))
+    totals = game.totals
+    if game.winner is not None:
+        wins = [1.0 if s == game.winner else 0.0 for s in range(players)]
+    else:
+        best = max(totals)
+        leaders = [s for s in range(players) if totals[s] == best]
+        wins = [1.0 / len(leaders) if s in leaders else 0.0 for s in range(players)]
+    scores = [list(r["scores"]) for r in game.results]
+    return MatchResult(task.index, task.levels, wins, scores, times)
+
+
+def run_matches(work: list[MatchTask], jobs: int) -> Iterator[MatchResult]:
+    """Results in match order, played on ``jobs`` processes."""
+    if jobs <= 1 or len(work) <= 1:
+        yield from map(play_match, work)
+        return
+    chunk = max(1, min(8, len(work) // (jobs * 8)))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        try:
+            yield from pool.map(play_match, work, chunksize=chunk)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """Nearest-rank percentile of already sorted values (0 when there are none)."""
+    if not sorted_values:
+        return 0.0
+    k = max(0, min(len(sorted_values) - 1, math.ceil(q / 100 * len(sorted_values)) - 1))
+    return sorted_values[k]
+
+
+def summarize(results: Iterable[MatchResult], levels: list[str]) -> dict[str, dict]:
+    stats = {level: LevelStats() for level in dict.fromkeys(levels)}
+    for r in results:
+        for seat, level in enumerate(r.levels):
+            stats[level].add(r, seat)
+    out: dict[str, dict] = {}
+    for level, s in stats.items():
+        times = sorted(s.times)
+        lo, hi = wilson(s.wins, s.seats)
+        out[level] = {
+            "seats": s.seats,
+            "wins": s.wins,
+            "win_rate": s.wins / s.seats if s.seats else 0.0,
+            "ci95": [lo, hi],
+            "hands": s.hands,
+            "mean_score_per_hand": s.points / s.hands if s.hands else 0.0,
+            "decisions": len(times),
+            "decision_ms": {
+                "p50": percentile(times, 50) * 1000,
+                "p95": percentile(times, 95) * 1000,
+                "max": (times[-1] * 1000) if times else 0.0,
+            },
+        }
+    return out
+
+
+def parse_levels(text: str) -> list[str]:
+    levels = [t.strip().lower() for t in text.split(",") if t.strip()]
+    if not levels:
+        raise ValueError("--bots needs at least one bot level, e.g. hard,medium")
+    bad = [t for t in levels if t not in LEVELS]
+    if bad:
+        raise ValueError(
+            f"no bot level {', '.join(map(repr, bad))}: choose from {', '.join(LEVELS)}"
+        )
+    return levels
+
+
+def _progress(results: Iterator[MatchResult], total: int, title: str) -> Iterator[MatchResult]:
+    from prompt_toolkit.shortcuts import ProgressBar
+
+    with ProgressBar(title=title) as bar:
+        yield from bar(results, total=total, label="matches")
+
+
+def format_table(report: dict) -> str:
+    head = (
+        f"{report['games']} matches, {report['players']} players, bots "
+        f"{', '.join(report['bots'])}, "
+        + (f"{report['hands']} hands each" if report["hands"] else f"to {report['target']}")
+        + f", seed {report['seed']}, {report['jobs']} process(es), "
+        f"{report['elapsed_s']:.1f} s"
+    )
+    lines = [head, ""]
+    cols = (
+        f"{'bot':<8} {'seats':>6} {'wins':>7} {'win rate':>9} {'95% CI':>15} "
+        f"{'score/hand':>11} {'decisions':>10} {'p50 ms':>8} {'p95 ms':>8}"
+    )
+    lines.append(cols)
+    for level, s in report["levels"].items():
+        lo, hi = s["ci95"]
+        wins = f"{s['wins']:g}"
+        lines.append(
+            f"{level:<8} {s['seats']:>6} {wins:>7} {s['win_rate'] * 100:>8.1f}% "
+            f"{f'{lo * 100:.1f}–{hi * 100:.1f}%':>15} {s['mean_score_per_hand']:>+11.1f} "
+            f"{s['decisions']:>10} {s['decision_ms']['p50']:>8.2f} {s['decision_ms']['p95']:>8.2f}"
+        )
+    lines.append("")
+    lines.append(
+        f"a seat's fair share of wins is {100 / report['players']:.1f}%; "
+        "win rate = matches won / seats played"
+    )
+    return "\n".join(lines)
+
+
+def simulate(games: int, players: int, levels: list[str], hands: int | None = None,
+             target: int = 500, seed: int = 0, jobs: int = 1, progress: bool = False) -> dict:
+    """Run a tournament and return the report (the object ``--json`` prints)."""
+    work = tasks(games, players, levels, hands, target, seed)
+    start = time.perf_counter()
+    results: Iterator[MatchResult] = run_matches(work, jobs)
+    if progress:
+        results = _progress(results, len(work), "rum500 sim")
+    summary = summarize(results, levels)
+    return {
+        "games": games,
+        "players": players,
+        "bots": levels,
+        "hands": hands,
+        "target": None if hands else target,
+        "seed": seed,
+        "jobs": jobs,
+        "elapsed_s": time.perf_counter() - start,
+        "levels": summary,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """``rum500 sim`` (arguments in :mod:`rum500.cli`)."""
+    try:
+        levels = parse_levels(args.bots)
+    except ValueError as e:
+        print(f"rum500 sim: {e}", file=sys.stderr)
+        return 2
+    jobs = args.jobs or os.cpu_count() or 1
+    seed = args.seed if args.seed is not None else 0
+    progress = sys.stdout.isatty() and not args.json
+    try:
+        report = simulate(
+            args.games, args.players, levels, args.hands, args.target, seed, jobs, progress
+        )
+    except KeyboardInterrupt:
+        print("rum500 sim: interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(format_table(report))
+    return 0
