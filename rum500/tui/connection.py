@@ -1,0 +1,191 @@
+"""The table screen's link to a host: :class:`net.client.Client`, kept alive.
+
+:class:`NetSession` connects (rejoining with the token kept on disk for that address), feeds
+every message from the host to the model, and when the connection drops shows a banner and
+retries the rejoin in the background until it is back or the player leaves. The model sends
+through :meth:`NetSession.act` / :meth:`NetSession.chat`, which turn the client's errors into
+the model's :class:`~rum500.tui.model.Refused` and :class:`ConnectionError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from net.client import ActionRefused, Client, ClientError, ConnectionLost, HandshakeError
+from rum500.i18n import _
+from rum500.tui import tokens
+from rum500.tui.model import Refused, TableModel
+
+#: Codes after which rejoining is pointless: say why and stop.
+FINAL_CODES = {"bad_token", "replaced", "bad_password", "version", "table_full"}
+RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
+
+
+class SessionError(Exception):
+    """Joining failed; ``str()`` is a message for the player."""
+
+
+def parse_address(text: str) -> tuple[str, int] | None:
+    """``"host:port"`` or ``"[::1]:port"`` → (host, port); None when it is not an address."""
+    text = text.strip()
+    if text.startswith("["):
+        host, sep, rest = text[1:].partition("]")
+        if not sep or not rest.startswith(":"):
+            return None
+        port_text = rest[1:]
+    else:
+        host, sep, port_text = text.rpartition(":")
+        if not sep or not host or ":" in host:
+            return None
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        return None
+    return host, int(port_text)
+
+
+def address_key(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+class NetSession:
+    """One player's (or spectator's) connection to a table, with rejoin."""
+
+    def __init__(self, host: str, port: int, *, name: str, password: str | None = None,
+                 spectate: bool = False, token: str | None = None,
+                 use_saved_token: bool = True) -> None:
+        self.host, self.port = host, port
+        self.name = name
+        self.password = password
+        self.spectate = spectate
+        self.token = token
+        self.use_saved_token = use_saved_token and token is None
+        self.client: Client | None = None
+        self.closing = False
+
+    @property
+    def key(self) -> str:
+        return address_key(self.host, self.port)
+
+    async def open(self) -> Client:
+        """Connect; with a saved token for this address, take that seat back first."""
+        saved = tokens.get(self.key) if self.use_saved_token and not self.spectate else None
+        if self.token:
+            saved = {"token": self.token, "name": self.name}
+        if saved:
+            try:
+                self.client = await Client.connect(
+                    self.host, self.port, name=saved.get("name") or self.name,
+                    token=saved["token"], password=self.password, timeout=5.0)
+            except HandshakeError as e:
+                if e.code != "bad_token" or self.token:
+                    raise SessionError(self._why(e)) from None
+                tokens.forget(self.key)  # that match is gone: join afresh
+            except ClientError as e:
+                raise SessionError(self._why(e)) from None
+        if self.client is None:
+            try:
+                self.client = await Client.connect(
+                    self.host, self.port, name=self.name, password=self.password,
+                    spectate=self.spectate, timeout=5.0)
+            except ClientError as e:
+                raise SessionError(self._why(e)) from None
+        self._save_token()
+        return self.client
+
+    def _why(self, e: ClientError) -> str:
+        if isinstance(e, HandshakeError) and e.code == "password":
+            return _("This table needs a password (--password).")
+        if isinstance(e, HandshakeError) and e.code == "bad_password":
+            return _("Wrong table password.")
+        if isinstance(e, HandshakeError) and e.code == "table_full":
+            return _("Every seat is taken: join with --spectate to watch.")
+        if isinstance(e, ConnectionLost):
+            return _("Cannot reach the table at {address}.").format(address=self.key)
+        return str(e)
+
+    def _save_token(self) -> None:
+        c = self.client
+        if c is not None and c.token and c.seat is not None:
+            tokens.put(self.key, c.token, c.name, c.seat)
+
+    def welcome(self) -> dict:
+        """The handshake's answer as a message for the model."""
+        c = self.client
+        assert c is not None
+        info = c.table_info or {}
+        return {"type": "welcome", "seat": c.seat, "name": c.name,
+                "table": info.get("name") or "", "info": info}
+
+    async def act(self, action: dict) -> None:
+        if self.client is None:
+            raise ConnectionError(_("not connected"))
+        try:
+            await self.client.act(action)
+        except ActionRefused as e:
+            raise Refused(str(e)) from None
+        except ConnectionLost as e:
+            raise ConnectionError(str(e)) from None
+
+    async def chat(self, text: str) -> None:
+        if self.client is None:
+            raise ConnectionError(_("not connected"))
+        try:
+            await self.client.chat(text)
+        except ConnectionLost as e:
+            raise ConnectionError(str(e)) from None
+
+    async def pump(self, model: TableModel) -> None:
+        """Feed the host's messages to the model for as long as the screen is up; rejoin
+        whenever the connection drops."""
+        assert self.client is not None
+        model.apply_message(self.welcome())
+        while not self.closing:
+            try:
+                async for msg in self.client.messages():
+                    model.apply_message(msg)
+                if self.closing:
+                    return
+                raise ConnectionLost("closed")
+            except ConnectionLost as e:
+                if self.closing:
+                    return
+                if e.code in FINAL_CODES or e.code == "shutdown":
+                    model.connection_lost(self._final_reason(e))
+                    if e.code != "shutdown":
+                        return
+                else:
+                    model.connection_lost()
+                await self._rejoin(model)
+
+    def _final_reason(self, e: ConnectionLost) -> str:
+        if e.code == "replaced":
+            return _("this seat was taken over from another terminal")
+        if e.code == "shutdown":
+            return _("the host closed the table")
+        return str(e)
+
+    async def _rejoin(self, model: TableModel) -> None:
+        attempt = 0
+        assert self.client is not None
+        while not self.closing:
+            await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
+            attempt += 1
+            try:
+                await self.client.reconnect(timeout=5.0)
+            except HandshakeError as e:
+                model.connection_lost(str(e))
+                if e.code in FINAL_CODES:
+                    return
+                continue
+            except ClientError:
+                continue
+            self._save_token()
+            model.apply_message(self.welcome())
+            model.connection_back()
+            return
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                await self.client.close()

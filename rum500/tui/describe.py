@@ -1,0 +1,142 @@
+"""Words for the screen: cards, events, actions and the host's refusals, in the current language.
+
+Cards are ``AS 10H`` on the wire; on screen the rank (``Т В Д К`` in Russian) is followed by
+the suit symbol ``♠♥♦♣``, or the letter ``S H D C`` with ``--ascii``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rum500 import cards as C
+from rum500.i18n import N_, _, pgettext
+
+NameOf = Callable[[int | None], str]
+
+
+def rank_text(rank: str) -> str:
+    if rank in ("A", "J", "Q", "K"):
+        return pgettext("rank", rank)
+    return rank
+
+
+def split(card: str) -> tuple[str, str]:
+    """``"10H"`` → ``("10", "H")``."""
+    return card[:-1], card[-1]
+
+
+def suit_text(suit: str, ascii: bool) -> str:
+    return suit if ascii else C.SUIT_SYMBOLS.get(suit, suit)
+
+
+def card_text(card: str, ascii: bool = False) -> str:
+    rank, suit = split(card)
+    return rank_text(rank) + suit_text(suit, ascii)
+
+
+def cards_text(cards: list[str], ascii: bool = False) -> str:
+    return " ".join(card_text(c, ascii) for c in cards)
+
+
+def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
+    """Log lines for one public event from the host."""
+    kind = e.get("type")
+    who = name_of(e.get("seat"))
+    if kind == "deal":
+        return [_("— Hand {n}: {dealer} deals; the upcard is {card}.").format(
+            n=e.get("hand"), dealer=name_of(e.get("dealer")),
+            card=card_text(e.get("upcard", "?"), ascii))]
+    if kind == "draw":
+        if e.get("source") == "stock":
+            return [_("{who} draws from the stock.").format(who=who)]
+        return [_("{who} takes {cards} from the discard pile.").format(
+            who=who, cards=cards_text(e.get("cards") or [], ascii))]
+    if kind == "meld":
+        return [_("{who} melds {cards}.").format(who=who,
+                                                 cards=cards_text(e.get("cards") or [], ascii))]
+    if kind == "layoff":
+        return [_("{who} lays off {card}.").format(who=who,
+                                                   card=card_text(e.get("card", "?"), ascii))]
+    if kind == "discard":
+        return [_("{who} discards {card}.").format(who=who,
+                                                   card=card_text(e.get("card", "?"), ascii))]
+    if kind == "reshuffle":
+        return [_("The discard pile is shuffled into a new stock.")]
+    if kind == "end_hand":
+        return [_("{who} ends the hand: the stock is empty.").format(who=who)]
+    if kind == "hand_end":
+        lines = []
+        if e.get("went_out") is not None:
+            lines.append(_("{who} goes out.").format(who=name_of(e["went_out"])))
+        scores = e.get("scores") or []
+        parts = [f"{name_of(s)} {v:+d}" for s, v in enumerate(scores)]
+        lines.append(_("Hand {n} over: {scores}.").format(n=e.get("hand"),
+                                                           scores=", ".join(parts)))
+        return lines
+    if kind == "tie":
+        return [_("Tied at {total}: another hand is played.").format(total=e.get("total"))]
+    if kind == "game_over":
+        totals = e.get("totals") or []
+        w = e.get("winner")
+        total = totals[w] if isinstance(w, int) and 0 <= w < len(totals) else "?"
+        return [_("{who} wins the match with {total}!").format(who=name_of(w), total=total)]
+    return []
+
+
+def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
+    """One line saying what an action does, e.g. for the hint."""
+    kind = a.get("type")
+    if kind == "draw":
+        if a.get("source") == "stock":
+            return _("draw from the stock")
+        pile = view.get("discard_pile") or []
+        i = a.get("index", len(pile) - 1)
+        return _("take {cards} from the discard pile").format(cards=cards_text(pile[i:], ascii))
+    if kind == "meld":
+        return _("meld {cards}").format(cards=cards_text(a.get("cards") or [], ascii))
+    if kind == "layoff":
+        meld = next((m for m in view.get("melds") or [] if m["id"] == a.get("meld")), None)
+        on = cards_text(meld["cards"], ascii) if meld else "?"
+        return _("lay off {card} on {meld}").format(card=card_text(a.get("card", "?"), ascii),
+                                                    meld=on)
+    if kind == "discard":
+        return _("discard {card}").format(card=card_text(a.get("card", "?"), ascii))
+    if kind == "end_hand":
+        return _("end the hand")
+    if kind == "deal":
+        return _("deal the next hand")
+    return str(kind)
+
+
+# The engine's refusals are English; the common ones are translated here by their shape.
+_REFUSALS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^(\S+) must be played this turn$"), N_("{0} must be played this turn.")),
+    (re.compile(r"^you do not hold (\S+)$"), N_("You do not hold {0}.")),
+    (re.compile(r"^draw first: from the stock or the discard pile$"),
+     N_("Draw first: from the stock (s) or the discard pile (t).")),
+    (re.compile(r"^you have already drawn this turn$"), N_("You have already drawn this turn.")),
+    (re.compile(r"^it is not your turn.*$", re.I), N_("It is not your turn.")),
+    (re.compile(r"^not your turn.*$", re.I), N_("It is not your turn.")),
+    (re.compile(r"^you may not take (\S+): it must be played this turn and no meld or lay-off "
+                r"could take it$"),
+     N_("You may not take {0}: it must be played this turn and no meld or lay-off could "
+        "take it.")),
+]
+
+
+def refusal(message: str) -> str:
+    """The host's refusal in the current language where its shape is known; else as sent."""
+    text = message.strip().rstrip(".")
+    for pattern, template in _REFUSALS:
+        m = pattern.match(text)
+        if m:
+            return _(template).format(*(_card_or_text(g) for g in m.groups()))
+    return message
+
+
+def _card_or_text(text: str) -> str:
+    try:
+        return card_text(C.name(C.parse(text)))
+    except ValueError:
+        return text

@@ -1,0 +1,53 @@
+"""The ``?`` screen: every key, then a summary of the rules (RULES.md), in both languages."""
+
+from __future__ import annotations
+
+from rum500.i18n import _
+
+
+def keys_text() -> str:
+    return _(
+        "KEYS\n"
+        "  ← →        move the cursor (hand, discard pile or melds)\n"
+        "  ↑ ↓        move between the discard pile, the melds and your hand\n"
+        "  space      select / unselect the card under the cursor\n"
+        "  s          draw the top card of the stock\n"
+        "  t          take from the discard pile at the cursor's depth\n"
+        "  m          meld the selected cards\n"
+        "  l          lay off the selected card (then choose the meld, Enter)\n"
+        "  d          discard the selected card, or the one under the cursor\n"
+        "  e          end the hand (only when the stock is empty)\n"
+        "  n, Enter   deal the next hand (when it is your deal)\n"
+        "  o          sort the hand by suit / by rank\n"
+        "  h          hint: what the strongest bot would do\n"
+        "  u, Esc     clear the selection\n"
+        "  c          chat\n"
+        "  ?          this help (↑ ↓ scroll, Esc closes)\n"
+        "  q, Ctrl-C  leave (asks first during a match)\n"
+        "  Mouse: click a card to select it, a pile card to choose the depth, a meld to\n"
+        "  lay off on it, a key in the bottom line to use it."
+    )
+
+
+def rules_text() -> str:
+    return _(
+        "RULES (summary)\n"
+        "  2 to 8 players; one deck up to 4 players, two decks from 5. 13 cards each\n"
+        "  with 2 players, else 7. The next card starts the discard pile.\n"
+        "  Your turn: draw the top card of the stock, or take any card of the discard\n"
+        "  pile together with every card above it. The deepest card you take must be\n"
+        "  played this turn (in a new meld or laid off); until then you may not discard.\n"
+        "  Then meld and lay off as you like, and discard one card to end the turn.\n"
+        "  Melds: a set is 3 or 4 cards of one rank; a run is 3 or more cards in a row of\n"
+        "  one suit. The ace is low (A-2-3) or high (Q-K-A), never K-A-2.\n"
+        "  Lay-off: one card added to any meld on the table; it scores for you.\n"
+        "  The hand ends as soon as someone has no cards left. When the stock is empty\n"
+        "  you may still take from the pile, or end the hand.\n"
+        "  Points: ace 15 (1 when low in a run), K Q J 10 are 10, others face value.\n"
+        "  Each hand scores what you put on the table minus what is left in your hand.\n"
+        "  The first total of 500 or more wins; the highest wins; a tie plays another hand."
+    )
+
+
+def help_lines() -> list[str]:
+    return (keys_text() + "\n\n" + rules_text()).splitlines()

@@ -1,0 +1,129 @@
+"""The table screen's layout: containers that read the model through callables and Conditions."""
+
+from __future__ import annotations
+
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.widgets import Frame
+
+from rum500.i18n import _
+from rum500.tui import render
+from rum500.tui.helptext import help_lines
+from rum500.tui.model import TableModel
+
+
+def _tail_window(get_text, get_lines) -> Window:  # type: ignore[no-untyped-def]
+    """A window that keeps its last line in sight (the log, the chat)."""
+    control = FormattedTextControl(
+        get_text,
+        focusable=False,
+        get_cursor_position=lambda: Point(0, max(0, get_lines() - 1)),
+    )
+    return Window(control, wrap_lines=False, always_hide_cursor=True)
+
+
+def _window(get_text, **kw) -> Window:  # type: ignore[no-untyped-def]
+    return Window(FormattedTextControl(get_text, focusable=False), always_hide_cursor=True, **kw)
+
+
+def _overlay(model: TableModel, name: str, body: HSplit | Window, title: str, **pos) -> Float:
+    frame = Frame(body, title=title, style="class:overlay")
+    return Float(ConditionalContainer(frame, filter=Condition(lambda: model.overlay == name)),
+                 **pos)
+
+
+def help_text(model: TableModel) -> StyleAndTextTuples:
+    lines = help_lines()
+    shown = lines[model.help_scroll:]
+    return [("", "\n".join(shown))]
+
+
+def _players_height(model: TableModel) -> int:
+    if model.view:
+        return model.view["players"] + 1
+    if model.lobby:
+        return len(model.lobby.get("seats") or []) + 1
+    return 1
+
+
+def _melds_height(model: TableModel) -> Dimension:
+    owners = {m["owner"] for m in model.melds()}
+    lines = 1 + len(owners)
+    return Dimension(min=lines, preferred=lines, max=lines + 1)
+
+
+def build_layout(model: TableModel) -> Layout:
+    players = _window(
+        lambda: render.players(model),
+        height=lambda: Dimension.exact(_players_height(model)),
+    )
+    chat_lines = lambda: max(1, len(list(model.chat_lines)[-20:]))  # noqa: E731
+    log_lines = lambda: max(1, len(list(model.log)[-40:]))  # noqa: E731
+    body = HSplit(
+        [
+            ConditionalContainer(
+                _window(lambda: [("class:banner", f" {model.banner} ")], height=1),
+                filter=Condition(lambda: bool(model.banner)),
+            ),
+            _window(lambda: render.title(model), height=1, style="class:title"),
+            players,
+            _window(lambda: render.pile(model), wrap_lines=True,
+                    height=Dimension(min=1, max=3)),
+            _window(lambda: render.melds(model), wrap_lines=True,
+                    height=lambda: _melds_height(model)),
+            _window(lambda: render.hand(model), wrap_lines=True,
+                    height=Dimension(min=1, max=4)),
+            _window(lambda: render.actions(model), wrap_lines=True,
+                    height=Dimension(min=1, max=2)),
+            _window(lambda: render.status(model), height=1),
+            VSplit(
+                [
+                    _tail_window(lambda: render.log(model), log_lines),
+                    Window(width=1, char="│" if not model.ascii else "|", style="class:dim"),
+                    Window(
+                        FormattedTextControl(
+                            lambda: render.chat(model),
+                            get_cursor_position=lambda: Point(0, chat_lines() - 1),
+                        ),
+                        width=Dimension(preferred=30, max=34),
+                        wrap_lines=True,
+                        always_hide_cursor=True,
+                    ),
+                ],
+                height=Dimension(min=2, weight=1),
+            ),
+        ]
+    )
+    floats = [
+        _overlay(model, "help", _window(lambda: help_text(model)), _("Help"),
+                 top=0, bottom=0, left=0, right=0),
+        _overlay(
+            model, "quit",
+            _window(lambda: [("class:label", _("Leave the match? y = leave, n = stay"))],
+                    height=1),
+            _("Leave"),
+        ),
+        _overlay(model, "sheet", _window(lambda: render.score_sheet(model)), _("Score sheet")),
+        _overlay(model, "final", _window(lambda: render.final(model)), _("Final standings"),
+                 top=1, bottom=1, left=2, right=2),
+        _overlay(
+            model, "chat",
+            _window(lambda: [("", _("Say: ")), ("class:label", model.chat_input + "_")],
+                    height=1, width=60),
+            _("Chat (Enter sends, Esc cancels)"),
+        ),
+    ]
+    container = FloatContainer(content=body, floats=floats)
+    return Layout(container)

@@ -1,0 +1,206 @@
+"""Entry points of the terminal client: ``rum500`` (lobby), ``play``, ``host`` and ``join``.
+
+Each ``run_*(args) -> int`` takes the parsed arguments of :mod:`rum500.cli`. Errors a user can
+meet (no such table, a port in use, a wrong password) are printed as one line, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import os
+import sys
+from typing import Any
+
+from rum500.i18n import _, set_language
+from rum500.tui.connection import NetSession, SessionError, parse_address
+from rum500.tui.model import TableModel
+
+DEFAULT_BOT_DELAY = 0.7
+
+
+def _setup(args: argparse.Namespace) -> None:
+    set_language(getattr(args, "lang", None))
+
+
+def player_name(args: argparse.Namespace) -> str:
+    name = getattr(args, "name", None) or getattr(args, "player", None)
+    if not name:
+        try:
+            name = getpass.getuser()
+        except Exception:  # no user database entry (containers)
+            name = os.environ.get("USER") or "player"
+    return name[:24]
+
+
+def _fail(message: str) -> int:
+    print(f"rum500: {message}", file=sys.stderr)
+    return 2
+
+
+def _bot_level(level: str) -> str:
+    from rum500.bots import LEVELS
+
+    return level if level in LEVELS else "random"
+
+
+def _attach_journal(config: Any, args: Any) -> str | None:
+    """Record the match in the game log when this build has one; a note for the user."""
+    try:
+        from rum500.store.resume import StoreError, attach_journal
+    except ImportError:
+        return None
+    try:
+        return attach_journal(config, args) or None
+    except StoreError as e:
+        raise SessionError(str(e)) from None
+
+
+async def play_at(host_address: str, port: int, *, name: str, ascii: bool,
+                  token: str | None = None, password: str | None = None,
+                  spectate: bool = False, start_now: Any = None, note: str | None = None,
+                  on_joined: Any = None, input: Any = None, output: Any = None) -> int:
+    """Join the table at ``host_address:port`` and run the table screen until the player
+    leaves. ``token`` takes a seat reserved by our own host."""
+    from rum500.tui.app import run_table
+
+    session = NetSession(host_address, port, name=name, password=password, spectate=spectate,
+                         token=token)
+    await session.open()
+    if on_joined is not None:
+        on_joined()
+    model = TableModel(name=name, ascii=ascii)
+    model.address = session.key
+    model.start_now = start_now
+    if note:
+        model.say(note)
+    return await run_table(session, model, input=input, output=output)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``rum500 play``: host a table in this process (on 127.0.0.1 unless ``--lan``), seat the
+    player and fill the other seats with bots."""
+    _setup(args)
+    from rum500.hosting import HostConfig, options_from_args
+
+    name = player_name(args)
+    try:
+        config = HostConfig(
+            players=args.bots + 1,
+            bots=args.bots,
+            bot_level=_bot_level(args.bot_level),
+            seed=args.seed,
+            options=options_from_args(args),
+            table_name=_("{name}'s table").format(name=name),
+            host_player=name,
+            bind="0.0.0.0" if args.lan else "127.0.0.1",
+            announce=bool(args.lan),
+            bot_delay=getattr(args, "bot_delay", None) or DEFAULT_BOT_DELAY,
+        )
+        config.options.validate(config.players)
+        note = _attach_journal(config, args)
+    except (ValueError, SessionError) as e:
+        return _fail(str(e))
+    return _run(_host_and_play(config, name, args, note))
+
+
+def run_host(args: argparse.Namespace) -> int:
+    """``rum500 host``: host a table and play at it from this terminal."""
+    _setup(args)
+    from rum500.hosting import config_from_args
+
+    args.player = player_name(args)
+    try:
+        config = config_from_args(args)
+        config.bot_level = _bot_level(config.bot_level)
+        config.bot_delay = DEFAULT_BOT_DELAY
+        config.options.validate(config.players)
+        note = _attach_journal(config, args)
+    except (EOFError, KeyboardInterrupt):
+        return _fail(_("no password given"))
+    except (ValueError, SessionError) as e:
+        return _fail(str(e))
+    return _run(_host_and_play(config, args.player, args, note, interactive_start=True))
+
+
+async def _host_and_play(config: Any, name: str, args: argparse.Namespace,
+                         note: str | None, interactive_start: bool = False) -> int:
+    from rum500.hosting import start_host
+
+    try:
+        host = await start_host(config)
+    except (ValueError, OSError) as e:
+        return _fail(_("cannot host: {why}").format(why=e))
+    try:
+        start_now = host.start_now if interactive_start else None
+        if interactive_start and note is None:
+            note = _("Hosting {table} on port {port}. Press g to fill free seats with bots "
+                     "and start.").format(table=host.table_name, port=host.port)
+        return await play_at(host.address, host.port, name=name, ascii=args.ascii,
+                             token=host.token, start_now=start_now, note=note,
+                             on_joined=None if interactive_start else host.start_now)
+    except SessionError as e:
+        return _fail(str(e))
+    finally:
+        await host.close()
+
+
+def run_join(args: argparse.Namespace) -> int:
+    """``rum500 join TABLE|HOST:PORT``: join a table found on the LAN, or at an address."""
+    _setup(args)
+    password = args.password
+    if password is True:
+        try:
+            password = getpass.getpass(_("table password: "))
+        except (EOFError, KeyboardInterrupt):
+            return _fail(_("no password given"))
+    return _run(_join(args, password))
+
+
+async def find_table(name: str, timeout: float) -> tuple[str, int]:
+    """The address of the LAN table called ``name`` (``SessionError`` if none answers)."""
+    try:
+        from net.discovery import browse
+    except ImportError:
+        raise SessionError(_("LAN discovery is not available: join by HOST:PORT.")) from None
+    try:
+        tables = await browse(timeout)
+    except OSError as e:
+        raise SessionError(_("cannot look for tables: {why}").format(why=e)) from None
+    for t in tables:
+        if t.name == name or t.name.lower() == name.lower():
+            return t.address, t.port
+    raise SessionError(_("no table called {name!r} answered on the LAN; try HOST:PORT.")
+                       .format(name=name))
+
+
+async def _join(args: argparse.Namespace, password: str | None) -> int:
+    try:
+        where = parse_address(args.table)
+        if where is None:
+            where = await find_table(args.table, args.timeout)
+        return await play_at(where[0], where[1], name=player_name(args), ascii=args.ascii,
+                             password=password, spectate=args.spectate)
+    except SessionError as e:
+        return _fail(str(e))
+
+
+def run_lobby(args: argparse.Namespace) -> int:
+    """``rum500``: the lobby; then the table chosen there; back to the lobby after it."""
+    _setup(args)
+    from rum500.tui.lobby import run_lobby_screen
+
+    return _run(run_lobby_screen(args))
+
+
+def _run(coro: Any) -> int:
+    try:
+        return asyncio.run(coro)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()

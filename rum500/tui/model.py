@@ -1,0 +1,685 @@
+"""The table screen's model: everything the screen shows and every move a key can make.
+
+The model holds the latest view from the host (``Game.view(seat)`` as the host sends it),
+the cursor and selection, the sort mode, the log, chat, the one-line message and banners, and
+which overlay is open. It never touches the terminal: the layout reads it, the key bindings
+call its methods, and moves leave through ``send`` (an async callable, the connection's
+``act``) run by ``spawn`` (the application's ``create_background_task``). Every action it
+sends is first checked against ``view["legal_actions"]``, so only legal moves leave; the
+host's refusal, if any, comes back as a one-line message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Coroutine
+from enum import StrEnum
+from typing import Any
+
+from rum500 import cards as C
+from rum500.i18n import _
+from rum500.rules.melds import IllegalMove, make_meld
+from rum500.tui import describe
+
+Send = Callable[[dict], Awaitable[Any]]
+Spawn = Callable[[Coroutine[Any, Any, Any]], Any]
+
+
+class Refused(Exception):
+    """The host refused an action; ``str(e)`` is the reason for the player."""
+
+
+class Zone(StrEnum):
+    """Where the cursor is: the hand, the discard pile or the melds on the table."""
+
+    PILE = "pile"
+    MELDS = "melds"
+    HAND = "hand"
+
+
+ZONES = [Zone.PILE, Zone.MELDS, Zone.HAND]
+LOG_LINES = 300
+CHAT_LINES = 100
+HINT_LEVELS = ("hard", "medium", "easy", "random")
+
+
+def _default_spawn(coro: Coroutine[Any, Any, Any]) -> Any:
+    return asyncio.ensure_future(coro)
+
+
+class TableModel:
+    """State of the table screen. See the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        name: str = "",
+        send: Send | None = None,
+        chat: Send | None = None,
+        spawn: Spawn | None = None,
+        ascii: bool = False,
+    ) -> None:
+        self.name = name
+        self.send = send
+        self.send_chat = chat
+        self.spawn: Spawn = spawn or _default_spawn
+        self.ascii = ascii
+        self.view: dict | None = None
+        self.lobby: dict | None = None  # the host's latest seats list (before and during play)
+        self.my_seat: int | None = None
+        self.away: set[int] = set()
+        self.names: list[str] = []
+        self.table_name = ""
+        self.address = ""
+        self.spectator = False
+        self.sort_mode = "suit"
+        self.zone = Zone.HAND
+        self.hand_cursor = 0
+        self.pile_cursor: int | None = None  # index from the bottom; None: the top card
+        self.meld_cursor = 0
+        self.selected: Counter[str] = Counter()
+        self.choosing_meld_for: str | None = None  # a card waiting for its lay-off meld
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.chat_lines: deque[str] = deque(maxlen=CHAT_LINES)
+        self.message = ""
+        self.message_is_error = False
+        self.banner = ""
+        self.overlay: str | None = None  # "help", "quit", "sheet", "final", "chat"
+        self.help_scroll = 0
+        self.chat_input = ""
+        self.sheet: dict | None = None  # the last finished hand's result, while shown
+        self.sent: list[dict] = []
+        self.busy = False
+        self.finished = False
+        self.start_now: Callable[[], None] | None = None  # our own host: start with bots
+        self.exit: Callable[[], None] = lambda: None
+        self.on_change: Callable[[], None] = lambda: None
+
+    # ------------------------------------------------------------------ reading the view
+
+    @property
+    def seat(self) -> int | None:
+        return self.view["seat"] if self.view else None
+
+    @property
+    def phase(self) -> str:
+        return self.view["phase"] if self.view else ""
+
+    @property
+    def my_turn(self) -> bool:
+        v = self.view
+        return bool(v) and v["seat"] is not None and v["turn"] == v["seat"]
+
+    @property
+    def in_progress(self) -> bool:
+        """A match is on (leaving would abandon it)."""
+        return self.view is not None and self.phase != "game_over" and not self.finished
+
+    def player_name(self, seat: int | None) -> str:
+        if seat is None:
+            return "?"
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return self.names[seat]
+        return _("Seat {n}").format(n=seat + 1)
+
+    def legal(self, kind: str) -> list[dict]:
+        if not self.view:
+            return []
+        return [a for a in self.view.get("legal_actions") or [] if a.get("type") == kind]
+
+    def hand(self) -> list[str]:
+        """My hand in display order (by suit or by rank, aces high)."""
+        if not self.view or not self.view.get("hand"):
+            return []
+        key = C.sort_key_by_suit if self.sort_mode == "suit" else C.sort_key_by_rank
+        return sorted(self.view["hand"], key=lambda t: key(C.parse(t)))
+
+    def pile(self) -> list[str]:
+        return list(self.view["discard_pile"]) if self.view else []
+
+    def melds(self) -> list[dict]:
+        return list(self.view["melds"]) if self.view else []
+
+    def pile_index(self) -> int | None:
+        """The depth the cursor would take from (an index from the bottom), None if empty."""
+        n = len(self.pile())
+        if n == 0:
+            return None
+        if self.pile_cursor is None or not 0 <= self.pile_cursor < n:
+            return n - 1
+        return self.pile_cursor
+
+    def legal_pile_indices(self) -> set[int]:
+        return {a["index"] for a in self.legal("draw") if a.get("source") == "discard"}
+
+    def can_draw_stock(self) -> bool:
+        return any(a.get("source") == "stock" for a in self.legal("draw"))
+
+    def selected_cards(self) -> list[str]:
+        """The selected cards of my hand, in display order."""
+        left = Counter(self.selected)
+        out = []
+        for c in self.hand():
+            if left[c] > 0:
+                out.append(c)
+                left[c] -= 1
+        return out
+
+    def cursor_card(self) -> str | None:
+        hand = self.hand()
+        if not hand:
+            return None
+        return hand[min(self.hand_cursor, len(hand) - 1)]
+
+    def selected_flags(self) -> list[bool]:
+        """For each card of ``hand()``, whether it is selected (copies counted)."""
+        left = Counter(self.selected)
+        flags = []
+        for c in self.hand():
+            flags.append(left[c] > 0)
+            left[c] -= 1
+        return flags
+
+    def available_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
+        """The moves open right now, as (key, label, method): only legal ones are offered."""
+        out: list[tuple[str, str, Callable[[], None]]] = []
+        if self.can_start():
+            out.append(("g", _("start with bots"), self.start_with_bots))
+        if self.my_turn:
+            if self.can_draw_stock():
+                out.append(("s", _("draw from stock"), self.draw_stock))
+            if self.legal_pile_indices():
+                out.append(("t", _("take from pile"), self.take_pile))
+            if self.legal("meld"):
+                out.append(("m", _("meld"), self.meld_selected))
+            if self.legal("layoff"):
+                out.append(("l", _("lay off"), self.lay_off))
+            if self.legal("discard"):
+                out.append(("d", _("discard"), self.discard))
+            if self.legal("end_hand"):
+                out.append(("e", _("end the hand"), self.end_hand))
+            if self.legal("deal"):
+                out.append(("n", _("deal"), self.deal))
+        if self.view and self.view.get("hand"):
+            out.append(("o", _("sort"), self.toggle_sort))
+        if self.my_turn:
+            out.append(("h", _("hint"), self.hint))
+        out.append(("c", _("chat"), self.open_chat))
+        out.append(("?", _("help"), self.toggle_help))
+        out.append(("q", _("quit"), self.ask_quit))
+        return out
+
+    # ------------------------------------------------------------------ messages from the host
+
+    def apply_message(self, msg: dict) -> None:
+        """Take one message from the host: welcome, state, chat, error, or a players list."""
+        kind = msg.get("type")
+        if kind == "welcome":
+            self.table_name = str(msg.get("table") or self.table_name)
+            self.spectator = msg.get("seat") is None
+            self.my_seat = msg.get("seat")
+        elif kind == "lobby":
+            self.lobby = msg
+            seats = msg.get("seats")
+            if isinstance(seats, list):
+                self.names = [str(s.get("name") or "") if isinstance(s, dict) else ""
+                              for s in seats]
+                self.away = {i for i, s in enumerate(seats)
+                             if isinstance(s, dict) and s.get("away")}
+            self.table_name = str(msg.get("table") or self.table_name)
+        elif kind == "state":
+            view = msg.get("view")
+            if isinstance(view, dict):
+                self.set_view(view, msg.get("events") or [])
+        elif kind == "chat":
+            who = msg.get("name") or self.player_name(msg.get("seat"))
+            self.chat_lines.append(f"{who}: {msg.get('text', '')}")
+        elif kind in ("error", "refused"):
+            self.say(describe.refusal(str(msg.get("message", ""))), error=True)
+        elif kind == "notice":
+            self.log.append(str(msg.get("text", "")))
+        self.on_change()
+
+    def set_view(self, view: dict, events: list[dict] | None = None) -> None:
+        """A new view (and the public events that led to it)."""
+        old_turn = self.view["turn"] if self.view else None
+        self.view = view
+        if isinstance(view.get("names"), list):
+            self.names = [str(n or "") for n in view["names"]]
+        if len(self.names) < view["players"]:
+            self.names += [""] * (view["players"] - len(self.names))
+        if not self.log and not events:
+            self.log.append(_("— Hand {n}: {dealer} deals.").format(
+                n=view["hand_number"], dealer=self.player_name(view["dealer"])))
+        for e in events or []:
+            self.log.extend(describe.event(e, self.player_name, self.ascii))
+            if e.get("type") == "hand_end":
+                self.sheet = dict(e)
+                self.overlay = "sheet"
+            elif e.get("type") == "game_over":
+                self.overlay = "final"
+        # forget selected cards that left the hand
+        have = Counter(view.get("hand") or [])
+        self.selected = self.selected & have
+        hand = self.hand()
+        self.hand_cursor = max(0, min(self.hand_cursor, len(hand) - 1))
+        self.meld_cursor = max(0, min(self.meld_cursor, len(view["melds"]) - 1))
+        if self.pile_cursor is not None and self.pile_cursor >= len(view["discard_pile"]):
+            self.pile_cursor = None
+        if self.choosing_meld_for and self.choosing_meld_for not in have:
+            self.choosing_meld_for = None
+        if view["phase"] == "hand_over" and self.sheet is None and view.get("last_hand"):
+            self.sheet = dict(view["last_hand"])
+            self.overlay = self.overlay or "sheet"
+        if view["phase"] == "game_over":
+            self.finished = True
+            if self.overlay not in ("help", "quit"):
+                self.overlay = "final"
+        if view["turn"] != old_turn and self.my_turn and view["phase"] == "draw":
+            if self.zone == Zone.MELDS:
+                self.zone = Zone.HAND
+            self.pile_cursor = None
+            self.say(_("Your turn: draw from the stock (s) or take from the pile (t)."))
+        elif view["turn"] != old_turn and self.message and not self.message_is_error:
+            self.message = ""
+
+    def connection_lost(self, why: str = "") -> None:
+        self.banner = _("Connection lost — trying to rejoin…") + (f" ({why})" if why else "")
+        self.on_change()
+
+    def connection_back(self) -> None:
+        if self.banner:
+            self.banner = ""
+            self.say(_("Rejoined the table."))
+        self.on_change()
+
+    # ------------------------------------------------------------------ feedback
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.message = text
+        self.message_is_error = error
+        self.on_change()
+
+    # ------------------------------------------------------------------ cursor and selection
+
+    def move(self, step: int) -> None:
+        """←/→: move along the zone the cursor is in."""
+        if self.zone == Zone.HAND:
+            n = len(self.hand())
+            if n:
+                self.hand_cursor = (self.hand_cursor + step) % n
+        elif self.zone == Zone.PILE:
+            n = len(self.pile())
+            if n:
+                i = self.pile_index() or 0
+                self.pile_cursor = (i + step) % n
+        else:
+            n = len(self.melds())
+            if n:
+                self.meld_cursor = (self.meld_cursor + step) % n
+        self.on_change()
+
+    def switch_zone(self, step: int) -> None:
+        """↑/↓: pile, melds, hand (melds are skipped while the table has none)."""
+        zones = [z for z in ZONES if z != Zone.MELDS or self.melds()]
+        i = zones.index(self.zone) if self.zone in zones else len(zones) - 1
+        self.zone = zones[max(0, min(len(zones) - 1, i + step))]
+        self.on_change()
+
+    def toggle_select(self) -> None:
+        """Space: select or unselect the card under the cursor (in the hand)."""
+        if self.zone != Zone.HAND:
+            if self.zone == Zone.PILE:
+                self.take_pile()
+            elif self.choosing_meld_for:
+                self.lay_off()
+            return
+        hand = self.hand()
+        if not hand:
+            return
+        i = min(self.hand_cursor, len(hand) - 1)
+        card = hand[i]
+        flags = self.selected_flags()
+        if flags[i]:
+            self.selected[card] -= 1
+            if self.selected[card] <= 0:
+                del self.selected[card]
+        else:
+            self.selected[card] += 1
+        self.on_change()
+
+    def clear_selection(self) -> None:
+        self.selected.clear()
+        self.choosing_meld_for = None
+        if self.zone == Zone.MELDS:
+            self.zone = Zone.HAND
+        self.message = ""
+        self.on_change()
+
+    def toggle_sort(self) -> None:
+        card = self.cursor_card()
+        self.sort_mode = "rank" if self.sort_mode == "suit" else "suit"
+        if card is not None:
+            self.hand_cursor = self.hand().index(card)
+        if self.sort_mode == "rank":
+            self.say(_("Hand sorted by rank."))
+        else:
+            self.say(_("Hand sorted by suit."))
+
+    def click_hand(self, i: int) -> None:
+        self.zone = Zone.HAND
+        self.hand_cursor = i
+        self.toggle_select()
+
+    def click_pile(self, i: int) -> None:
+        self.zone = Zone.PILE
+        self.pile_cursor = i
+        self.on_change()
+
+    def click_meld(self, i: int) -> None:
+        self.zone = Zone.MELDS
+        self.meld_cursor = i
+        if self.choosing_meld_for or len(self.selected_cards()) == 1:
+            self.lay_off()
+        else:
+            self.on_change()
+
+    # ------------------------------------------------------------------ moves
+
+    def _submit(self, action: dict) -> None:
+        if not self.send:
+            self.say(_("Not connected to a table."), error=True)
+            return
+        self.sent.append(action)
+        self.message = ""
+        self.spawn(self._send(action))
+        self.on_change()
+
+    async def _send(self, action: dict) -> None:
+        assert self.send is not None
+        self.busy = True
+        try:
+            await self.send(action)
+        except Refused as e:
+            self.say(describe.refusal(str(e)), error=True)
+        except (ConnectionError, OSError) as e:
+            self.connection_lost(str(e))
+        finally:
+            self.busy = False
+            self.on_change()
+
+    def _need_turn(self) -> bool:
+        if self.spectator or self.seat is None:
+            self.say(_("You are watching: spectators do not play."), error=True)
+            return False
+        if not self.my_turn:
+            if self.phase == "hand_over":
+                self.say(_("Waiting for {name} to deal.").format(name=self.player_name(
+                    self.view["turn"] if self.view else None)))
+            else:
+                self.say(_("Wait for your turn: {name} is playing.").format(
+                    name=self.player_name(self.view["turn"] if self.view else None)), error=True)
+            return False
+        return True
+
+    def draw_stock(self) -> None:
+        if not self._need_turn():
+            return
+        if self.can_draw_stock():
+            self._submit({"type": "draw", "source": "stock"})
+        elif self.phase == "play":
+            self.say(_("You have already drawn this turn."), error=True)
+        elif self.view and self.view["stock"] == 0:
+            self.say(_("The stock is empty: take from the discard pile or end the hand (e)."),
+                     error=True)
+        else:
+            self.say(_("You cannot draw now."), error=True)
+
+    def take_pile(self) -> None:
+        """Take the card at the cursor's depth and every card above it."""
+        if not self._need_turn():
+            return
+        i = self.pile_index()
+        if self.phase != "draw":
+            self.say(_("You have already drawn this turn."), error=True)
+            return
+        if i is None:
+            self.say(_("The discard pile is empty."), error=True)
+            return
+        if i in self.legal_pile_indices():
+            self._submit({"type": "draw", "source": "discard", "index": i})
+            self.zone = Zone.HAND
+            self.pile_cursor = None
+            return
+        card = self.pile()[i]
+        self.say(_("You may not take {card}: it must be played this turn and no meld or lay-off "
+                   "could take it.").format(card=describe.card_text(card, self.ascii)),
+                 error=True)
+
+    def meld_selected(self) -> None:
+        if not self._need_turn():
+            return
+        chosen = self.selected_cards()
+        if self.phase != "play":
+            self.say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
+            return
+        if len(chosen) < 3:
+            self.say(_("Select three or more cards with space, then press m to meld."),
+                     error=True)
+            return
+        want = Counter(chosen)
+        for a in self.legal("meld"):
+            if Counter(a["cards"]) == want:
+                self._submit(a)
+                self.selected.clear()
+                return
+        shown = describe.cards_text(chosen, self.ascii)
+        try:
+            make_meld(0, [C.parse(c) for c in chosen], 0)
+        except IllegalMove:
+            self.say(_("{cards} is not a meld: a set is 3 or 4 of a rank, a run 3 or more in "
+                       "a row of one suit.").format(cards=shown), error=True)
+            return
+        self.say(_("{cards} may not be melded now: {card} must still be played this turn.")
+                 .format(cards=shown, card=describe.card_text(self.view["must_play"] or "?",
+                                                               self.ascii))
+                 if self.view and self.view.get("must_play")
+                 else _("{cards} may not be melded now.").format(cards=shown), error=True)
+
+    def _layoff_card(self) -> str | None:
+        chosen = self.selected_cards()
+        if self.choosing_meld_for:
+            return self.choosing_meld_for
+        if len(chosen) == 1:
+            return chosen[0]
+        if not chosen and self.zone == Zone.HAND:
+            return self.cursor_card()
+        return None
+
+    def lay_off(self) -> None:
+        """Lay off the selected card: on the meld under the cursor, or the only one it fits."""
+        if not self._need_turn():
+            return
+        if self.phase != "play":
+            self.say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
+            return
+        card = self._layoff_card()
+        if card is None:
+            self.say(_("Select one card with space, then press l to lay it off."), error=True)
+            return
+        fits = [a for a in self.legal("layoff") if a["card"] == card]
+        shown = describe.card_text(card, self.ascii)
+        if not fits:
+            self.choosing_meld_for = None
+            self.say(_("{card} cannot be laid off on any meld now.").format(card=shown),
+                     error=True)
+            return
+        melds = self.melds()
+        if self.zone == Zone.MELDS and melds:
+            meld_id = melds[min(self.meld_cursor, len(melds) - 1)]["id"]
+            action = next((a for a in fits if a["meld"] == meld_id), None)
+            if action is None:
+                self.say(_("{card} does not fit that meld; choose another with ←/→.")
+                         .format(card=shown), error=True)
+                return
+        elif len(fits) == 1:
+            action = fits[0]
+        else:
+            self.choosing_meld_for = card
+            self.zone = Zone.MELDS
+            first = fits[0]["meld"]
+            self.meld_cursor = next(i for i, m in enumerate(melds) if m["id"] == first)
+            self.say(_("Choose the meld for {card} with ←/→, then press l or Enter.")
+                     .format(card=shown))
+            return
+        self.choosing_meld_for = None
+        self.selected.clear()
+        self.zone = Zone.HAND
+        self._submit(action)
+
+    def discard(self) -> None:
+        """Discard the selected card (or the one under the cursor): this ends the turn."""
+        if not self._need_turn():
+            return
+        if self.phase != "play":
+            self.say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
+            return
+        chosen = self.selected_cards()
+        if len(chosen) > 1:
+            self.say(_("Select just one card to discard."), error=True)
+            return
+        card = chosen[0] if chosen else self.cursor_card()
+        if card is None:
+            return
+        if any(a["card"] == card for a in self.legal("discard")):
+            self.selected.clear()
+            self._submit({"type": "discard", "card": card})
+            return
+        v = self.view or {}
+        if v.get("must_play"):
+            self.say(_("{card} must be played this turn.").format(
+                card=describe.card_text(v["must_play"], self.ascii)), error=True)
+        elif v.get("no_discard") == card:
+            self.say(_("You took {card} from the discard pile this turn: you may not discard it "
+                       "again.").format(card=describe.card_text(card, self.ascii)), error=True)
+        else:
+            self.say(_("You may not discard {card} now.").format(
+                card=describe.card_text(card, self.ascii)), error=True)
+
+    def end_hand(self) -> None:
+        if not self._need_turn():
+            return
+        if self.legal("end_hand"):
+            self._submit({"type": "end_hand"})
+        else:
+            self.say(_("You may only end the hand when the stock is empty."), error=True)
+
+    def deal(self) -> None:
+        if self.legal("deal"):
+            self.sheet = None
+            if self.overlay == "sheet":
+                self.overlay = None
+            self._submit({"type": "deal"})
+        elif self.phase == "hand_over":
+            self._need_turn()
+
+    def hint(self) -> None:
+        """One line: what the strongest bot would do in my place."""
+        if not self._need_turn() or not self.view:
+            return
+        from rum500.bots import make_bot
+
+        for level in HINT_LEVELS:
+            try:
+                bot = make_bot(level, seed=0)
+            except ValueError:
+                continue
+            try:
+                action = bot.choose(self.view)
+            except Exception:  # a bot's bug must not take the table down
+                continue
+            self.say(_("Hint: {move}").format(
+                move=describe.action(action, self.view, self.player_name, self.ascii)))
+            return
+        self.say(_("No hint available."), error=True)
+
+    def enter(self) -> None:
+        """Enter: confirm a lay-off being chosen, or deal when it is my deal."""
+        if self.choosing_meld_for:
+            self.lay_off()
+        elif self.legal("deal"):
+            self.deal()
+        elif self.zone == Zone.PILE and self.my_turn and self.phase == "draw":
+            self.take_pile()
+
+    def can_start(self) -> bool:
+        return self.start_now is not None and self.view is None and bool(self.lobby) and (
+            (self.lobby or {}).get("state") == "lobby")
+
+    def start_with_bots(self) -> None:
+        """g, at our own table before it starts: bots take the free seats, the match begins."""
+        if self.can_start() and self.start_now is not None:
+            self.start_now()
+            self.say(_("Bots take the free seats: the match begins."))
+
+    # ------------------------------------------------------------------ overlays
+
+    def toggle_help(self) -> None:
+        self.overlay = None if self.overlay == "help" else "help"
+        self.help_scroll = 0
+        self.on_change()
+
+    def scroll_help(self, step: int, lines: int) -> None:
+        self.help_scroll = max(0, min(max(0, lines - 1), self.help_scroll + step))
+        self.on_change()
+
+    def close_overlay(self) -> None:
+        if self.overlay == "sheet":
+            self.sheet = None
+        if self.overlay == "final":
+            self.overlay = None
+            self.on_change()
+            return
+        self.overlay = "final" if self.finished and self.overlay != "final" else None
+        self.on_change()
+
+    def ask_quit(self) -> None:
+        """q / Ctrl-C: leave at once when nothing is at stake, else ask first."""
+        if not self.in_progress or self.spectator:
+            self.exit()
+            return
+        self.overlay = "quit"
+        self.on_change()
+
+    def confirm_quit(self) -> None:
+        self.exit()
+
+    def open_chat(self) -> None:
+        self.overlay = "chat"
+        self.chat_input = ""
+        self.on_change()
+
+    def chat_type(self, text: str) -> None:
+        if len(self.chat_input) < 200:
+            self.chat_input += text.replace("\n", " ")
+        self.on_change()
+
+    def chat_backspace(self) -> None:
+        self.chat_input = self.chat_input[:-1]
+        self.on_change()
+
+    def chat_send(self) -> None:
+        text = self.chat_input.strip()
+        self.overlay = "final" if self.finished else None
+        self.chat_input = ""
+        if text and self.send_chat:
+            self.spawn(self._chat(text))
+        self.on_change()
+
+    async def _chat(self, text: str) -> None:
+        assert self.send_chat is not None
+        try:
+            await self.send_chat(text)
+        except (Refused, ConnectionError, OSError) as e:
+            self.say(_("Chat not sent: {why}").format(why=e), error=True)
