@@ -377,7 +377,9 @@ async def start_host(config: HostConfig) -> Host:
         if config.announce:
             from net.discovery import Announcer
 
-            host.announcer = Announcer(interfaces=config.interfaces)
+            wildcard = config.bind in ("", "0.0.0.0", "::")
+            addresses = config.interfaces if wildcard else [config.bind]
+            host.announcer = Announcer(interfaces=config.interfaces, addresses=addresses)
             txt = host.txt()
             host.table_name = await host.announcer.start(name, host.port, txt)
             server.table_name = table.table_name = host.table_name
