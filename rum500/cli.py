@@ -123,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard")
     p.add_argument("--lan", action="store_true", help="announce the table on the LAN too")
+    p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
+                   help="pause before each bot move (0.7)")
     _table_options(p)
 
     p = sub.add_parser("host", help="host a table (and play at it)")
