@@ -156,17 +156,42 @@ def open_db(path: Path | None = None, *, create: bool = True) -> sqlite3.Connect
                 f"cannot create the folder {path.parent} for the game log: {describe(e)}"
             ) from None
     try:
-        conn = sqlite3.connect(str(path), timeout=10, isolation_level=None, check_same_thread=False)
+        conn = _connect(path, create)
     except sqlite3.Error as e:
         raise StoreError(f"cannot open the game log {path}: {describe(e)}") from None
-    try:
-        _prepare(conn, path, create)
-    except BaseException:
-        conn.close()
-        raise
     if not exists:
         with contextlib.suppress(OSError):
             path.chmod(0o600)  # seat tokens are secrets
+    return conn
+
+
+def _connect(path: Path, create: bool) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), timeout=10, isolation_level=None, check_same_thread=False)
+    try:
+        _prepare(conn, path, create)
+    except sqlite3.OperationalError:
+        conn.close()
+        writable = os.access(path.parent, os.W_OK) and (
+            not path.exists() or os.access(path, os.W_OK)
+        )
+        if writable:
+            raise
+        if create:
+            raise StoreError(
+                f"cannot write the game log {path}: the disk or folder is read-only"
+            ) from None
+        # Reading a log on a read-only medium: nobody can be writing it, so open it as
+        # immutable (WAL otherwise needs to create its shared-memory file beside it).
+        uri = f"{path.resolve().as_uri()}?immutable=1"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            _prepare(conn, path, create)
+        except BaseException:
+            conn.close()
+            raise
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -175,6 +200,8 @@ def _prepare(conn: sqlite3.Connection, path: Path, create: bool) -> None:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.OperationalError:
+        raise  # cannot open or lock it (e.g. a read-only folder): not damage
     except sqlite3.DatabaseError as e:
         raise _damaged(path, e) from None
     if app_id != APP_ID and (tables or app_id):
@@ -191,13 +218,13 @@ def _prepare(conn: sqlite3.Connection, path: Path, create: bool) -> None:
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA busy_timeout = 10000")
-        conn.execute("PRAGMA journal_mode = WAL")
+        if create or version:
+            conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
+    except sqlite3.OperationalError:
+        raise
     except sqlite3.DatabaseError as e:
-        if isinstance(e, sqlite3.OperationalError) and not create:
-            pass  # read-only medium: reading may still work
-        else:
-            raise _damaged(path, e) from None
+        raise _damaged(path, e) from None
     if version < SCHEMA_VERSION:
         if not create and version == 0 and not tables:
             raise StoreError(f"the game log {path} is empty: host or play a match first")

@@ -78,11 +78,11 @@ class Journal:
         self._hands = len(game.results) if game is not None else 0
         self._pending: list[Op] = []
         self._conn: sqlite3.Connection | None = None
-        self._failing = False
+        self._warned: set[str] = set()  # kinds of problem already reported
         self.warning: str | None = None
         self.on_warning = on_warning
         if self.resuming and self.game is None:
-            self._warn("resuming without the rebuilt game: hands are not recorded for stats")
+            self._warn("shadow", "resuming without the rebuilt game: hands are not recorded")
 
     # ------------------------------------------------------------------ the host's hook
 
@@ -107,10 +107,10 @@ class Journal:
                     self.game = Game(players, seed, Options.from_dict(options), deck)
                 except ValueError as e:
                     self.game = None
-                    self._warn(f"the game log cannot follow this match ({e})")
+                    self._warn("shadow", f"the game log cannot follow this match ({e})")
                 self._pending.append(self._op_start(players, seed, options, deck, table, rows))
         except Exception as e:  # a malformed info dict must not stop the host
-            self._warn(f"the game log could not start this match: {e!r}")
+            self._warn("input", f"the game log could not start this match: {e!r}")
             return
         self._flush()
 
@@ -124,7 +124,7 @@ class Journal:
                 try:
                     self.game.apply(action, seat)
                 except Exception as e:
-                    self._warn(f"the game log's copy of the match disagrees with the host: {e}")
+                    self._warn("shadow", f"the game log's copy of the match disagrees: {e}")
                     self.game = None
                 else:
                     stored = dict(self.game.actions[-1])
@@ -136,7 +136,7 @@ class Journal:
             self._n += 1
             self._pending.append(self._op_action(n, seq, seat, stored, results, over))
         except Exception as e:
-            self._warn(f"the game log could not record an action: {e!r}")
+            self._warn("input", f"the game log could not record an action: {e!r}")
             return
         self._flush()
 
@@ -145,7 +145,7 @@ class Journal:
         try:
             self._pending.append(self._op_seats(seat_rows(list(seats)), None))
         except Exception as e:
-            self._warn(f"the game log could not record the seats: {e!r}")
+            self._warn("input", f"the game log could not record the seats: {e!r}")
             return
         self._flush()
 
@@ -154,7 +154,7 @@ class Journal:
         try:
             self._pending.append(self._op_finish(winner, [int(t) for t in totals]))
         except Exception as e:
-            self._warn(f"the game log could not record the end of the match: {e!r}")
+            self._warn("input", f"the game log could not record the end of the match: {e!r}")
             return
         self._flush()
 
@@ -191,26 +191,32 @@ class Journal:
                     op(conn)
         except StoreError as e:
             self.match_id = saved
-            self._warn(f"{e} This match goes on and is not being saved.")
+            self._warn(
+                "write",
+                f"{e} The match goes on in memory and is saved if the log becomes usable again.",
+            )
             return
         except (sqlite3.Error, OSError) as e:
             self.match_id = saved
             self._warn(
+                "write",
                 f"cannot write the game log {self.path}: {describe(e)}. The match goes on in "
-                "memory and is saved when the log is writable again."
+                "memory and is saved when the log is writable again.",
             )
             return
         caught_up = len(self._pending)
         self._pending.clear()
-        if self._failing:
-            self._failing = False
+        if "write" in self._warned:
+            self._warned.discard("write")
             self.warning = None
             log.warning("the game log is writable again (%d pending writes saved)", caught_up)
 
-    def _warn(self, message: str) -> None:
-        if self._failing:
+    def _warn(self, kind: str, message: str) -> None:
+        """Report a problem once per kind: ``write`` (an outage, cleared when the log is
+        writable again), ``input`` (a malformed host call) or ``shadow``."""
+        if kind in self._warned:
             return
-        self._failing = True
+        self._warned.add(kind)
         self.warning = message
         log.warning("%s", message)
         if self.on_warning is not None:
