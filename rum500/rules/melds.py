@@ -183,8 +183,8 @@ def layoff_cards(meld: Meld) -> list[int]:
         return [s * 13 + meld.rank for s in range(4) if not meld.suits >> s & 1]
     out = []
     base = meld.suit * 13
-    if meld.lo > 0:
-        out.append(base + meld.lo - 1)  # lo == 1: the ace, low
+    if meld.lo > 1 or (meld.lo == 1 and meld.hi < HIGH_ACE):
+        out.append(base + meld.lo - 1)  # lo == 1: the ace, low (unless it already sits high)
     if meld.hi < HIGH_ACE and (meld.hi < C.KING or meld.lo > 1):
         out.append(base + (meld.hi + 1) % 13)  # hi == K: the ace, high
     return out

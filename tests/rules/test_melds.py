@@ -139,3 +139,11 @@ def test_layoff_cards_agree_with_layoff_position(hand, rnd):
                 lay_off(m, rnd.choice(spots), 1)
         expected = sorted(c for c in range(52) if layoff_position(m, c) is not None)
         assert sorted(layoff_cards(m)) == expected
+
+
+def test_rule_5_full_run_takes_no_second_ace():
+    """Two decks: 2♣…K♣ A♣ on the table takes no other A♣ (one ace per run)."""
+    m = meld(" ".join(f"{r}C" for r in C.RANKS))
+    assert m.lo == 1 and m.hi == 13
+    assert layoff_cards(m) == []
+    assert layoff_position(m, C.parse("AC")) is None
