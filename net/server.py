@@ -133,6 +133,7 @@ class Connection:
         self.seat: int | None = None
         self.joined = False
         self.closed = False
+        self.reason: str | None = None  # the error code it was dropped with
         self.queue: asyncio.Queue[bytes] = asyncio.Queue()
         self.queued = 0
         self.allowance = server.limits.burst
@@ -177,6 +178,7 @@ class Connection:
             return
         frame = encode({"type": "error", "code": code, "message": message})
         self.closed = True
+        self.reason = code
         self.writer_task.cancel()
         transport = self.writer.transport
         if flush:
