@@ -1,0 +1,257 @@
+"""history, stats, export and import — and every bad file they may be given."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rum500.cli import main
+from rum500.rules import Game
+from rum500.store import Journal, open_db
+from rum500.store.exchange import canonical
+from rum500.store.log import load_match
+
+from .conftest import play
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def three(home: Path) -> list[Game]:
+    """Two finished matches and one unfinished, with known names."""
+    games = []
+    for seed, names in ((1, ["Ann", "Bob"]), (2, ["Bob", "Ann", "Cleo"])):
+        with Journal() as j:
+            games.append(play(j, seed, names))
+    with Journal() as j:
+        games.append(play(j, 3, ["Ann", "Dan"], stop_after=30))
+    return games
+
+
+def test_history_lists_every_match_newest_first(
+    three: list[Game], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "history", "--json")
+    assert code == 0
+    h = json.loads(out)
+    assert [m["id"] for m in h] == [3, 2, 1]
+    assert h[2]["players"] == ["Ann", "Bob"] and h[1]["players"] == ["Bob", "Ann", "Cleo"]
+    for m, g in zip(h[1:], [three[1], three[0]], strict=True):
+        assert m["status"] == "finished"
+        assert m["totals"] == g.totals
+        assert m["winner"] == m["players"][g.winner]
+        assert m["hands"] == len(g.results)
+        assert m["table"] == "Kitchen"
+    assert h[0]["status"] == "playing" and h[0]["winner"] is None
+    code, out, _ = run(capsys, "history", "--limit", "1", "--json")
+    assert [m["id"] for m in json.loads(out)] == [3]
+    code, out, _ = run(capsys, "history")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["game", "date", "table"]
+    assert "unfinished" in lines[1] and "Ann, Dan" in lines[1]
+    assert "Bob, Ann, Cleo" in lines[2]
+
+
+def test_stats_per_player(three: list[Game], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", "--json")
+    assert code == 0
+    table = {s["name"]: s for s in json.loads(out)}
+    assert set(table) == {"Ann", "Bob", "Cleo"}  # Dan has no finished match
+    g1, g2 = three[0], three[1]
+    seat_of = {"Ann": (0, 1), "Bob": (1, 0)}
+    for name, (s1, s2) in seat_of.items():
+        s = table[name]
+        wins = (g1.winner == s1) + (g2.winner == s2)
+        scores = [r["scores"][s1] for r in g1.results] + [r["scores"][s2] for r in g2.results]
+        assert s["matches"] == 2 and s["wins"] == wins and s["win_rate"] == wins / 2
+        assert s["hands"] == len(scores)
+        assert s["mean_hand_score"] == pytest.approx(sum(scores) / len(scores))
+        best = max(g1.totals[s1], g2.totals[s2])
+        assert s["best_match"]["total"] == best
+        assert s["longest_win_run"] == wins  # two matches: a run of wins is all of them
+    code, out, _ = run(capsys, "stats", "ann", "--json")
+    assert [s["name"] for s in json.loads(out)] == ["Ann"]
+    code, out, _ = run(capsys, "stats")
+    assert code == 0 and out.splitlines()[0].split()[:3] == ["player", "matches", "wins"]
+    code, _, err = run(capsys, "stats", "Zed")
+    assert code == 1 and "no finished match of a player named 'Zed'" in err
+
+
+def test_longest_run_of_wins(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    winners = []
+    for seed in range(6):
+        with Journal() as j:
+            g = play(j, seed + 20, ["Ann", "Bob"], target=60)
+        winners.append(g.winner)
+    longest = best = 0
+    for w in winners:
+        best = best + 1 if w == 0 else 0
+        longest = max(longest, best)
+    _, out, _ = run(capsys, "stats", "Ann", "--json")
+    (ann,) = json.loads(out)
+    assert ann["longest_win_run"] == longest and ann["wins"] == winners.count(0)
+
+
+def test_export_import_round_trip(
+    three: list[Game],
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    file = tmp_path / "match.rum500.json"
+    code, out, err = run(capsys, "export", "2", str(file))
+    assert code == 0, err
+    doc = json.loads(file.read_text())
+    assert doc["format"] == "rum500-match" and doc["version"] == 1
+    assert doc["sha256"] == hashlib.sha256(canonical(doc["match"])).hexdigest()
+    assert "token" not in file.read_text()  # seat tokens are secrets
+    monkeypatch.setenv("RUM500_HOME", str(tmp_path / "friend"))
+    code, out, err = run(capsys, "import", str(file))
+    assert code == 0, err
+    assert out.startswith("imported as game 1 (Bob, Ann, Cleo; winner")
+    conn = open_db()
+    mine = load_match(conn, 1)
+    conn.close()
+    assert [a["action"] for a in mine["actions"]] == three[1].actions
+    assert mine["totals"] == three[1].totals and mine["winner"] == three[1].winner
+    assert mine["source"] == "import" and mine["status"] == "finished"
+    code, out, _ = run(capsys, "export", "1", "-")
+    again = json.loads(out)
+    assert again["match"] == doc["match"]  # the same file, byte for byte in its content
+    code, _, err = run(capsys, "import", str(file))
+    assert code == 1 and "already in the game log as game 1" in err
+    code, out, _ = run(capsys, "stats", "Cleo", "--json")
+    assert json.loads(out)[0]["matches"] == 1
+
+
+def _exported(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> tuple[Path, dict]:
+    file = tmp_path / "m.json"
+    assert run(capsys, "export", "1", str(file))[0] == 0
+    return file, json.loads(file.read_text())
+
+
+def _resign(doc: dict) -> dict:
+    doc["sha256"] = hashlib.sha256(canonical(doc["match"])).hexdigest()
+    return doc
+
+
+def _import_fails(capsys: pytest.CaptureFixture[str], file: Path, *needles: str) -> str:
+    before = _count()
+    code, out, err = run(capsys, "import", str(file))
+    assert code == 1, out
+    assert err.startswith("rum500: ") and "Traceback" not in err
+    for n in needles:
+        assert n in err, err
+    assert _count() == before  # nothing half-written
+    return err
+
+
+def _count() -> int:
+    conn = open_db()
+    try:
+        return conn.execute("SELECT count(*) FROM matches").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_import_refuses_bad_files(
+    three: list[Game], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file, doc = _exported(capsys, tmp_path)
+    text = file.read_text()
+    bad = tmp_path / "bad.json"
+
+    bad.write_text(text[: len(text) // 2])
+    _import_fails(capsys, bad, "truncated")
+
+    bad.write_text(text[:-3])
+    _import_fails(capsys, bad, "truncated")
+
+    edited = json.loads(text)
+    edited["match"]["totals"][0] += 100
+    bad.write_text(json.dumps(edited))
+    _import_fails(capsys, bad, "checksum")
+
+    forged = json.loads(text)  # an illegal action, with a fresh checksum
+    forged["match"]["uid"] = "f" * 32
+    first = forged["match"]["actions"][0]
+    first["action"] = {"type": "discard", "card": "AS"}
+    bad.write_text(json.dumps(_resign(forged)))
+    _import_fails(capsys, bad, "action 1", "not legal")
+
+    forged = json.loads(text)  # legal actions, but a claimed score that they do not give
+    forged["match"]["uid"] = "e" * 32
+    forged["match"]["totals"] = [500, 0]
+    forged["match"]["winner"] = 0
+    bad.write_text(json.dumps(_resign(forged)))
+    _import_fails(capsys, bad, "totals or winner differ")
+
+    forged = json.loads(text)  # a match cut short but claimed finished
+    forged["match"]["uid"] = "d" * 32
+    forged["match"]["actions"] = forged["match"]["actions"][:-5]
+    bad.write_text(json.dumps(_resign(forged)))
+    _import_fails(capsys, bad, "do not finish")
+
+    forged = json.loads(text)
+    forged["match"]["seats"] = forged["match"]["seats"][:1]
+    bad.write_text(json.dumps(_resign(forged)))
+    _import_fails(capsys, bad, "seats")
+
+    newer = json.loads(text)
+    newer["version"] = 2
+    bad.write_text(json.dumps(newer))
+    _import_fails(capsys, bad, "newer rum500")
+
+    bad.write_text(json.dumps({"hello": "world"}))
+    _import_fails(capsys, bad, "not a rum500 match file")
+
+    bad.write_bytes(b"\xff\xfe\x00garbage")
+    _import_fails(capsys, bad, "not a rum500 match file")
+
+    _import_fails(capsys, tmp_path / "missing.json", "cannot read")
+    _import_fails(capsys, tmp_path, "cannot read")
+
+
+def test_bad_game_ids(
+    three: list[Game], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "export", "42", str(tmp_path / "x.json"))
+    assert code == 1 and "no game 42" in err
+    code, _, err = run(capsys, "replay", "lots")
+    assert code == 1 and "not a game id" in err
+    code, _, err = run(capsys, "replay", "3")
+    assert code == 1 and "not finished" in err
+    code, _, err = run(capsys, "export", "1", str(tmp_path / "no" / "such" / "dir.json"))
+    assert code == 1 and "cannot write" in err
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_commands_as_real_processes(three: list[Game], home: Path) -> None:
+    env = {**os.environ, "RUM500_HOME": str(home.parent)}
+    ok = subprocess.run(
+        [sys.executable, "-m", "rum500", "history"], env=env, capture_output=True, text=True
+    )
+    assert ok.returncode == 0 and "Ann, Dan" in ok.stdout
+    conn = open_db()
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    bad = subprocess.run(
+        [sys.executable, "-m", "rum500", "stats"], env=env, capture_output=True, text=True
+    )
+    assert bad.returncode == 1
+    assert bad.stderr.startswith("rum500: the game log") and "newer rum500" in bad.stderr
+    assert "Traceback" not in bad.stderr
