@@ -98,13 +98,12 @@ def run_play(args: argparse.Namespace) -> int:
             host_player=name,
             bind="0.0.0.0" if args.lan else "127.0.0.1",
             announce=bool(args.lan),
-            bot_delay=getattr(args, "bot_delay", None) or DEFAULT_BOT_DELAY,
+            bot_delay=DEFAULT_BOT_DELAY if args.bot_delay is None else args.bot_delay,
         )
         config.options.validate(config.players)
-        note = _attach_journal(config, args)
-    except (ValueError, SessionError) as e:
+    except ValueError as e:
         return _fail(str(e))
-    return _run(_host_and_play(config, name, args, note))
+    return _run(_cli_host(config, name, args, interactive_start=False))
 
 
 def run_host(args: argparse.Namespace) -> int:
@@ -118,32 +117,44 @@ def run_host(args: argparse.Namespace) -> int:
         config.bot_level = _bot_level(config.bot_level)
         config.bot_delay = DEFAULT_BOT_DELAY
         config.options.validate(config.players)
-        note = _attach_journal(config, args)
     except (EOFError, KeyboardInterrupt):
         return _fail(_("no password given"))
-    except (ValueError, SessionError) as e:
+    except ValueError as e:
         return _fail(str(e))
-    return _run(_host_and_play(config, args.player, args, note, interactive_start=True))
+    return _run(_cli_host(config, args.player, args, interactive_start=True))
 
 
-async def _host_and_play(config: Any, name: str, args: argparse.Namespace,
-                         note: str | None, interactive_start: bool = False) -> int:
+async def _cli_host(config: Any, name: str, args: argparse.Namespace,
+                    interactive_start: bool) -> int:
+    try:
+        return await host_and_play(config, name, bool(args.ascii), args=args,
+                                   interactive_start=interactive_start)
+    except SessionError as e:
+        return _fail(str(e))
+
+
+async def host_and_play(config: Any, name: str, ascii: bool, *, args: Any = None,
+                        interactive_start: bool = False, input: Any = None,
+                        output: Any = None) -> int:
+    """Host ``config``'s table in this process and play at it; the host closes when the
+    player leaves. ``interactive_start``: wait for players (g starts with bots), else the
+    free seats get bots at once. Raises :class:`SessionError` with a message."""
     from rum500.hosting import start_host
 
+    note = _attach_journal(config, args)
     try:
         host = await start_host(config)
     except (ValueError, OSError) as e:
-        return _fail(_("cannot host: {why}").format(why=e))
+        raise SessionError(_("cannot host: {why}").format(why=e)) from None
     try:
-        start_now = host.start_now if interactive_start else None
         if interactive_start and note is None:
             note = _("Hosting {table} on port {port}. Press g to fill free seats with bots "
                      "and start.").format(table=host.table_name, port=host.port)
-        return await play_at(host.address, host.port, name=name, ascii=args.ascii,
-                             token=host.token, start_now=start_now, note=note,
-                             on_joined=None if interactive_start else host.start_now)
-    except SessionError as e:
-        return _fail(str(e))
+        return await play_at(host.address, host.port, name=name, ascii=ascii,
+                             token=host.token, note=note,
+                             start_now=host.start_now if interactive_start else None,
+                             on_joined=None if interactive_start else host.start_now,
+                             input=input, output=output)
     finally:
         await host.close()
 

@@ -256,9 +256,7 @@ class TableModel:
             self.log.extend(describe.event(e, self.player_name, self.ascii))
             if e.get("type") == "hand_end":
                 self.sheet = dict(e)
-                self.overlay = "sheet"
-            elif e.get("type") == "game_over":
-                self.overlay = "final"
+                self.overlay = "sheet"  # at game over, the final standings come after it
         # forget selected cards that left the hand
         have = Counter(view.get("hand") or [])
         self.selected = self.selected & have
@@ -274,7 +272,7 @@ class TableModel:
             self.overlay = self.overlay or "sheet"
         if view["phase"] == "game_over":
             self.finished = True
-            if self.overlay not in ("help", "quit"):
+            if self.overlay not in ("help", "quit", "sheet", "chat"):
                 self.overlay = "final"
         if view["turn"] != old_turn and self.my_turn and view["phase"] == "draw":
             if self.zone == Zone.MELDS:

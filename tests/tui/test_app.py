@@ -1,0 +1,182 @@
+"""The table screen as an Application: keys through a pipe input, a real host on 127.0.0.1,
+assertions on the model (what is selected, what was sent, what the host applied)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from rum500.hosting import HostConfig, start_host
+from rum500.i18n import set_language
+from rum500.tui import tokens
+from rum500.tui.app import run_table
+from rum500.tui.connection import NetSession, parse_address
+from rum500.tui.lobby import LobbyModel, build_lobby_app
+from rum500.tui.model import TableModel
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("RUM500_HOME", str(tmp_path))
+    set_language("en")
+    return tmp_path
+
+
+async def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        if loop.time() > end:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+class Running:
+    def __init__(self, host, session, model, inp, task) -> None:  # type: ignore[no-untyped-def]
+        self.host, self.session, self.model, self.input, self.task = (
+            host, session, model, inp, task)
+
+    def keys(self, text: str) -> None:
+        self.input.send_text(text)
+
+
+@pytest.fixture
+async def table() -> AsyncIterator[Running]:
+    host = await start_host(HostConfig(players=2, bots=1, host_player="Ann", seed=7,
+                                       bot_level="random", bot_delay=0.0, deal_pause=60.0))
+    session = NetSession(host.address, host.port, name="Ann", token=host.token)
+    await session.open()
+    host.start_now()
+    model = TableModel(name="Ann")
+    with create_pipe_input() as inp:
+        task = asyncio.ensure_future(run_table(session, model, input=inp, output=DummyOutput()))
+        run = Running(host, session, model, inp, task)
+        await until(lambda: model.view is not None and model.my_turn)
+        try:
+            yield run
+        finally:
+            if not task.done():
+                model.exit()
+                await asyncio.wait_for(task, 5)
+            await host.close()
+
+
+async def test_keys_draw_select_and_discard(table: Running) -> None:
+    m = table.model
+    assert m.names == ["Ann", "Bot 1"]
+    table.keys("s")
+    await until(lambda: m.phase == "play")
+    assert m.sent == [{"type": "draw", "source": "stock"}]
+    table.keys("\x1b[C\x1b[C ")  # right, right, space
+    await until(lambda: len(m.selected_cards()) == 1)
+    chosen = m.selected_cards()[0]
+    assert chosen == m.hand()[2]
+    table.keys("d")
+    await until(lambda: len(m.sent) == 2)
+    assert m.sent[-1] == {"type": "discard", "card": chosen}
+    await until(lambda: {"type": "discard", "card": chosen} in table.host.table.game.actions)
+
+
+async def test_help_and_quit_ask_first(table: Running) -> None:
+    m = table.model
+    table.keys("?")
+    await until(lambda: m.overlay == "help")
+    table.keys("\x1b[B")  # down scrolls the help
+    await until(lambda: m.help_scroll == 1)
+    table.keys("?")
+    await until(lambda: m.overlay is None)
+    table.keys("q")
+    await until(lambda: m.overlay == "quit")
+    table.keys("n")
+    await until(lambda: m.overlay is None)
+    assert not table.task.done()
+    table.keys("\x03")  # Ctrl-C asks too
+    await until(lambda: m.overlay == "quit")
+    table.keys("y")
+    assert await asyncio.wait_for(table.task, 5) == 0
+
+
+async def test_chat_reaches_the_table(table: Running) -> None:
+    m = table.model
+    table.keys("c")
+    await until(lambda: m.overlay == "chat")
+    table.keys("hello there\r")
+    await until(lambda: any("hello there" in line for line in m.chat_lines))
+    assert m.overlay is None
+
+
+async def test_token_on_disk_and_rejoin_after_a_drop(table: Running, home: Path) -> None:
+    m = table.model
+    saved = json.loads((home / "tokens.json").read_text())
+    assert saved[table.session.key]["token"] == table.host.token
+    assert tokens.get(table.session.key)["seat"] == 0
+    client = table.session.client
+    assert client is not None
+    await client.drop()  # the line goes dead under the screen
+    await until(lambda: not m.banner and client.lost is None and not client.closed)
+    table.keys("s")
+    await until(lambda: m.phase == "play")
+    assert m.sent[-1] == {"type": "draw", "source": "stock"}
+
+
+async def test_lost_host_shows_a_banner(table: Running) -> None:
+    await table.host.close()
+    await until(lambda: "Connection lost" in table.model.banner)
+
+
+def test_parse_address() -> None:
+    assert parse_address("127.0.0.1:5500") == ("127.0.0.1", 5500)
+    assert parse_address("[::1]:80") == ("::1", 80)
+    assert parse_address("myhost:0") is None
+    assert parse_address("Friday table") is None
+    assert parse_address("host:99999") is None
+
+
+async def test_lobby_join_by_address_form() -> None:
+    model = LobbyModel("Ann")
+    with create_pipe_input() as inp:
+        app = build_lobby_app(model, input=inp, output=DummyOutput())
+        task = asyncio.ensure_future(app.run_async())
+        await asyncio.sleep(0.05)
+        inp.send_text("a")
+        await until(lambda: model.form_kind == "address")
+        inp.send_text("nonsense\r\r\r\r")
+        await until(lambda: "host:port" in model.message)
+        assert model.choice is None
+        inp.send_text("\x1b[A\x1b[A\x1b[A")  # back up to the address field
+        await until(lambda: model.form_cursor == 0)
+        for _ in range(8):
+            inp.send_text("\x7f")
+        inp.send_text("127.0.0.1:5599\r\r\r\r")
+        await asyncio.wait_for(task, 5)
+    assert model.choice == {"kind": "join", "host": "127.0.0.1", "port": 5599, "name": "Ann",
+                            "password": None, "spectate": False}
+
+
+async def test_lobby_host_form_changes_options() -> None:
+    model = LobbyModel("Ann")
+    with create_pipe_input() as inp:
+        app = build_lobby_app(model, input=inp, output=DummyOutput())
+        task = asyncio.ensure_future(app.run_async())
+        await asyncio.sleep(0.05)
+        inp.send_text("h")
+        await until(lambda: model.form_kind == "host")
+        inp.send_text("\x1b[B\x1b[B\x1b[D\x1b[D")  # players: 4 -> 2
+        await until(lambda: model.values()["players"] == 2)
+        inp.send_text("\x1b[B\x1b[C")  # bots: 0 -> 1
+        await until(lambda: model.values()["bots"] == 1)
+        for _ in range(len(model.form or []) - model.form_cursor):
+            inp.send_text("\x1b[B")
+        await until(lambda: model.form_cursor == len(model.form or []))
+        inp.send_text("\r")
+        await asyncio.wait_for(task, 5)
+    assert model.choice is not None
+    assert model.choice["kind"] == "host"
+    assert (model.choice["players"], model.choice["bots"]) == (2, 1)
+    assert model.choice["empty_stock"] == "play_on" and model.choice["target"] == 500

@@ -1,0 +1,294 @@
+"""The table model against a real engine (tests/tui/local.py): what is offered, what is sent,
+what is refused and how it is explained."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+
+from rum500.bots import make_bot
+from rum500.i18n import set_language
+from rum500.rules import Game, Options
+from rum500.tui import render
+from rum500.tui.model import Refused, TableModel, Zone
+from tests.tui.local import LocalSession
+
+
+@pytest.fixture(autouse=True)
+def english() -> None:
+    set_language("en")
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def seated(players: int = 2, seed: int = 7, **kw: object) -> tuple[TableModel, LocalSession]:
+    session = LocalSession(players=players, seed=seed, **kw)  # type: ignore[arg-type]
+    model = TableModel(name="You")
+    model.send = session.act
+    model.send_chat = session.chat
+    task = asyncio.ensure_future(session.pump(model))
+    await settle()
+    model._pump = task  # type: ignore[attr-defined]
+    return model, session
+
+
+def keys_of(model: TableModel) -> set[str]:
+    return {k for k, _label, _fn in model.available_keys()}
+
+
+def put_cursor_on(model: TableModel, card: str) -> None:
+    model.zone = Zone.HAND
+    model.hand_cursor = model.hand().index(card)
+
+
+async def test_draw_phase_offers_only_draws() -> None:
+    model, session = await seated()
+    assert model.my_turn and model.phase == "draw"
+    keys = keys_of(model)
+    assert "s" in keys
+    assert not keys & {"m", "l", "d", "n"}
+    model.discard()
+    assert model.sent == []
+    assert "Draw first" in model.message
+
+
+async def test_draw_from_stock_then_discard_under_cursor() -> None:
+    model, session = await seated()
+    before = len(model.hand())
+    model.draw_stock()
+    await settle()
+    assert model.sent == [{"type": "draw", "source": "stock"}]
+    assert model.phase == "play" and len(model.hand()) == before + 1
+    assert "d" in keys_of(model) and "s" not in keys_of(model)
+    model.move(1)
+    model.move(1)
+    card = model.cursor_card()
+    assert card is not None
+    model.discard()
+    await settle()
+    assert model.sent[-1] == {"type": "discard", "card": card}
+    assert {"type": "discard", "card": card} in session.game.actions
+    assert Counter(model.hand()) == Counter(session.game.view(0)["hand"])
+
+
+async def test_space_selects_and_sort_keeps_cursor() -> None:
+    model, _session = await seated()
+    model.move(3)
+    card = model.cursor_card()
+    model.toggle_select()
+    assert model.selected_cards() == [card]
+    model.toggle_sort()
+    assert model.sort_mode == "rank" and model.cursor_card() == card
+    assert model.selected_cards() == [card]
+    model.toggle_select()
+    assert model.selected_cards() == []
+
+
+def find_position(players: int, want, seeds=range(40), limit: int = 400):  # type: ignore[no-untyped-def]
+    """(seed, actions) of the first position, seat 0 to move, where ``want(game)`` holds,
+    reached by random bots."""
+    for seed in seeds:
+        g = Game(players, seed=seed)
+        bots = [make_bot("random", seed=s) for s in range(players)]
+        actions = []
+        for _ in range(limit):
+            if g.to_move is None:
+                break
+            if g.to_move == 0 and want(g):
+                return seed, actions
+            a = bots[g.to_move].choose(g.view(g.to_move))
+            g.apply(a)
+            actions.append(a)
+    raise AssertionError("no such position found")
+
+
+async def at_position(players: int, want) -> tuple[TableModel, LocalSession]:  # type: ignore[no-untyped-def]
+    seed, actions = find_position(players, want)
+    model, session = await seated(players=players, seed=seed, autoplay=False)
+    g = session.game = Game(players, seed=seed)
+    for a in actions:
+        g.apply(a)
+    session._push([])
+    return model, session
+
+
+async def test_meld_selected_cards() -> None:
+    model, session = await at_position(
+        2, lambda g: g.phase.value == "play" and any(a["type"] == "meld"
+                                                      for a in g.legal_actions()))
+    meld = next(a for a in model.legal("meld"))
+    for card in meld["cards"]:
+        put_cursor_on(model, card)
+        model.toggle_select()
+    assert Counter(model.selected_cards()) == Counter(meld["cards"])
+    model.meld_selected()
+    await settle()
+    assert model.sent[-1]["type"] == "meld"
+    assert Counter(model.sent[-1]["cards"]) == Counter(meld["cards"])
+    table = model.view["melds"]
+    assert any(Counter(m["cards"]) == Counter(meld["cards"]) and m["owner"] == 0 for m in table)
+    assert model.selected_cards() == []
+
+
+async def test_two_cards_are_not_a_meld() -> None:
+    model, session = await at_position(2, lambda g: g.phase.value == "play")
+    for card in model.hand()[:2]:
+        put_cursor_on(model, card)
+        model.toggle_select()
+    sent = len(model.sent)
+    model.meld_selected()
+    assert len(model.sent) == sent
+    assert model.message_is_error and "three or more" in model.message
+
+
+async def test_card_dug_for_must_be_played_before_discarding() -> None:
+    model, session = await at_position(
+        2, lambda g: g.phase.value == "draw" and any(a.get("source") == "discard"
+                                                      for a in g.legal_actions()))
+    index = min(model.legal_pile_indices())
+    dug = model.pile()[index]
+    model.switch_zone(-1)
+    model.switch_zone(-1)
+    assert model.zone == Zone.PILE
+    model.pile_cursor = index
+    model.take_pile()
+    await settle()
+    assert model.sent[-1] == {"type": "draw", "source": "discard", "index": index}
+    assert model.view["must_play"] == dug
+    fragments = render.hand(model)
+    assert any("class:must" in style for style, *_rest in fragments)
+    put_cursor_on(model, next(c for c in model.hand() if c != dug))
+    sent = len(model.sent)
+    model.discard()
+    assert len(model.sent) == sent
+    assert model.message == f"{_shown(dug)} must be played this turn."
+    assert "d" not in keys_of(model)
+
+
+def _shown(card: str) -> str:
+    from rum500.tui.describe import card_text
+
+    return card_text(card)
+
+
+async def test_a_depth_that_cannot_be_taken_is_explained() -> None:
+    model, session = await at_position(
+        2, lambda g: g.phase.value == "draw" and len(g.pile) >= 2
+        and (len(g.pile) - 2) not in {a.get("index") for a in g.legal_actions()})
+    model.zone = Zone.PILE
+    model.pile_cursor = len(model.pile()) - 2
+    model.take_pile()
+    assert model.sent == []
+    assert model.message.startswith("You may not take")
+
+
+async def test_layoff_on_the_only_meld_it_fits() -> None:
+    model, session = await at_position(
+        2, lambda g: g.phase.value == "play" and any(a["type"] == "layoff"
+                                                      for a in g.legal_actions()))
+    layoff = model.legal("layoff")[0]
+    put_cursor_on(model, layoff["card"])
+    model.toggle_select()
+    fits = [a for a in model.legal("layoff") if a["card"] == layoff["card"]]
+    model.lay_off()
+    if len(fits) > 1:  # a meld must be chosen first
+        assert model.zone == Zone.MELDS and model.choosing_meld_for == layoff["card"]
+        model.meld_cursor = next(i for i, m in enumerate(model.melds())
+                                 if m["id"] == layoff["meld"])
+        model.enter()
+    await settle()
+    assert model.sent[-1] == {"type": "layoff", "card": layoff["card"],
+                              "meld": model.sent[-1]["meld"]}
+    meld = next(m for m in model.view["melds"] if m["id"] == model.sent[-1]["meld"])
+    assert layoff["card"] in meld["cards"]
+
+
+async def test_host_refusal_is_one_line() -> None:
+    model, session = await seated()
+    model._submit({"type": "discard", "card": "AS"})
+    await settle()
+    assert model.message_is_error
+    assert "\n" not in model.message and model.message
+
+
+async def test_refused_exception_from_send_becomes_message() -> None:
+    async def refuse(action: dict) -> None:
+        raise Refused("9D must be played this turn")
+
+    model, _session = await seated()
+    set_language("ru")
+    try:
+        model.send = refuse
+        model._submit({"type": "draw", "source": "stock"})
+        await settle()
+        assert model.message == "9♦ нужно сыграть в этот ход."
+    finally:
+        set_language("en")
+
+
+async def test_whole_match_score_sheet_and_final_chart() -> None:
+    session = LocalSession(players=3, seed=3, target=60, autoplay=False)
+    model = TableModel(name="You")
+    session.models.append(model)
+    model.apply_message({"type": "lobby", "state": "playing",
+                         "seats": [{"name": n} for n in ("You", "Bo", "Cy")]})
+    g = session.game
+    bots = [make_bot("random", seed=s) for s in range(3)]
+    sheets = 0
+    while g.to_move is not None:
+        events = g.apply(bots[g.to_move].choose(g.view(g.to_move)))
+        session._push(events)
+        if any(e["type"] == "hand_end" for e in events):
+            sheets += 1
+            assert model.overlay in ("sheet", "final") and model.sheet is not None
+            text = "".join(t for _s, t, *_h in render.score_sheet(model))
+            assert "Bo" in text and "Total" in text
+            model.close_overlay()
+    assert model.overlay == "final" and model.finished and sheets >= 1
+    text = "".join(t for _s, t, *_h in render.final(model))
+    assert "standings" in text and "Cy" in text
+    winner = model.view["winner"]
+    assert text.index(model.player_name(winner)) < min(
+        text.index(model.player_name(s)) for s in range(3) if s != winner)
+    assert any(m in text for m in render.SERIES_MARKS)
+
+
+async def test_chat_and_quit() -> None:
+    model, session = await seated()
+    left = []
+    model.exit = lambda: left.append(True)
+    model.open_chat()
+    for ch in "hi all":
+        model.chat_type(ch)
+    model.chat_send()
+    await settle()
+    assert session.chats == ["hi all"] and model.chat_lines[-1].endswith("hi all")
+    model.ask_quit()
+    assert model.overlay == "quit" and not left
+    model.close_overlay()
+    assert model.overlay is None
+    model.ask_quit()
+    model.confirm_quit()
+    assert left == [True]
+
+
+async def test_spectator_cannot_play() -> None:
+    g = Game(2, seed=1, options=Options(target=100))
+    model = TableModel(name="Watcher")
+    model.apply_message({"type": "welcome", "seat": None, "table": "t"})
+    model.apply_message({"type": "state", "view": g.view(None), "events": []})
+    model.draw_stock()
+    assert model.sent == [] and "watching" in model.message
+    assert "s" not in keys_of(model)
+
+
+async def test_hint_names_a_legal_move() -> None:
+    model, _session = await seated()
+    model.hint()
+    assert model.message.startswith("Hint: ")
+    assert "stock" in model.message or "discard pile" in model.message
