@@ -1,0 +1,207 @@
+"""The rum500 side of hosting: bots, take-over of an away seat, auto-deal, the journal hook,
+resume from a restored position."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from net.client import Client
+from rum500.bots import make_bot
+from rum500.hosting import HostConfig, start_host
+from rum500.rules import Game, Options
+from tests.net.util import play_as_bot, wait_for
+
+
+class Recorder:
+    """A journal that checks the host's promises as it is called."""
+
+    def __init__(self, host_ref: list) -> None:
+        self.host_ref = host_ref
+        self.calls: list[tuple] = []
+
+    def start_match(self, info: dict) -> None:
+        assert not self.calls, "start_match comes first, once"
+        self.calls.append(("start_match", info))
+
+    def record(self, seq: int, seat: int, action: dict) -> None:
+        host = self.host_ref[0]
+        # the update about action #seq is broadcast as state number seq + 2 (1 is the start):
+        # nobody can have it yet
+        assert host.server.seq == seq + 1
+        self.calls.append(("record", seq, seat, dict(action)))
+
+    def seats(self, seats: list[dict]) -> None:
+        self.calls.append(("seats", seats))
+
+    def finish(self, winner: int | None, totals: list[int]) -> None:
+        self.calls.append(("finish", winner, totals))
+
+
+async def test_journal_hook_order_and_replay(make_host, clients):
+    ref: list = []
+    journal = Recorder(ref)
+    host = await make_host(players=3, bots=2, journal=journal, seed=21,
+                           options=Options(target=80))
+    ref.append(host)
+    ann = await clients(host, "Ann")
+    await asyncio.wait_for(play_as_bot(ann), 60)
+    kinds = [c[0] for c in journal.calls]
+    assert kinds[0] == "start_match" and kinds[-1] == "finish"
+    info = journal.calls[0][1]
+    assert info["players"] == 3 and info["seed"] == 21 and info["deck"] is None
+    assert info["options"]["target"] == 80 and info["table"] == host.table_name
+    assert [s["name"] for s in info["seats"]] == ["Ann", "Bot 1", "Bot 2"]
+    assert info["seats"][0]["token"] == ann.token and info["seats"][1]["bot"] is True
+    records = [c for c in journal.calls if c[0] == "record"]
+    assert [r[1] for r in records] == list(range(len(records)))
+    game = host.table.game
+    assert [r[3] for r in records] == game.actions
+    replayed = Game.replay(3, 21, [r[3] for r in records], Options(target=80))
+    assert replayed.totals == game.totals and replayed.winner == journal.calls[-1][1]
+
+
+async def test_a_failing_journal_does_not_stop_the_game(make_host, clients, caplog):
+    class Broken:
+        def __getattr__(self, name: str):
+            def fail(*args: object) -> None:
+                raise OSError("disk full")
+            return fail
+
+    host = await make_host(players=2, bots=1, journal=Broken(), options=Options(target=60))
+    ann = await clients(host, "Ann")
+    with caplog.at_level(logging.WARNING, logger="rum500.hosting"):
+        final = await asyncio.wait_for(play_as_bot(ann), 60)
+    assert final["phase"] == "game_over"
+    assert any("disk full" in r.getMessage() for r in caplog.records)
+
+
+async def test_resume_from_a_replayed_game(make_host, clients):
+    ref: list = []
+    journal = Recorder(ref)
+    opts = Options(target=150)
+    host = await make_host(players=3, bots=1, journal=journal, seed=5, options=opts)
+    ref.append(host)
+    ann = await clients(host, "Ann")
+    bob = await clients(host, "Bob")
+    bots = [make_bot("random", 1), make_bot("random", 2)]
+
+    async def some_moves(c: Client, bot) -> None:
+        while len(host.table.game.actions) < 40:  # then stop, mid-turn or not
+            await asyncio.sleep(0.001)
+            v = c.view
+            if v and v["turn"] == c.seat and v["legal_actions"] and c.seq == host.server.seq:
+                await c.act(bot.choose(v))
+
+    await wait_for(lambda: host.table.game is not None)
+    await asyncio.wait_for(asyncio.gather(some_moves(ann, bots[0]), some_moves(bob, bots[1])),
+                           30)
+    tokens = [ann.token, bob.token]
+    await host.close()  # the host goes away
+    actions = [c[3] for c in journal.calls if c[0] == "record"]
+    seats = journal.calls[0][1]["seats"]
+    game = Game.replay(3, 5, actions, opts)
+    resumed = await start_host(HostConfig(resume_game=game, resume_seats=seats,
+                                          bot_level="random", options=opts))
+    try:
+        assert resumed.server.state == "playing"
+        a2 = await Client.rejoin(resumed.address, resumed.port, tokens[0])
+        b2 = await Client.rejoin(resumed.address, resumed.port, tokens[1])
+        assert (a2.seat, a2.name, b2.seat, b2.name) == (0, "Ann", 1, "Bob")
+        await wait_for(lambda: a2.view is not None and b2.view is not None)
+        assert resumed.table.game.actions[: len(actions)] == actions
+        with pytest.raises(Exception):  # noqa: B017 - a stranger cannot sit down
+            await Client.connect(resumed.address, resumed.port, name="Eve")
+        finals = await asyncio.wait_for(asyncio.gather(play_as_bot(a2, 3), play_as_bot(b2, 4)),
+                                        60)
+        assert finals[0]["phase"] == "game_over"
+        assert finals[0]["totals"] == resumed.table.game.totals
+        await a2.close()
+        await b2.close()
+    finally:
+        await resumed.close()
+
+
+async def test_an_away_seat_is_played_by_a_bot_and_handed_back(make_host, clients):
+    host = await make_host(players=2, bots=1, takeover_after=0.05, options=Options(target=300))
+    ann = await clients(host, "Ann")
+    token = ann.token
+    await wait_for(lambda: ann.view is not None)
+    await ann.drop()
+    game = host.table.game
+    n = len(game.actions)
+    # the host plays Ann's seat while she is away: both seats act
+    await wait_for(lambda: len(game.actions) > n + 10 or game.winner is not None)
+    assert game.winner is not None or game.to_move is not None
+    back = await Client.rejoin(host.address, host.port, token)
+    try:
+        await wait_for(lambda: game.to_move == 0 or game.winner is not None)
+        if game.winner is None:
+            seen = len(game.actions)
+            await asyncio.sleep(0.3)  # Ann is back: nobody plays for her
+            assert len(game.actions) == seen and game.to_move == 0
+            v = back.view
+            await wait_for(lambda: back.view is not None and back.view["turn"] == 0)
+            v = back.view
+            await back.act(v["legal_actions"][0])
+            assert len(game.actions) == seen + 1
+    finally:
+        await back.close()
+
+
+async def test_the_host_deals_for_a_dealer_who_does_not(make_host, clients):
+    host = await make_host(players=2, bots=1, deal_pause=0.05, seed=2,
+                           options=Options(target=5000))
+    ann = await clients(host, "Ann")
+    bot = make_bot("random", 9)
+    game = host.table.game
+    while game.hand_number < 3:
+        await asyncio.sleep(0.001)
+        v = ann.view
+        if v and v["turn"] == 0 and v["phase"] in ("draw", "play"):
+            await ann.act(bot.choose(v))  # Ann plays but never deals
+    assert any(a["type"] == "deal" for a in game.actions)
+
+
+async def test_start_now_fills_with_bots(make_host, clients):
+    host = await make_host(players=4, bots=0, host_player="Ann")
+    ann = await clients(host, "Ann", token=host.token)
+    assert host.server.state == "lobby"
+    host.start_now()
+    assert host.server.state == "playing"
+    assert [s.bot for s in host.server.seats] == [False, True, True, True]
+    await wait_for(lambda: ann.view is not None)
+
+
+async def test_an_unknown_bot_level_falls_back_to_random(make_host, clients, caplog):
+    with caplog.at_level(logging.WARNING, logger="rum500.hosting"):
+        host = await make_host(players=2, bots=1, bot_level="grandmaster",
+                               options=Options(target=60))
+        ann = await clients(host, "Ann")
+        final = await asyncio.wait_for(play_as_bot(ann), 60)
+    assert final["phase"] == "game_over"
+    assert any("grandmaster" in r.getMessage() for r in caplog.records)
+
+
+async def test_bots_pause_only_while_people_are_seated(make_host, clients):
+    host = await make_host(players=2, bots=1, bot_delay=0.7)
+    assert host._next() is None  # lobby: nothing to play
+    ann = await clients(host, "Ann")
+    await wait_for(lambda: host.table.game is not None)
+    await wait_for(lambda: host.table.to_move == 1 or ann.view["turn"] == 0)
+    if host.table.to_move == 0:
+        await ann.act({"type": "draw", "source": "stock"})
+        await ann.act({"type": "discard", "card": ann.view["hand"][0]})
+    assert host._next() == (1, 0.7)
+    await ann.drop()
+    await wait_for(lambda: host.server.seats[0].conn is None)
+    assert host._next() == (1, 0.0)
+
+
+async def test_impossible_configurations_are_refused():
+    with pytest.raises(ValueError, match="bots"):
+        await start_host(HostConfig(players=2, bots=3))
+    with pytest.raises(ValueError, match="one deck"):
+        await start_host(HostConfig(players=8, options=Options(decks=1)))
