@@ -122,9 +122,7 @@ def parse_po(text: str) -> dict[str, str]:
             if word not in ("msgctxt", "msgid", "msgstr"):
                 raise ValueError(f"unknown keyword {word!r}")
             if word in ("msgctxt", "msgid") and "msgstr" in entry:
-                keep_fuzzy = fuzzy
                 flush()
-                fuzzy = keep_fuzzy
             key = word
             entry[key] = _unquote(rest.strip())
         except (ValueError, SyntaxError) as e:
@@ -158,6 +156,51 @@ def compile_mo(catalog: dict[str, str]) -> bytes:
         f"{len(voffsets)}i", *voffsets
     )
     return header + table + ids + strs
+
+
+SOURCE_DIRS = ("tui",)
+
+
+def extract_messages(root: Path | None = None) -> list[tuple[str | None, str]]:
+    """Every (context, msgid) marked in the sources: ``_("…")``, ``N_("…")`` and
+    ``pgettext("ctx", "…")`` with literal strings, in order of first appearance."""
+    root = root or Path(__file__).parent
+    found: dict[tuple[str | None, str], None] = {}
+    files = [root / "i18n.py"] + [p for d in SOURCE_DIRS for p in sorted((root / d).rglob("*.py"))]
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            args = node.args
+            if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
+                continue
+            if node.func.id in ("_", "N_") and len(args) == 1:
+                found[(None, args[0].value)] = None  # type: ignore[union-attr]
+            elif node.func.id == "pgettext" and len(args) == 2:
+                found[(args[0].value, args[1].value)] = None  # type: ignore[union-attr]
+    return list(found)
+
+
+def _po_quote(text: str) -> str:
+    if "\n" not in text.rstrip("\n"):
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    lines = text.splitlines(keepends=True)
+    return '""\n' + "\n".join(_po_quote(line) for line in lines)
+
+
+def missing_entries(po: Path) -> str:
+    """``.po`` entries (msgstr empty) for the marked messages ``po`` lacks."""
+    have = parse_po(po.read_text(encoding="utf-8")) if po.exists() else {}
+    raw = po.read_text(encoding="utf-8") if po.exists() else ""
+    out = []
+    for ctx, msgid in extract_messages():
+        key = msgid if ctx is None else ctx + "\x04" + msgid
+        if key in have or _po_quote(msgid) in raw:
+            continue
+        entry = f"msgctxt {_po_quote(ctx)}\n" if ctx is not None else ""
+        out.append(entry + f'msgid {_po_quote(msgid)}\nmsgstr ""\n')
+    return "\n".join(out)
 
 
 def po_files() -> list[Path]:

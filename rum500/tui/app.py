@@ -30,8 +30,9 @@ class Session(Protocol):
     async def close(self) -> None: ...
 
 
-def build_table_app(model: TableModel, input: Input | None = None,
-                    output: Output | None = None) -> Application[Any]:
+def build_table_app(
+    model: TableModel, input: Input | None = None, output: Output | None = None
+) -> Application[Any]:
     app: Application[Any] = Application(
         layout=build_layout(model),
         key_bindings=build_key_bindings(model),
@@ -47,8 +48,9 @@ def build_table_app(model: TableModel, input: Input | None = None,
     return app
 
 
-async def run_table(session: Session, model: TableModel, input: Input | None = None,
-                    output: Output | None = None) -> int:
+async def run_table(
+    session: Session, model: TableModel, input: Input | None = None, output: Output | None = None
+) -> int:
     """Play at the table until the player leaves; returns an exit status."""
     model.send = session.act
     model.send_chat = session.chat

@@ -50,9 +50,17 @@ def address_key(host: str, port: int) -> str:
 class NetSession:
     """One player's (or spectator's) connection to a table, with rejoin."""
 
-    def __init__(self, host: str, port: int, *, name: str, password: str | None = None,
-                 spectate: bool = False, token: str | None = None,
-                 use_saved_token: bool = True) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        name: str,
+        password: str | None = None,
+        spectate: bool = False,
+        token: str | None = None,
+        use_saved_token: bool = True,
+    ) -> None:
         self.host, self.port = host, port
         self.name = name
         self.password = password
@@ -74,8 +82,13 @@ class NetSession:
         if saved:
             try:
                 self.client = await Client.connect(
-                    self.host, self.port, name=saved.get("name") or self.name,
-                    token=saved["token"], password=self.password, timeout=5.0)
+                    self.host,
+                    self.port,
+                    name=saved.get("name") or self.name,
+                    token=saved["token"],
+                    password=self.password,
+                    timeout=5.0,
+                )
             except HandshakeError as e:
                 if e.code != "bad_token" or self.token:
                     raise SessionError(self._why(e)) from None
@@ -85,8 +98,13 @@ class NetSession:
         if self.client is None:
             try:
                 self.client = await Client.connect(
-                    self.host, self.port, name=self.name, password=self.password,
-                    spectate=self.spectate, timeout=5.0)
+                    self.host,
+                    self.port,
+                    name=self.name,
+                    password=self.password,
+                    spectate=self.spectate,
+                    timeout=5.0,
+                )
             except ClientError as e:
                 raise SessionError(self._why(e)) from None
         self._save_token()
@@ -113,8 +131,13 @@ class NetSession:
         c = self.client
         assert c is not None
         info = c.table_info or {}
-        return {"type": "welcome", "seat": c.seat, "name": c.name,
-                "table": info.get("name") or "", "info": info}
+        return {
+            "type": "welcome",
+            "seat": c.seat,
+            "name": c.name,
+            "table": info.get("name") or "",
+            "info": info,
+        }
 
     async def act(self, action: dict) -> None:
         if self.client is None:

@@ -16,8 +16,15 @@ NameOf = Callable[[int | None], str]
 
 
 def rank_text(rank: str) -> str:
-    if rank in ("A", "J", "Q", "K"):
-        return pgettext("rank", rank)
+    """The rank as players of the current language write it (Russian: Т В Д К)."""
+    if rank == "A":
+        return pgettext("rank", "A")
+    if rank == "J":
+        return pgettext("rank", "J")
+    if rank == "Q":
+        return pgettext("rank", "Q")
+    if rank == "K":
+        return pgettext("rank", "K")
     return rank
 
 
@@ -44,23 +51,33 @@ def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
     kind = e.get("type")
     who = name_of(e.get("seat"))
     if kind == "deal":
-        return [_("— Hand {n}: {dealer} deals; the upcard is {card}.").format(
-            n=e.get("hand"), dealer=name_of(e.get("dealer")),
-            card=card_text(e.get("upcard", "?"), ascii))]
+        return [
+            _("— Hand {n}: {dealer} deals; the upcard is {card}.").format(
+                n=e.get("hand"),
+                dealer=name_of(e.get("dealer")),
+                card=card_text(e.get("upcard", "?"), ascii),
+            )
+        ]
     if kind == "draw":
         if e.get("source") == "stock":
             return [_("{who} draws from the stock.").format(who=who)]
-        return [_("{who} takes {cards} from the discard pile.").format(
-            who=who, cards=cards_text(e.get("cards") or [], ascii))]
+        return [
+            _("{who} takes {cards} from the discard pile.").format(
+                who=who, cards=cards_text(e.get("cards") or [], ascii)
+            )
+        ]
     if kind == "meld":
-        return [_("{who} melds {cards}.").format(who=who,
-                                                 cards=cards_text(e.get("cards") or [], ascii))]
+        return [
+            _("{who} melds {cards}.").format(who=who, cards=cards_text(e.get("cards") or [], ascii))
+        ]
     if kind == "layoff":
-        return [_("{who} lays off {card}.").format(who=who,
-                                                   card=card_text(e.get("card", "?"), ascii))]
+        return [
+            _("{who} lays off {card}.").format(who=who, card=card_text(e.get("card", "?"), ascii))
+        ]
     if kind == "discard":
-        return [_("{who} discards {card}.").format(who=who,
-                                                   card=card_text(e.get("card", "?"), ascii))]
+        return [
+            _("{who} discards {card}.").format(who=who, card=card_text(e.get("card", "?"), ascii))
+        ]
     if kind == "reshuffle":
         return [_("The discard pile is shuffled into a new stock.")]
     if kind == "end_hand":
@@ -71,8 +88,7 @@ def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
             lines.append(_("{who} goes out.").format(who=name_of(e["went_out"])))
         scores = e.get("scores") or []
         parts = [f"{name_of(s)} {v:+d}" for s, v in enumerate(scores)]
-        lines.append(_("Hand {n} over: {scores}.").format(n=e.get("hand"),
-                                                           scores=", ".join(parts)))
+        lines.append(_("Hand {n} over: {scores}.").format(n=e.get("hand"), scores=", ".join(parts)))
         return lines
     if kind == "tie":
         return [_("Tied at {total}: another hand is played.").format(total=e.get("total"))]
@@ -98,8 +114,9 @@ def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
     if kind == "layoff":
         meld = next((m for m in view.get("melds") or [] if m["id"] == a.get("meld")), None)
         on = cards_text(meld["cards"], ascii) if meld else "?"
-        return _("lay off {card} on {meld}").format(card=card_text(a.get("card", "?"), ascii),
-                                                    meld=on)
+        return _("lay off {card} on {meld}").format(
+            card=card_text(a.get("card", "?"), ascii), meld=on
+        )
     if kind == "discard":
         return _("discard {card}").format(card=card_text(a.get("card", "?"), ascii))
     if kind == "end_hand":
@@ -113,15 +130,23 @@ def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
 _REFUSALS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^(\S+) must be played this turn$"), N_("{0} must be played this turn.")),
     (re.compile(r"^you do not hold (\S+)$"), N_("You do not hold {0}.")),
-    (re.compile(r"^draw first: from the stock or the discard pile$"),
-     N_("Draw first: from the stock (s) or the discard pile (t).")),
+    (
+        re.compile(r"^draw first: from the stock or the discard pile$"),
+        N_("Draw first: from the stock (s) or the discard pile (t)."),
+    ),
     (re.compile(r"^you have already drawn this turn$"), N_("You have already drawn this turn.")),
     (re.compile(r"^it is not your turn.*$", re.I), N_("It is not your turn.")),
     (re.compile(r"^not your turn.*$", re.I), N_("It is not your turn.")),
-    (re.compile(r"^you may not take (\S+): it must be played this turn and no meld or lay-off "
-                r"could take it$"),
-     N_("You may not take {0}: it must be played this turn and no meld or lay-off could "
-        "take it.")),
+    (
+        re.compile(
+            r"^you may not take (\S+): it must be played this turn and no meld or lay-off "
+            r"could take it$"
+        ),
+        N_(
+            "You may not take {0}: it must be played this turn and no meld or lay-off could "
+            "take it."
+        ),
+    ),
 ]
 
 

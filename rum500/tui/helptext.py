@@ -24,8 +24,8 @@ def keys_text() -> str:
         "  c          chat\n"
         "  ?          this help (↑ ↓ scroll, Esc closes)\n"
         "  q, Ctrl-C  leave (asks first during a match)\n"
-        "  Mouse: click a card to select it, a pile card to choose the depth, a meld to\n"
-        "  lay off on it, a key in the bottom line to use it."
+        "  Mouse: click a card to select it, a pile card to choose the depth, a meld\n"
+        "  to lay off on it, a key in the bottom line to use it."
     )
 
 
@@ -36,16 +36,16 @@ def rules_text() -> str:
         "  with 2 players, else 7. The next card starts the discard pile.\n"
         "  Your turn: draw the top card of the stock, or take any card of the discard\n"
         "  pile together with every card above it. The deepest card you take must be\n"
-        "  played this turn (in a new meld or laid off); until then you may not discard.\n"
+        "  played this turn (in a new meld or laid off); until then, no discard.\n"
         "  Then meld and lay off as you like, and discard one card to end the turn.\n"
-        "  Melds: a set is 3 or 4 cards of one rank; a run is 3 or more cards in a row of\n"
-        "  one suit. The ace is low (A-2-3) or high (Q-K-A), never K-A-2.\n"
+        "  Melds: a set is 3 or 4 cards of one rank; a run is 3 or more cards in a\n"
+        "  row of one suit. The ace is low (A-2-3) or high (Q-K-A), never K-A-2.\n"
         "  Lay-off: one card added to any meld on the table; it scores for you.\n"
         "  The hand ends as soon as someone has no cards left. When the stock is empty\n"
         "  you may still take from the pile, or end the hand.\n"
         "  Points: ace 15 (1 when low in a run), K Q J 10 are 10, others face value.\n"
         "  Each hand scores what you put on the table minus what is left in your hand.\n"
-        "  The first total of 500 or more wins; the highest wins; a tie plays another hand."
+        "  Once a total reaches 500, the highest total wins; a tie plays another hand."
     )
 
 

@@ -9,6 +9,14 @@ from prompt_toolkit.keys import Keys
 from rum500.tui.helptext import help_lines
 from rum500.tui.model import TableModel
 
+#: The letter the same physical key types on a Russian (ЙЦУКЕН) layout, so the keys work
+#: whichever layout is active.
+CYRILLIC_TWIN = dict(zip("qwertyuiopasdfghjklzxcvbnm", "йцукенгшщзфывапролдячсмить", strict=True))
+
+
+def with_twins(keys: tuple[str, ...]) -> tuple[str, ...]:
+    return keys + tuple(CYRILLIC_TWIN[k] for k in keys if k in CYRILLIC_TWIN)
+
 
 def build_key_bindings(model: TableModel) -> KeyBindings:
     kb = KeyBindings()
@@ -20,7 +28,7 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     final = Condition(lambda: model.overlay == "final")
 
     def bind(keys: tuple[str, ...], method, flt=table) -> None:  # type: ignore[no-untyped-def]
-        for key in keys:
+        for key in with_twins(keys):
             kb.add(key, filter=flt)(lambda event, method=method: method())
 
     bind(("left",), lambda: model.move(-1))

@@ -40,13 +40,14 @@ def _window(get_text, **kw) -> Window:  # type: ignore[no-untyped-def]
 
 def _overlay(model: TableModel, name: str, body: HSplit | Window, title: str, **pos) -> Float:
     frame = Frame(body, title=title, style="class:overlay")
-    return Float(ConditionalContainer(frame, filter=Condition(lambda: model.overlay == name)),
-                 **pos)
+    return Float(
+        ConditionalContainer(frame, filter=Condition(lambda: model.overlay == name)), **pos
+    )
 
 
 def help_text(model: TableModel) -> StyleAndTextTuples:
     lines = help_lines()
-    shown = lines[model.help_scroll:]
+    shown = lines[model.help_scroll :]
     return [("", "\n".join(shown))]
 
 
@@ -79,14 +80,12 @@ def build_layout(model: TableModel) -> Layout:
             ),
             _window(lambda: render.title(model), height=1, style="class:title"),
             players,
-            _window(lambda: render.pile(model), wrap_lines=True,
-                    height=Dimension(min=1, max=3)),
-            _window(lambda: render.melds(model), wrap_lines=True,
-                    height=lambda: _melds_height(model)),
-            _window(lambda: render.hand(model), wrap_lines=True,
-                    height=Dimension(min=1, max=4)),
-            _window(lambda: render.actions(model), wrap_lines=True,
-                    height=Dimension(min=1, max=2)),
+            _window(lambda: render.pile(model), wrap_lines=True, height=Dimension(min=1, max=3)),
+            _window(
+                lambda: render.melds(model), wrap_lines=True, height=lambda: _melds_height(model)
+            ),
+            _window(lambda: render.hand(model), wrap_lines=True, height=Dimension(min=1, max=4)),
+            _window(lambda: render.actions(model), wrap_lines=True, height=Dimension(min=1, max=2)),
             _window(lambda: render.status(model), height=1),
             VSplit(
                 [
@@ -107,21 +106,41 @@ def build_layout(model: TableModel) -> Layout:
         ]
     )
     floats = [
-        _overlay(model, "help", _window(lambda: help_text(model)), _("Help"),
-                 top=0, bottom=0, left=0, right=0),
         _overlay(
-            model, "quit",
-            _window(lambda: [("class:label", _("Leave the match? y = leave, n = stay"))],
-                    height=1),
+            model,
+            "help",
+            _window(lambda: help_text(model)),
+            _("Help"),
+            top=0,
+            bottom=0,
+            left=0,
+            right=0,
+        ),
+        _overlay(
+            model,
+            "quit",
+            _window(lambda: [("class:label", _("Leave the match? y = leave, n = stay"))], height=1),
             _("Leave"),
         ),
         _overlay(model, "sheet", _window(lambda: render.score_sheet(model)), _("Score sheet")),
-        _overlay(model, "final", _window(lambda: render.final(model)), _("Final standings"),
-                 top=1, bottom=1, left=2, right=2),
         _overlay(
-            model, "chat",
-            _window(lambda: [("", _("Say: ")), ("class:label", model.chat_input + "_")],
-                    height=1, width=60),
+            model,
+            "final",
+            _window(lambda: render.final(model)),
+            _("Final standings"),
+            top=1,
+            bottom=1,
+            left=2,
+            right=2,
+        ),
+        _overlay(
+            model,
+            "chat",
+            _window(
+                lambda: [("", _("Say: ")), ("class:label", model.chat_input + "_")],
+                height=1,
+                width=60,
+            ),
             _("Chat (Enter sends, Esc cancels)"),
         ),
     ]

@@ -27,6 +27,7 @@ from prompt_toolkit.output import Output
 from rum500.i18n import _
 from rum500.rules.options import EMPTY_STOCK_RULES, MAX_PLAYERS, MIN_PLAYERS
 from rum500.tui.connection import SessionError, parse_address
+from rum500.tui.keys import with_twins
 from rum500.tui.render import STYLE
 
 
@@ -86,17 +87,35 @@ def _levels() -> list[tuple[Any, str]]:
 def _option_fields() -> list[Field]:
     return [
         Field("target", _("Target score"), 500, low=1, high=9999),
-        Field("decks", _("Decks"), None,
-              choices=[(None, _("auto")), (1, "1"), (2, "2")]),
-        Field("top_card_free", _("Discard pick-up"), False,
-              choices=[(False, _("the card dug for must be played")),
-                       (True, _("top card free"))]),
-        Field("must_discard", _("Going out"), False,
-              choices=[(False, _("by any play")), (True, _("must discard"))]),
-        Field("empty_stock", _("Empty stock"), "play_on",
-              choices=[(r, {"play_on": _("play on from the pile"),
-                            "reshuffle": _("reshuffle once"),
-                            "end": _("end at once")}[r]) for r in EMPTY_STOCK_RULES]),
+        Field("decks", _("Decks"), None, choices=[(None, _("auto")), (1, "1"), (2, "2")]),
+        Field(
+            "top_card_free",
+            _("Discard pick-up"),
+            False,
+            choices=[(False, _("the card dug for must be played")), (True, _("top card free"))],
+        ),
+        Field(
+            "must_discard",
+            _("Going out"),
+            False,
+            choices=[(False, _("by any play")), (True, _("must discard"))],
+        ),
+        Field(
+            "empty_stock",
+            _("Empty stock"),
+            "play_on",
+            choices=[
+                (
+                    r,
+                    {
+                        "play_on": _("play on from the pile"),
+                        "reshuffle": _("reshuffle once"),
+                        "end": _("end at once"),
+                    }[r],
+                )
+                for r in EMPTY_STOCK_RULES
+            ],
+        ),
     ]
 
 
@@ -122,8 +141,11 @@ def solo_form(name: str) -> list[Field]:
 
 
 def address_form(name: str) -> list[Field]:
-    return [Field("address", _("Address (host:port)"), ""), Field("name", _("Your name"), name),
-            Field("password", _("Password (if any)"), "", secret=True)]
+    return [
+        Field("address", _("Address (host:port)"), ""),
+        Field("name", _("Your name"), name),
+        Field("password", _("Password (if any)"), "", secret=True),
+    ]
 
 
 class LobbyModel:
@@ -165,8 +187,9 @@ class LobbyModel:
     def join_selected(self, spectate: bool = False) -> None:
         tables = self.table_list()
         if not tables:
-            self.message = _("No table to join yet: host one (h), play solo (p) or join by "
-                             "address (a).")
+            self.message = _(
+                "No table to join yet: host one (h), play solo (p) or join by address (a)."
+            )
             self.on_change()
             return
         t = tables[min(self.cursor, len(tables) - 1)]
@@ -174,8 +197,16 @@ class LobbyModel:
             self.pending_table = t
             self.open_form("password")
             return
-        self._choose({"kind": "join", "host": t.address, "port": t.port, "name": self.name,
-                      "password": None, "spectate": spectate})
+        self._choose(
+            {
+                "kind": "join",
+                "host": t.address,
+                "port": t.port,
+                "name": self.name,
+                "password": None,
+                "spectate": spectate,
+            }
+        )
 
     # -- forms
     def open_form(self, kind: str) -> None:
@@ -235,16 +266,32 @@ class LobbyModel:
         name = str(v.get("name") or self.name).strip()[:24] or self.name
         if self.form_kind == "password":
             t = self.pending_table
-            self._choose({"kind": "join", "host": t.address, "port": t.port, "name": name,
-                          "password": v["password"] or None, "spectate": False})
+            self._choose(
+                {
+                    "kind": "join",
+                    "host": t.address,
+                    "port": t.port,
+                    "name": name,
+                    "password": v["password"] or None,
+                    "spectate": False,
+                }
+            )
         elif self.form_kind == "address":
             where = parse_address(str(v["address"]))
             if where is None:
                 self.message = _("Write the address as host:port, e.g. 192.168.1.20:5500.")
                 self.on_change()
                 return
-            self._choose({"kind": "join", "host": where[0], "port": where[1], "name": name,
-                          "password": v["password"] or None, "spectate": False})
+            self._choose(
+                {
+                    "kind": "join",
+                    "host": where[0],
+                    "port": where[1],
+                    "name": name,
+                    "password": v["password"] or None,
+                    "spectate": False,
+                }
+            )
         else:
             if self.form_kind == "host" and v["bots"] >= v["players"]:
                 self.message = _("Leave a seat for yourself: fewer bots than players.")
@@ -260,8 +307,12 @@ class LobbyModel:
 def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:title", " " + _("Rummy 500 — lobby") + " "), ("", "\n\n")]
     if model.form is not None:
-        titles = {"host": _("Host a new table"), "solo": _("Play solo against bots"),
-                  "address": _("Join by address"), "password": _("This table needs a password")}
+        titles = {
+            "host": _("Host a new table"),
+            "solo": _("Play solo against bots"),
+            "address": _("Join by address"),
+            "password": _("This table needs a password"),
+        }
         out.append(("class:label", titles[model.form_kind] + "\n\n"))
         for i, f in enumerate(model.form):
             here = i == model.form_cursor
@@ -270,8 +321,12 @@ def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
             out.append(("class:label" if here else "", f" {arrows[0]}{f.shown()}{arrows[1]}\n"))
         go = model.form_cursor == len(model.form)
         out.append(("class:key" if go else "class:label", "\n  [ " + _("Go") + " ]"))
-        out.append(("class:dim", "\n\n  " + _("↑↓ field  ←→ change  type to edit  Enter next / "
-                                              "go  Esc back")))
+        out.append(
+            (
+                "class:dim",
+                "\n\n  " + _("↑↓ field  ←→ change  type to edit  Enter next / go  Esc back"),
+            )
+        )
     else:
         out.append(("class:label", _("Tables on the LAN") + "\n"))
         tables = model.table_list()
@@ -281,14 +336,23 @@ def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
             here = i == model.cursor
             lock = " 🔒" if t.password else ""
             line = "  {:<22} {:<14} {:>5}  {}{}".format(
-                t.name[:22], (t.host_player or "-")[:14],
-                f"{t.seats_taken}/{t.seats_total}", _state_text(t.state), lock)
+                t.name[:22],
+                (t.host_player or "-")[:14],
+                f"{t.seats_taken}/{t.seats_total}",
+                _state_text(t.state),
+                lock,
+            )
             out.append(("class:cursor" if here else "", line + "\n"))
             out.append(("class:dim", f"      {t.address}:{t.port}\n"))
         out.append(("", "\n"))
-        for key, label in (("Enter", _("join the table")), ("w", _("watch it")),
-                           ("h", _("host a new table")), ("p", _("play solo against bots")),
-                           ("a", _("join by host:port")), ("q", _("quit"))):
+        for key, label in (
+            ("Enter", _("join the table")),
+            ("w", _("watch it")),
+            ("h", _("host a new table")),
+            ("p", _("play solo against bots")),
+            ("a", _("join by host:port")),
+            ("q", _("quit")),
+        ):
             out.append(("class:key", f" {key} "))
             out.append(("", f" {label}\n"))
     if model.message:
@@ -298,17 +362,19 @@ def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
 
 def _state_text(state: str) -> str:
     return {"lobby": _("waiting"), "playing": _("playing"), "finished": _("finished")}.get(
-        state, state)
+        state, state
+    )
 
 
-def build_lobby_app(model: LobbyModel, input: Input | None = None,
-                    output: Output | None = None) -> Application[Any]:
+def build_lobby_app(
+    model: LobbyModel, input: Input | None = None, output: Output | None = None
+) -> Application[Any]:
     kb = KeyBindings()
     in_form = Condition(lambda: model.form is not None)
     listing = ~in_form
 
     def bind(keys: tuple[str, ...], fn: Any, flt: Any) -> None:
-        for k in keys:
+        for k in with_twins(keys):
             kb.add(k, filter=flt)(lambda event, fn=fn: fn())
 
     bind(("up",), lambda: model.move(-1), listing | in_form)
@@ -329,10 +395,20 @@ def build_lobby_app(model: LobbyModel, input: Input | None = None,
         if event.data and event.data.isprintable():
             model.form_type(event.data)
 
-    layout = Layout(HSplit([Window(FormattedTextControl(lambda: _lobby_text(model)),
-                                   wrap_lines=True, always_hide_cursor=True)]))
-    app: Application[Any] = Application(layout=layout, key_bindings=kb, style=STYLE,
-                                        full_screen=True, input=input, output=output)
+    layout = Layout(
+        HSplit(
+            [
+                Window(
+                    FormattedTextControl(lambda: _lobby_text(model)),
+                    wrap_lines=True,
+                    always_hide_cursor=True,
+                )
+            ]
+        )
+    )
+    app: Application[Any] = Application(
+        layout=layout, key_bindings=kb, style=STYLE, full_screen=True, input=input, output=output
+    )
     model.on_change = app.invalidate
     model.exit = lambda: app.exit() if app.is_running else None
     return app
@@ -355,8 +431,9 @@ async def watch_lan(model: LobbyModel) -> None:
         model.on_change()
 
 
-async def run_lobby_screen(args: argparse.Namespace, input: Input | None = None,
-                           output: Output | None = None) -> int:
+async def run_lobby_screen(
+    args: argparse.Namespace, input: Input | None = None, output: Output | None = None
+) -> int:
     """The lobby, then the chosen table, then the lobby again, until the player quits."""
     from rum500.tui.main import player_name
 
@@ -387,33 +464,51 @@ async def run_lobby_screen(args: argparse.Namespace, input: Input | None = None,
             message = str(e)
 
 
-async def _play_choice(choice: dict, args: argparse.Namespace, input: Input | None,
-                       output: Output | None) -> None:
+async def _play_choice(
+    choice: dict, args: argparse.Namespace, input: Input | None, output: Output | None
+) -> None:
     from rum500.hosting import HostConfig
     from rum500.rules import Options
     from rum500.tui.main import DEFAULT_BOT_DELAY, host_and_play, play_at
 
     ascii = bool(getattr(args, "ascii", False))
     if choice["kind"] == "join":
-        await play_at(choice["host"], choice["port"], name=choice["name"], ascii=ascii,
-                      password=choice["password"], spectate=choice["spectate"],
-                      input=input, output=output)
+        await play_at(
+            choice["host"],
+            choice["port"],
+            name=choice["name"],
+            ascii=ascii,
+            password=choice["password"],
+            spectate=choice["spectate"],
+            input=input,
+            output=output,
+        )
         return
-    options = Options(target=choice["target"], decks=choice["decks"],
-                      top_card_free=choice["top_card_free"],
-                      must_discard=choice["must_discard"], empty_stock=choice["empty_stock"])
+    options = Options(
+        target=choice["target"],
+        decks=choice["decks"],
+        top_card_free=choice["top_card_free"],
+        must_discard=choice["must_discard"],
+        empty_stock=choice["empty_stock"],
+    )
     solo = choice["kind"] == "solo"
     players = choice["bots"] + 1 if solo else choice["players"]
     config = HostConfig(
-        players=players, bots=choice["bots"], bot_level=choice["bot_level"],
-        options=options, host_player=choice["name"],
+        players=players,
+        bots=choice["bots"],
+        bot_level=choice["bot_level"],
+        options=options,
+        host_player=choice["name"],
         table_name=choice.get("table") or _("{name}'s table").format(name=choice["name"]),
-        bind="127.0.0.1" if solo else "0.0.0.0", announce=not solo,
-        password=choice.get("password") or None, bot_delay=DEFAULT_BOT_DELAY,
+        bind="127.0.0.1" if solo else "0.0.0.0",
+        announce=not solo,
+        password=choice.get("password") or None,
+        bot_delay=DEFAULT_BOT_DELAY,
     )
     try:
         options.validate(players)
     except ValueError as e:
         raise SessionError(str(e)) from None
-    await host_and_play(config, choice["name"], ascii, interactive_start=not solo,
-                        input=input, output=output)
+    await host_and_play(
+        config, choice["name"], ascii, interactive_start=not solo, input=input, output=output
+    )

@@ -59,16 +59,28 @@ def _attach_journal(config: Any, args: Any) -> str | None:
         raise SessionError(str(e)) from None
 
 
-async def play_at(host_address: str, port: int, *, name: str, ascii: bool,
-                  token: str | None = None, password: str | None = None,
-                  spectate: bool = False, start_now: Any = None, note: str | None = None,
-                  on_joined: Any = None, input: Any = None, output: Any = None) -> int:
+async def play_at(
+    host_address: str,
+    port: int,
+    *,
+    name: str,
+    ascii: bool,
+    token: str | None = None,
+    password: str | None = None,
+    spectate: bool = False,
+    start_now: Any = None,
+    note: str | None = None,
+    on_joined: Any = None,
+    input: Any = None,
+    output: Any = None,
+) -> int:
     """Join the table at ``host_address:port`` and run the table screen until the player
     leaves. ``token`` takes a seat reserved by our own host."""
     from rum500.tui.app import run_table
 
-    session = NetSession(host_address, port, name=name, password=password, spectate=spectate,
-                         token=token)
+    session = NetSession(
+        host_address, port, name=name, password=password, spectate=spectate, token=token
+    )
     await session.open()
     if on_joined is not None:
         on_joined()
@@ -124,18 +136,27 @@ def run_host(args: argparse.Namespace) -> int:
     return _run(_cli_host(config, args.player, args, interactive_start=True))
 
 
-async def _cli_host(config: Any, name: str, args: argparse.Namespace,
-                    interactive_start: bool) -> int:
+async def _cli_host(
+    config: Any, name: str, args: argparse.Namespace, interactive_start: bool
+) -> int:
     try:
-        return await host_and_play(config, name, bool(args.ascii), args=args,
-                                   interactive_start=interactive_start)
+        return await host_and_play(
+            config, name, bool(args.ascii), args=args, interactive_start=interactive_start
+        )
     except SessionError as e:
         return _fail(str(e))
 
 
-async def host_and_play(config: Any, name: str, ascii: bool, *, args: Any = None,
-                        interactive_start: bool = False, input: Any = None,
-                        output: Any = None) -> int:
+async def host_and_play(
+    config: Any,
+    name: str,
+    ascii: bool,
+    *,
+    args: Any = None,
+    interactive_start: bool = False,
+    input: Any = None,
+    output: Any = None,
+) -> int:
     """Host ``config``'s table in this process and play at it; the host closes when the
     player leaves. ``interactive_start``: wait for players (g starts with bots), else the
     free seats get bots at once. Raises :class:`SessionError` with a message."""
@@ -148,13 +169,21 @@ async def host_and_play(config: Any, name: str, ascii: bool, *, args: Any = None
         raise SessionError(_("cannot host: {why}").format(why=e)) from None
     try:
         if interactive_start and note is None:
-            note = _("Hosting {table} on port {port}. Press g to fill free seats with bots "
-                     "and start.").format(table=host.table_name, port=host.port)
-        return await play_at(host.address, host.port, name=name, ascii=ascii,
-                             token=host.token, note=note,
-                             start_now=host.start_now if interactive_start else None,
-                             on_joined=None if interactive_start else host.start_now,
-                             input=input, output=output)
+            note = _(
+                "Hosting {table} on port {port}. Press g to fill free seats with bots and start."
+            ).format(table=host.table_name, port=host.port)
+        return await play_at(
+            host.address,
+            host.port,
+            name=name,
+            ascii=ascii,
+            token=host.token,
+            note=note,
+            start_now=host.start_now if interactive_start else None,
+            on_joined=None if interactive_start else host.start_now,
+            input=input,
+            output=output,
+        )
     finally:
         await host.close()
 
@@ -184,8 +213,9 @@ async def find_table(name: str, timeout: float) -> tuple[str, int]:
     for t in tables:
         if t.name == name or t.name.lower() == name.lower():
             return t.address, t.port
-    raise SessionError(_("no table called {name!r} answered on the LAN; try HOST:PORT.")
-                       .format(name=name))
+    raise SessionError(
+        _("no table called {name!r} answered on the LAN; try HOST:PORT.").format(name=name)
+    )
 
 
 async def _join(args: argparse.Namespace, password: str | None) -> int:
@@ -193,8 +223,14 @@ async def _join(args: argparse.Namespace, password: str | None) -> int:
         where = parse_address(args.table)
         if where is None:
             where = await find_table(args.table, args.timeout)
-        return await play_at(where[0], where[1], name=player_name(args), ascii=args.ascii,
-                             password=password, spectate=args.spectate)
+        return await play_at(
+            where[0],
+            where[1],
+            name=player_name(args),
+            ascii=args.ascii,
+            password=password,
+            spectate=args.spectate,
+        )
     except SessionError as e:
         return _fail(str(e))
 

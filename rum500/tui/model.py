@@ -223,10 +223,12 @@ class TableModel:
             self.lobby = msg
             seats = msg.get("seats")
             if isinstance(seats, list):
-                self.names = [str(s.get("name") or "") if isinstance(s, dict) else ""
-                              for s in seats]
-                self.away = {i for i, s in enumerate(seats)
-                             if isinstance(s, dict) and s.get("away")}
+                self.names = [
+                    str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats
+                ]
+                self.away = {
+                    i for i, s in enumerate(seats) if isinstance(s, dict) and s.get("away")
+                }
             self.table_name = str(msg.get("table") or self.table_name)
         elif kind == "state":
             view = msg.get("view")
@@ -250,8 +252,11 @@ class TableModel:
         if len(self.names) < view["players"]:
             self.names += [""] * (view["players"] - len(self.names))
         if not self.log and not events:
-            self.log.append(_("— Hand {n}: {dealer} deals.").format(
-                n=view["hand_number"], dealer=self.player_name(view["dealer"])))
+            self.log.append(
+                _("— Hand {n}: {dealer} deals.").format(
+                    n=view["hand_number"], dealer=self.player_name(view["dealer"])
+                )
+            )
         for e in events or []:
             self.log.extend(describe.event(e, self.player_name, self.ascii))
             if e.get("type") == "hand_end":
@@ -413,11 +418,18 @@ class TableModel:
             return False
         if not self.my_turn:
             if self.phase == "hand_over":
-                self.say(_("Waiting for {name} to deal.").format(name=self.player_name(
-                    self.view["turn"] if self.view else None)))
+                self.say(
+                    _("Waiting for {name} to deal.").format(
+                        name=self.player_name(self.view["turn"] if self.view else None)
+                    )
+                )
             else:
-                self.say(_("Wait for your turn: {name} is playing.").format(
-                    name=self.player_name(self.view["turn"] if self.view else None)), error=True)
+                self.say(
+                    _("Wait for your turn: {name} is playing.").format(
+                        name=self.player_name(self.view["turn"] if self.view else None)
+                    ),
+                    error=True,
+                )
             return False
         return True
 
@@ -429,8 +441,9 @@ class TableModel:
         elif self.phase == "play":
             self.say(_("You have already drawn this turn."), error=True)
         elif self.view and self.view["stock"] == 0:
-            self.say(_("The stock is empty: take from the discard pile or end the hand (e)."),
-                     error=True)
+            self.say(
+                _("The stock is empty: take from the discard pile or end the hand (e)."), error=True
+            )
         else:
             self.say(_("You cannot draw now."), error=True)
 
@@ -451,9 +464,13 @@ class TableModel:
             self.pile_cursor = None
             return
         card = self.pile()[i]
-        self.say(_("You may not take {card}: it must be played this turn and no meld or lay-off "
-                   "could take it.").format(card=describe.card_text(card, self.ascii)),
-                 error=True)
+        self.say(
+            _(
+                "You may not take {card}: it must be played this turn and no meld or lay-off "
+                "could take it."
+            ).format(card=describe.card_text(card, self.ascii)),
+            error=True,
+        )
 
     def meld_selected(self) -> None:
         if not self._need_turn():
@@ -463,8 +480,7 @@ class TableModel:
             self.say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
             return
         if len(chosen) < 3:
-            self.say(_("Select three or more cards with space, then press m to meld."),
-                     error=True)
+            self.say(_("Select three or more cards with space, then press m to meld."), error=True)
             return
         want = Counter(chosen)
         for a in self.legal("meld"):
@@ -476,14 +492,22 @@ class TableModel:
         try:
             make_meld(0, [C.parse(c) for c in chosen], 0)
         except IllegalMove:
-            self.say(_("{cards} is not a meld: a set is 3 or 4 of a rank, a run 3 or more in "
-                       "a row of one suit.").format(cards=shown), error=True)
+            self.say(
+                _(
+                    "{cards} is not a meld: a set is 3 or 4 of a rank, a run 3 or more in "
+                    "a row of one suit."
+                ).format(cards=shown),
+                error=True,
+            )
             return
-        self.say(_("{cards} may not be melded now: {card} must still be played this turn.")
-                 .format(cards=shown, card=describe.card_text(self.view["must_play"] or "?",
-                                                               self.ascii))
-                 if self.view and self.view.get("must_play")
-                 else _("{cards} may not be melded now.").format(cards=shown), error=True)
+        self.say(
+            _("{cards} may not be melded now: {card} must still be played this turn.").format(
+                cards=shown, card=describe.card_text(self.view["must_play"] or "?", self.ascii)
+            )
+            if self.view and self.view.get("must_play")
+            else _("{cards} may not be melded now.").format(cards=shown),
+            error=True,
+        )
 
     def _layoff_card(self) -> str | None:
         chosen = self.selected_cards()
@@ -510,16 +534,17 @@ class TableModel:
         shown = describe.card_text(card, self.ascii)
         if not fits:
             self.choosing_meld_for = None
-            self.say(_("{card} cannot be laid off on any meld now.").format(card=shown),
-                     error=True)
+            self.say(_("{card} cannot be laid off on any meld now.").format(card=shown), error=True)
             return
         melds = self.melds()
         if self.zone == Zone.MELDS and melds:
             meld_id = melds[min(self.meld_cursor, len(melds) - 1)]["id"]
             action = next((a for a in fits if a["meld"] == meld_id), None)
             if action is None:
-                self.say(_("{card} does not fit that meld; choose another with ←/→.")
-                         .format(card=shown), error=True)
+                self.say(
+                    _("{card} does not fit that meld; choose another with ←/→.").format(card=shown),
+                    error=True,
+                )
                 return
         elif len(fits) == 1:
             action = fits[0]
@@ -528,8 +553,9 @@ class TableModel:
             self.zone = Zone.MELDS
             first = fits[0]["meld"]
             self.meld_cursor = next(i for i, m in enumerate(melds) if m["id"] == first)
-            self.say(_("Choose the meld for {card} with ←/→, then press l or Enter.")
-                     .format(card=shown))
+            self.say(
+                _("Choose the meld for {card} with ←/→, then press l or Enter.").format(card=shown)
+            )
             return
         self.choosing_meld_for = None
         self.selected.clear()
@@ -556,14 +582,26 @@ class TableModel:
             return
         v = self.view or {}
         if v.get("must_play"):
-            self.say(_("{card} must be played this turn.").format(
-                card=describe.card_text(v["must_play"], self.ascii)), error=True)
+            self.say(
+                _("{card} must be played this turn.").format(
+                    card=describe.card_text(v["must_play"], self.ascii)
+                ),
+                error=True,
+            )
         elif v.get("no_discard") == card:
-            self.say(_("You took {card} from the discard pile this turn: you may not discard it "
-                       "again.").format(card=describe.card_text(card, self.ascii)), error=True)
+            self.say(
+                _(
+                    "You took {card} from the discard pile this turn: you may not discard it again."
+                ).format(card=describe.card_text(card, self.ascii)),
+                error=True,
+            )
         else:
-            self.say(_("You may not discard {card} now.").format(
-                card=describe.card_text(card, self.ascii)), error=True)
+            self.say(
+                _("You may not discard {card} now.").format(
+                    card=describe.card_text(card, self.ascii)
+                ),
+                error=True,
+            )
 
     def end_hand(self) -> None:
         if not self._need_turn():
@@ -597,8 +635,11 @@ class TableModel:
                 action = bot.choose(self.view)
             except Exception:  # a bot's bug must not take the table down
                 continue
-            self.say(_("Hint: {move}").format(
-                move=describe.action(action, self.view, self.player_name, self.ascii)))
+            self.say(
+                _("Hint: {move}").format(
+                    move=describe.action(action, self.view, self.player_name, self.ascii)
+                )
+            )
             return
         self.say(_("No hint available."), error=True)
 
@@ -612,8 +653,12 @@ class TableModel:
             self.take_pile()
 
     def can_start(self) -> bool:
-        return self.start_now is not None and self.view is None and bool(self.lobby) and (
-            (self.lobby or {}).get("state") == "lobby")
+        return (
+            self.start_now is not None
+            and self.view is None
+            and bool(self.lobby)
+            and ((self.lobby or {}).get("state") == "lobby")
+        )
 
     def start_with_bots(self) -> None:
         """g, at our own table before it starts: bots take the free seats, the match begins."""

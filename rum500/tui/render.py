@@ -46,8 +46,16 @@ STYLE = Style.from_dict(
 
 SERIES_MARKS = "●○■□▲△◆◇"
 SERIES_MARKS_ASCII = "12345678"
-SERIES_COLOURS = ["ansired", "ansiblue", "ansigreen", "ansimagenta", "ansicyan",
-                  "ansiyellow", "ansibrightred", "ansibrightblue"]
+SERIES_COLOURS = [
+    "ansired",
+    "ansiblue",
+    "ansigreen",
+    "ansimagenta",
+    "ansicyan",
+    "ansiyellow",
+    "ansibrightred",
+    "ansibrightblue",
+]
 
 
 def _click(action: Callable[[], None]) -> Callable[[MouseEvent], object]:
@@ -60,8 +68,12 @@ def _click(action: Callable[[], None]) -> Callable[[MouseEvent], object]:
     return handler
 
 
-def card(model: TableModel, text: str, extra: str = "",
-         handler: Callable[[MouseEvent], object] | None = None) -> StyleAndTextTuples:
+def card(
+    model: TableModel,
+    text: str,
+    extra: str = "",
+    handler: Callable[[MouseEvent], object] | None = None,
+) -> StyleAndTextTuples:
     """One card as a fragment, e.g. ``10♥`` in red (``10H`` with --ascii)."""
     rank, suit = describe.split(text)
     colour = "class:card.red" if suit in "HD" else "class:card.black"
@@ -104,8 +116,14 @@ def players(model: TableModel) -> StyleAndTextTuples:
             name += " " + _("(you)")
         style = "class:turn" if v["turn"] == s else ("class:me" if s == v["seat"] else "")
         out.append((style, f"{mark} {name[:16]:<16}"))
-        out.append(("", "{:>7}{:>8}{:>8}\n".format(
-            v["hand_sizes"][s], v["table_points"][s], v["totals"][s])))
+        out.append(
+            (
+                "",
+                "{:>7}{:>8}{:>8}\n".format(
+                    v["hand_sizes"][s], v["table_points"][s], v["totals"][s]
+                ),
+            )
+        )
     return out[:-1] + [(out[-1][0], out[-1][1].rstrip("\n"))]
 
 
@@ -116,8 +134,12 @@ def waiting(model: TableModel) -> StyleAndTextTuples:
         return [("class:dim", _("Waiting for the table…"))]
     seats = lobby.get("seats") or []
     taken = sum(1 for s in seats if isinstance(s, dict) and s.get("name"))
-    out: StyleAndTextTuples = [("class:label", _("Waiting for players: {taken} of {n} seats "
-                                                 "taken").format(taken=taken, n=len(seats)))]
+    out: StyleAndTextTuples = [
+        (
+            "class:label",
+            _("Waiting for players: {taken} of {n} seats taken").format(taken=taken, n=len(seats)),
+        )
+    ]
     for i, s in enumerate(seats):
         name = s.get("name") if isinstance(s, dict) else None
         text = name or _("(free)")
@@ -133,8 +155,10 @@ def pile(model: TableModel) -> StyleAndTextTuples:
     v = model.view
     if not v:
         return []
-    out: StyleAndTextTuples = [("class:label", _("Stock: {n}").format(n=v["stock"]) + "   "),
-                               ("class:label", _("Discard pile:") + " ")]
+    out: StyleAndTextTuples = [
+        ("class:label", _("Stock: {n}").format(n=v["stock"]) + "   "),
+        ("class:label", _("Discard pile:") + " "),
+    ]
     cards = v["discard_pile"]
     if not cards:
         out.append(("class:dim", _("(empty)")))
@@ -219,8 +243,12 @@ def hand(model: TableModel) -> StyleAndTextTuples:
         out += card(model, c, extra.strip(), _click(lambda i=i: model.click_hand(i)))
         out.append(("", "]" if flags[i] else " "))
     if must:
-        out.append(("class:must", " " + _("must play {card}").format(
-            card=describe.card_text(must, model.ascii))))
+        out.append(
+            (
+                "class:must",
+                " " + _("must play {card}").format(card=describe.card_text(must, model.ascii)),
+            )
+        )
     return out
 
 
@@ -243,8 +271,9 @@ def status(model: TableModel) -> StyleAndTextTuples:
         return [("class:info", _("The match is over."))]
     turn = v["turn"]
     if v["phase"] == "hand_over":
-        return [("class:info", _("Hand over: {name} deals next.").format(
-            name=model.player_name(turn)))]
+        return [
+            ("class:info", _("Hand over: {name} deals next.").format(name=model.player_name(turn)))
+        ]
     if model.my_turn:
         if v["phase"] == "draw":
             return [("class:turn", _("Your turn: draw."))]
@@ -270,11 +299,21 @@ def score_sheet(model: TableModel) -> StyleAndTextTuples:
     n = len(r["scores"])
     out: StyleAndTextTuples = [("class:label", _("Hand {n} — score sheet").format(n=r["hand"]))]
     out.append(("", "\n\n"))
-    out.append(("class:label", "{:<16}{:>7}{:>7}{:>7}{:>8}\n".format(
-        _("Player"), _("Table"), _("Hand"), _("Score"), _("Total"))))
+    out.append(
+        (
+            "class:label",
+            "{:<16}{:>7}{:>7}{:>7}{:>8}\n".format(
+                _("Player"), _("Table"), _("Hand"), _("Score"), _("Total")
+            ),
+        )
+    )
     for s in range(n):
-        out.append(("class:me" if model.view and s == model.view["seat"] else "",
-                    f"{model.player_name(s)[:15]:<16}"))
+        out.append(
+            (
+                "class:me" if model.view and s == model.view["seat"] else "",
+                f"{model.player_name(s)[:15]:<16}",
+            )
+        )
         out.append(("", "{:>7}{:>7}".format(r["table_points"][s], -r["hand_points"][s])))
         score = r["scores"][s]
         out.append(("class:score.pos" if score >= 0 else "class:score.neg", f"{score:>+7d}"))
@@ -298,10 +337,17 @@ def final(model: TableModel, width: int = 60) -> StyleAndTextTuples:
     order = sorted(range(len(totals)), key=lambda s: -totals[s])
     out: StyleAndTextTuples = [("class:label", _("The match is over — standings") + "\n\n")]
     for place, s in enumerate(order, 1):
-        win = " ★" if s == v.get("winner") and not model.ascii else (
-            " *" if s == v.get("winner") else "")
-        out.append(("class:me" if s == v["seat"] else "",
-                    f"{place}. {model.player_name(s)[:16]:<16} {totals[s]:>6}{win}\n"))
+        win = (
+            " ★"
+            if s == v.get("winner") and not model.ascii
+            else (" *" if s == v.get("winner") else "")
+        )
+        out.append(
+            (
+                "class:me" if s == v["seat"] else "",
+                f"{place}. {model.player_name(s)[:16]:<16} {totals[s]:>6}{win}\n",
+            )
+        )
     out.append(("", "\n"))
     out += chart(model, width=width)
     out.append(("class:dim", "\n" + _("Press q to leave.")))
@@ -351,7 +397,8 @@ def chart(model: TableModel, width: int = 60, height: int = 8) -> StyleAndTextTu
     out.append(("class:dim", " " * label_w + "+" + "-" * cols + "\n"))
     out.append(("class:dim", " " * (label_w + 1) + axis + "  " + _("hand") + "\n"))
     for s in range(n):
-        out.append((f"fg:{SERIES_COLOURS[s % len(SERIES_COLOURS)]} bold",
-                    f"{marks[s % len(marks)]} "))
+        out.append(
+            (f"fg:{SERIES_COLOURS[s % len(SERIES_COLOURS)]} bold", f"{marks[s % len(marks)]} ")
+        )
         out.append(("", f"{model.player_name(s)[:14]}  "))
     return out

@@ -11,9 +11,16 @@ from rum500.tui.model import Refused, TableModel
 
 
 class LocalSession:
-    def __init__(self, players: int = 2, seed: int = 7, seat: int = 0, target: int = 500,
-                 bot_level: str = "random", names: list[str] | None = None,
-                 autoplay: bool = True) -> None:
+    def __init__(
+        self,
+        players: int = 2,
+        seed: int = 7,
+        seat: int = 0,
+        target: int = 500,
+        bot_level: str = "random",
+        names: list[str] | None = None,
+        autoplay: bool = True,
+    ) -> None:
         self.game = Game(players, seed=seed, options=Options(target=target))
         self.seat = seat
         self.bots = {s: make_bot(bot_level, seed=s) for s in range(players) if s != seat}
@@ -25,8 +32,7 @@ class LocalSession:
 
     def _push(self, events: list[dict]) -> None:
         for m in self.models:
-            m.apply_message({"type": "state", "view": self.game.view(self.seat),
-                             "events": events})
+            m.apply_message({"type": "state", "view": self.game.view(self.seat), "events": events})
 
     def play_bots(self) -> None:
         """Let the bots move until it is this seat's turn (or the match is over)."""
@@ -48,15 +54,23 @@ class LocalSession:
     async def chat(self, text: str) -> None:
         self.chats.append(text)
         for m in self.models:
-            m.apply_message({"type": "chat", "seat": self.seat, "name": self.names[self.seat],
-                             "text": text})
+            m.apply_message(
+                {"type": "chat", "seat": self.seat, "name": self.names[self.seat], "text": text}
+            )
 
     async def pump(self, model: TableModel) -> None:
         self.models.append(model)
         model.apply_message({"type": "welcome", "seat": self.seat, "table": "test table"})
-        model.apply_message({"type": "lobby", "table": "test table", "state": "playing",
-                             "seats": [{"seat": i, "name": n, "bot": i != self.seat}
-                                       for i, n in enumerate(self.names)]})
+        model.apply_message(
+            {
+                "type": "lobby",
+                "table": "test table",
+                "state": "playing",
+                "seats": [
+                    {"seat": i, "name": n, "bot": i != self.seat} for i, n in enumerate(self.names)
+                ],
+            }
+        )
         self._push([])
         if self.autoplay:
             self.play_bots()

@@ -40,7 +40,12 @@ async def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
 class Running:
     def __init__(self, host, session, model, inp, task) -> None:  # type: ignore[no-untyped-def]
         self.host, self.session, self.model, self.input, self.task = (
-            host, session, model, inp, task)
+            host,
+            session,
+            model,
+            inp,
+            task,
+        )
 
     def keys(self, text: str) -> None:
         self.input.send_text(text)
@@ -48,8 +53,17 @@ class Running:
 
 @pytest.fixture
 async def table() -> AsyncIterator[Running]:
-    host = await start_host(HostConfig(players=2, bots=1, host_player="Ann", seed=7,
-                                       bot_level="random", bot_delay=0.0, deal_pause=60.0))
+    host = await start_host(
+        HostConfig(
+            players=2,
+            bots=1,
+            host_player="Ann",
+            seed=7,
+            bot_level="random",
+            bot_delay=0.0,
+            deal_pause=60.0,
+        )
+    )
     session = NetSession(host.address, host.port, name="Ann", token=host.token)
     await session.open()
     host.start_now()
@@ -155,8 +169,14 @@ async def test_lobby_join_by_address_form() -> None:
             inp.send_text("\x7f")
         inp.send_text("127.0.0.1:5599\r\r\r\r")
         await asyncio.wait_for(task, 5)
-    assert model.choice == {"kind": "join", "host": "127.0.0.1", "port": 5599, "name": "Ann",
-                            "password": None, "spectate": False}
+    assert model.choice == {
+        "kind": "join",
+        "host": "127.0.0.1",
+        "port": 5599,
+        "name": "Ann",
+        "password": None,
+        "spectate": False,
+    }
 
 
 async def test_lobby_host_form_changes_options() -> None:

@@ -119,8 +119,8 @@ async def at_position(players: int, want) -> tuple[TableModel, LocalSession]:  #
 
 async def test_meld_selected_cards() -> None:
     model, session = await at_position(
-        2, lambda g: g.phase.value == "play" and any(a["type"] == "meld"
-                                                      for a in g.legal_actions()))
+        2, lambda g: g.phase.value == "play" and any(a["type"] == "meld" for a in g.legal_actions())
+    )
     meld = next(a for a in model.legal("meld"))
     for card in meld["cards"]:
         put_cursor_on(model, card)
@@ -148,8 +148,11 @@ async def test_two_cards_are_not_a_meld() -> None:
 
 async def test_card_dug_for_must_be_played_before_discarding() -> None:
     model, session = await at_position(
-        2, lambda g: g.phase.value == "draw" and any(a.get("source") == "discard"
-                                                      for a in g.legal_actions()))
+        2,
+        lambda g: (
+            g.phase.value == "draw" and any(a.get("source") == "discard" for a in g.legal_actions())
+        ),
+    )
     index = min(model.legal_pile_indices())
     dug = model.pile()[index]
     model.switch_zone(-1)
@@ -178,8 +181,13 @@ def _shown(card: str) -> str:
 
 async def test_a_depth_that_cannot_be_taken_is_explained() -> None:
     model, session = await at_position(
-        2, lambda g: g.phase.value == "draw" and len(g.pile) >= 2
-        and (len(g.pile) - 2) not in {a.get("index") for a in g.legal_actions()})
+        2,
+        lambda g: (
+            g.phase.value == "draw"
+            and len(g.pile) >= 2
+            and (len(g.pile) - 2) not in {a.get("index") for a in g.legal_actions()}
+        ),
+    )
     model.zone = Zone.PILE
     model.pile_cursor = len(model.pile()) - 2
     model.take_pile()
@@ -189,8 +197,9 @@ async def test_a_depth_that_cannot_be_taken_is_explained() -> None:
 
 async def test_layoff_on_the_only_meld_it_fits() -> None:
     model, session = await at_position(
-        2, lambda g: g.phase.value == "play" and any(a["type"] == "layoff"
-                                                      for a in g.legal_actions()))
+        2,
+        lambda g: g.phase.value == "play" and any(a["type"] == "layoff" for a in g.legal_actions()),
+    )
     layoff = model.legal("layoff")[0]
     put_cursor_on(model, layoff["card"])
     model.toggle_select()
@@ -198,12 +207,16 @@ async def test_layoff_on_the_only_meld_it_fits() -> None:
     model.lay_off()
     if len(fits) > 1:  # a meld must be chosen first
         assert model.zone == Zone.MELDS and model.choosing_meld_for == layoff["card"]
-        model.meld_cursor = next(i for i, m in enumerate(model.melds())
-                                 if m["id"] == layoff["meld"])
+        model.meld_cursor = next(
+            i for i, m in enumerate(model.melds()) if m["id"] == layoff["meld"]
+        )
         model.enter()
     await settle()
-    assert model.sent[-1] == {"type": "layoff", "card": layoff["card"],
-                              "meld": model.sent[-1]["meld"]}
+    assert model.sent[-1] == {
+        "type": "layoff",
+        "card": layoff["card"],
+        "meld": model.sent[-1]["meld"],
+    }
     meld = next(m for m in model.view["melds"] if m["id"] == model.sent[-1]["meld"])
     assert layoff["card"] in meld["cards"]
 
@@ -235,8 +248,9 @@ async def test_whole_match_score_sheet_and_final_chart() -> None:
     session = LocalSession(players=3, seed=3, target=60, autoplay=False)
     model = TableModel(name="You")
     session.models.append(model)
-    model.apply_message({"type": "lobby", "state": "playing",
-                         "seats": [{"name": n} for n in ("You", "Bo", "Cy")]})
+    model.apply_message(
+        {"type": "lobby", "state": "playing", "seats": [{"name": n} for n in ("You", "Bo", "Cy")]}
+    )
     g = session.game
     bots = [make_bot("random", seed=s) for s in range(3)]
     sheets = 0
@@ -254,7 +268,8 @@ async def test_whole_match_score_sheet_and_final_chart() -> None:
     assert "standings" in text and "Cy" in text
     winner = model.view["winner"]
     assert text.index(model.player_name(winner)) < min(
-        text.index(model.player_name(s)) for s in range(3) if s != winner)
+        text.index(model.player_name(s)) for s in range(3) if s != winner
+    )
     assert any(m in text for m in render.SERIES_MARKS)
 
 
