@@ -130,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("host", help="host a table (and play at it)")
     _common(p)
     p.add_argument("--headless", action="store_true", help="no screen: log what happens")
+    p.add_argument("--bot-delay", type=float, default=1.0, metavar="SECONDS",
+                   help="bots' pause before each action while people are seated (1.0)")
+    p.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     _host_args(p)
 
     p = sub.add_parser("join", help="join a table by name or HOST:PORT")
