@@ -1,0 +1,71 @@
+"""kill -9 of real hosts at random moments, then ``rum500 host --resume``: nothing is lost.
+
+The hosts are real ``rum500 host --headless`` processes with bots only, watched over
+loopback by a spectator; the whole run happens inside a network namespace of its own
+(``unshare --net``), so the hosts' LAN announcements never leave this machine's loopback.
+The count of matches is ``RUM500_KILL_MATCHES`` (100 by default: about a minute here).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MATCHES = int(os.environ.get("RUM500_KILL_MATCHES", "100"))
+
+
+def _why_not() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root for a private network namespace (unshare --net)"
+    for tool in ("unshare", "ip"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed"
+    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
+    if probe.returncode != 0:
+        return f"cannot make a network namespace here: {probe.stderr.decode().strip()}"
+    return None
+
+
+@pytest.mark.e2e
+@pytest.mark.netns
+def test_sigkill_at_random_moments_then_resume(tmp_path: Path) -> None:
+    reason = _why_not()
+    if reason:
+        pytest.skip(reason)
+    script = (
+        "ip link set lo up && exec "
+        f"{sys.executable} -m tests.store.kill_harness --matches {MATCHES} --jobs 12 "
+        f"--work {tmp_path}"
+    )
+    done = subprocess.run(
+        ["unshare", "--net", "sh", "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    reports = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(reports) == MATCHES
+    for r in reports:
+        assert "error" not in r, r
+        assert r["killed"], r
+        assert r["integrity_after_kill"] == "ok", r
+        # the last update the spectator received is a position the log holds
+        assert r["seen_at"] is not None and r["seen_at"] <= r["saved_actions"], r
+        assert r["finished"] and r["replays_to_end"], r
+        if r["resumed"]:
+            assert r["resume_position_ok"], r  # --resume rebuilt exactly what was logged
+            assert r["resume_exit"] == 0 and r["resume_said_game_over"], r
+            assert r["integrity_after_resume"] == "ok", r
+            assert r["prefix_kept"], r  # and journaled on into the same match
+            assert r["matches_in_log"] == 1, r
+    resumed = sum(r["resumed"] for r in reports)
+    assert resumed >= MATCHES // 3, f"only {resumed} of {MATCHES} were killed mid-match"
