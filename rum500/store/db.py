@@ -282,3 +282,48 @@ def reading(path: Path | None = None) -> Iterator[sqlite3.Connection]:
         raise _damaged(p, e) from None
     finally:
         conn.close()
+
+
+class MatchLock:
+    """The lock a host holds on a match while it plays it, so that two hosts never resume
+    (and write) the same match at once. An ``flock`` on a small file beside the log: the
+    system releases it when the process dies, so a crashed host never leaves it behind."""
+
+    def __init__(self, db: Path, match_id: int) -> None:
+        self.file = db.parent / f"{db.name}.match-{match_id}.lock"
+        self._fd: int | None = None
+
+    def acquire(self) -> bool:
+        """Take the lock; False when another live process holds it. Where no lock can be
+        made (no ``fcntl``, a read-only folder) it counts as taken."""
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock
+            return True
+        try:
+            fd = os.open(self.file, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        return True
+
+    def holder(self) -> str:
+        """The pid written by the holder, if readable."""
+        try:
+            return self.file.read_text().strip() or "?"
+        except OSError:
+            return "?"
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                self.file.unlink()
+            os.close(self._fd)
+            self._fd = None

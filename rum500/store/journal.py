@@ -27,7 +27,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rum500.rules import Game, Options, Phase
-from rum500.store.db import StoreError, db_path, describe, now, open_db, transaction
+from rum500.store.db import (
+    MatchLock,
+    StoreError,
+    db_path,
+    describe,
+    now,
+    open_db,
+    transaction,
+)
 
 log = logging.getLogger("rum500.store")
 
@@ -54,7 +62,9 @@ def seat_rows(seats: list[dict]) -> list[tuple[int, str, str | None, str | None]
 
 
 class Journal:
-    """Writes one match to the game log (see the module docstring). Never raises.
+    """Writes one match to the game log (see the module docstring). Never raises, except
+    :class:`StoreError` from the constructor when the match to resume is being hosted by
+    another live process (:class:`MatchLock`).
 
     ``Journal()`` starts a new match at :meth:`start_match`. To go on with a match of the log,
     ``Journal(resume_id=GAME_ID, game=GAME)`` with the position rebuilt by
@@ -81,6 +91,15 @@ class Journal:
         self._warned: set[str] = set()  # kinds of problem already reported
         self.warning: str | None = None
         self.on_warning = on_warning
+        self.lock: MatchLock | None = None
+        if resume_id is not None:
+            lock = MatchLock(self.path, resume_id)
+            if not lock.acquire():
+                raise StoreError(
+                    f"game {resume_id} is being hosted right now by another rum500 "
+                    f"(process {lock.holder()}); stop that host first"
+                )
+            self.lock = lock
         if self.resuming and self.game is None:
             self._warn("shadow", "resuming without the rebuilt game: hands are not recorded")
 
@@ -165,6 +184,9 @@ class Journal:
             with contextlib.suppress(sqlite3.Error):
                 self._conn.close()
             self._conn = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     def __enter__(self) -> Journal:
         return self
@@ -204,6 +226,10 @@ class Journal:
                 "memory and is saved when the log is writable again.",
             )
             return
+        if self.lock is None and self.match_id is not None:
+            self.lock = MatchLock(self.path, self.match_id)
+            if not self.lock.acquire():  # cannot happen for a match we just created
+                self.lock = None
         caught_up = len(self._pending)
         self._pending.clear()
         if "write" in self._warned:

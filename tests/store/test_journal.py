@@ -264,3 +264,35 @@ def test_read_only_disk_warns_and_catches_up_when_writable(
         assert match["status"] == "finished"
     finally:
         subprocess.run(["umount", "-l", str(view)], check=False)
+
+
+def test_two_hosts_never_resume_the_same_match(home: Path) -> None:
+    j = Journal()
+    play(j, seed=12, stop_after=20)  # the first host is still running this match
+    game, _seats, info = load_for_resume("latest")
+    with pytest.raises(StoreError, match="being hosted right now"):
+        Journal(resume_id=info["game_id"], game=game)
+    j.close()  # that host stopped (a crash releases the lock too: see the kill tests)
+    with Journal(resume_id=info["game_id"], game=game) as again:
+        assert again.lock is not None
+
+
+def test_resume_command_line_messages(home: Path) -> None:
+    env = {**os.environ, "RUM500_HOME": str(home.parent)}
+    cmd = [sys.executable, "-m", "rum500", "host", "--headless", "--bind", "127.0.0.1"]
+    for extra, needle in (
+        (["--resume"], "no game log yet"),
+        (["--resume", "7"], "no game 7"),
+    ):
+        if needle == "no game 7":
+            with Journal() as j:
+                play(j, seed=1)
+        done = subprocess.run([*cmd, *extra], env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and needle in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+    done = subprocess.run([*cmd, "--resume"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "no unfinished match" in done.stderr
+    done = subprocess.run(
+        [*cmd, "--resume", "1"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and "game 1 is finished" in done.stderr
