@@ -63,8 +63,9 @@ class LevelStats:
         self.times.extend(result.times[seat])
 
 
-def tasks(games: int, players: int, levels: list[str], hands: int | None, target: int,
-          seed: int) -> list[MatchTask]:
+def tasks(
+    games: int, players: int, levels: list[str], hands: int | None, target: int, seed: int
+) -> list[MatchTask]:
     """Match ``k`` seats ``levels[(s + k) % len(levels)]`` at seat ``s``."""
     out = []
     for k in range(games):
@@ -212,8 +213,16 @@ def format_table(report: dict) -> str:
     return "\n".join(lines)
 
 
-def simulate(games: int, players: int, levels: list[str], hands: int | None = None,
-             target: int = 500, seed: int = 0, jobs: int = 1, progress: bool = False) -> dict:
+def simulate(
+    games: int,
+    players: int,
+    levels: list[str],
+    hands: int | None = None,
+    target: int = 500,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: bool = False,
+) -> dict:
     """Run a tournament and return the report (the object ``--json`` prints)."""
     work = tasks(games, players, levels, hands, target, seed)
     start = time.perf_counter()

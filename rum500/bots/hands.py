@@ -11,7 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rum500 import cards as C
-from rum500.rules.melds import HIGH_ACE, Meld, candidate_melds, lay_off, layoff_position, make_meld
+from rum500.rules.melds import (
+    HIGH_ACE,
+    Meld,
+    candidate_melds,
+    lay_off,
+    layoff_position,
+    make_meld,
+    placement_cost_masks,
+)
 
 #: Bonus per card put on the table: fewer cards in hand means closer to going out.
 CARD_BONUS = 0.5
@@ -140,9 +148,8 @@ def plan(hand: list[int], table: list[Meld], seat: int, force: int | None = None
     g, chosen = search.solve(base)
     options: list[tuple[float, list[list[int]]]] = [(g, search.melds(chosen))]
     if force is not None:
-        for tail, cards, w in [
-            (t, cs, w) for lst in search.by_min.values() for t, cs, w in lst if force in cs
-        ]:
+        with_force = [(cs, w) for lst in search.by_min.values() for _t, cs, w in lst if force in cs]
+        for cards, w in with_force:
             left = _remove(base, tuple(sorted(cards)))
             if left is None:
                 continue
@@ -158,9 +165,7 @@ def plan(hand: list[int], table: list[Meld], seat: int, force: int | None = None
                 rest.remove(c)
             table_pts += _meld_weight(cards)[1]
         layoffs, dead, lgain, lpts = _with_layoffs(melds_new, rest, table, seat)
-        p = Plan(
-            melds_new, layoffs, gain + lgain, table_pts + lpts, dead, len(hand) - len(dead)
-        )
+        p = Plan(melds_new, layoffs, gain + lgain, table_pts + lpts, dead, len(hand) - len(dead))
         if force is not None and not p.places(force):
             if fallback is None or p.gain > fallback.gain:
                 fallback = p
@@ -240,9 +245,7 @@ def partners(card: int, others: list[int]) -> int:
     for o in others:
         if o == card:
             continue
-        if C.rank(o) == r:
-            n += 1
-        elif C.suit(o) == s and any(abs(p - q) <= 2 for p in ps for q in _pos(o)):
+        if C.rank(o) == r or C.suit(o) == s and any(abs(p - q) <= 2 for p in ps for q in _pos(o)):
             n += 1
     return n
 
@@ -268,3 +271,23 @@ def fits(card: int, hand: list[int], table: list[Meld]) -> bool:
             if all(q == p or q in have for q in range(a, a + 3)):
                 return True
     return False
+
+
+def diggable(hand: list[int], pile: list[int], table: list[Meld]) -> list[bool]:
+    """For each card of ``pile`` (bottom → top): could a player holding ``hand`` dig for it,
+    i.e. put it on the table this turn with the hand and the cards taken above it?"""
+    by_rank = [0] * 13
+    by_suit = [0, 0, 0, 0]
+
+    def add(c: int) -> None:
+        r = c % 13
+        by_rank[r] |= 1 << (c // 13)
+        by_suit[c // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
+
+    for c in hand:
+        add(c)
+    out = [False] * len(pile)
+    for i in range(len(pile) - 1, -1, -1):
+        add(pile[i])
+        out[i] = placement_cost_masks(pile[i], by_rank, by_suit, table) is not None
+    return out

@@ -19,19 +19,25 @@ from __future__ import annotations
 
 from rum500 import cards as C
 from rum500.bots.base import PlanningBot, dig, discard, draw_stock
-from rum500.bots.hands import Plan, fits, outs, plan
+from rum500.bots.hands import Plan, diggable, fits, outs, plan
 from rum500.bots.medium import dug_plan
 from rum500.bots.seat import SeatView
 from rum500.rules.melds import layoff_position, make_meld
 
 #: Sampled hands of the next player per discard decision.
-SAMPLES = 24
+SAMPLES = 40
 #: Re-draws of a sampled hand that could have used a card its player passed over.
 REJECT_TRIES = 3
 #: Average points an opponent still holds per card when a hand ends.
 POINTS_PER_CARD = 6.0
-#: What the next player gains, beyond the card itself, when it can use a discard.
-FEED_BONUS = 8.0
+#: What the next player gains when it can use a discard: it sheds and scores the card and
+#: the two it melds it with, so about twice the card and twice its partners.
+FEED_WEIGHT = 2.0
+FEED_BONUS = 30.0
+#: Chance of putting down a card whose missing partner lies in the discard pile.
+PILE_OUT_CHANCE = 0.7
+#: Draws an opponent needs per card in hand before it can go out (a rough pace).
+OUT_PACE = 1.0
 #: Holding melds back only while every opponent holds at least this many cards.
 HOLD_MIN_CARDS = 6
 
@@ -65,23 +71,33 @@ class HardBot(PlanningBot):
         """How many more draws this seat can expect after the current one."""
         stock_turns = v.stock / v.players
         others = [n for s, n in enumerate(v.hand_sizes) if s != v.seat]
-        out_turns = 1 + min(others) / 2 if others else stock_turns
+        out_turns = 1 + min(others) * OUT_PACE if others else stock_turns
         return max(0.0, min(stock_turns, out_turns))
 
     # ------------------------------------------------------------------ valuation
 
-    def keep_value(self, card: int, rest: list[int], v: SeatView, unseen: list[int],
-                   total: int, turns: float) -> float:
+    def keep_value(
+        self, card: int, rest: list[int], v: SeatView, unseen: list[int], total: int, turns: float
+    ) -> float:
         """Expected end-of-hand worth of keeping ``card`` in hand."""
         value = C.VALUES[card]
         if turns <= 0 or total <= 0:
             return -value
         n = len(outs(card, rest, unseen, v.melds))
         p = 1.0 - (1.0 - min(1.0, n / total)) ** turns
+        if p < PILE_OUT_CHANCE and outs(card, rest, self.pile_counts(v), v.melds):
+            p = PILE_OUT_CHANCE  # what it needs lies in the discard pile: dig for it
         return (2 * p - 1) * value
 
-    def leftover_value(self, dead: list[int], v: SeatView, unseen: list[int],
-                       total: int, turns: float) -> float:
+    def pile_counts(self, v: SeatView) -> list[int]:
+        counts = [0] * C.DECK_SIZE
+        for c in v.pile:
+            counts[c] += 1
+        return counts
+
+    def leftover_value(
+        self, dead: list[int], v: SeatView, unseen: list[int], total: int, turns: float
+    ) -> float:
         """Worth of the cards a plan leaves in hand, after discarding the worst of them."""
         if not dead:
             return self.out_bonus(v)
@@ -166,25 +182,27 @@ class HardBot(PlanningBot):
     # ------------------------------------------------------------------ discard
 
     def feed_chance(self, v: SeatView, cards: list[int]) -> dict[int, float]:
-        """For each card, the chance that the next player could put it down at once."""
+        """For each card, the chance that discarding it lets the next player dig for a card
+        it could not have dug for otherwise: the card itself, or a deeper one that the card
+        (taken along with it) helps to meld."""
         nxt = v.next_seat
         known = self.known(v, nxt)
         pool: list[int] = []
         for c, n in enumerate(self.stock_unseen(v)):
             pool += [c] * n
-        need = max(0, v.hand_sizes[nxt] - len(known))
+        need = min(len(pool), max(0, v.hand_sizes[nxt] - len(known)))
         passed = self.tracker.avoided(nxt)
         hits = dict.fromkeys(cards, 0)
-        if need > len(pool):
-            need = len(pool)
         for _ in range(SAMPLES):
             hand = known + self.rng.sample(pool, need)
             for _try in range(REJECT_TRIES):
                 if not any(fits(c, hand, []) for c in passed):
                     break
                 hand = known + self.rng.sample(pool, need)
+            before = diggable(hand, v.pile, v.melds)
             for c in cards:
-                if fits(c, hand, v.melds):
+                after = diggable(hand, [*v.pile, c], v.melds)
+                if after[-1] or any(a and not b for a, b in zip(after, before, strict=False)):
                     hits[c] += 1
         return {c: hits[c] / SAMPLES for c in cards}
 
@@ -207,7 +225,7 @@ class HardBot(PlanningBot):
                 self.keep_value(d, rest[:i] + rest[i + 1 :], v, unseen, total, turns)
                 for i, d in enumerate(rest)
             )
-            score = keep - feed[c] * (C.VALUES[c] + FEED_BONUS)
+            score = keep - feed[c] * (FEED_WEIGHT * C.VALUES[c] + FEED_BONUS)
             if best is None or score > best[0]:
                 best = (score, c)
         assert best is not None

@@ -16,8 +16,20 @@ from rum500.rules.melds import HIGH_ACE, Meld, card_value_in_run
 
 #: Keys every seat view carries.
 VIEW_KEYS = frozenset(
-    {"seat", "players", "phase", "turn", "hand", "hand_sizes", "stock", "discard_pile",
-     "melds", "must_play", "no_discard", "legal_actions"}
+    {
+        "seat",
+        "players",
+        "phase",
+        "turn",
+        "hand",
+        "hand_sizes",
+        "stock",
+        "discard_pile",
+        "melds",
+        "must_play",
+        "no_discard",
+        "legal_actions",
+    }
 )
 #: Keys only the full state has: their presence means someone handed a bot the game.
 SECRET_KEYS = frozenset({"hands", "rng", "actions", "deck"})
