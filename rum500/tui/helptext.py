@@ -8,7 +8,7 @@ from rum500.i18n import _
 def keys_text() -> str:
     return _(
         "KEYS\n"
-        "  ← →        move the cursor (hand, discard pile or melds)\n"
+        "  ← → Home   move the cursor (hand, discard pile or melds)\n"
         "  ↑ ↓        move between the discard pile, the melds and your hand\n"
         "  space      select / unselect the card under the cursor\n"
         "  s          draw the top card of the stock\n"

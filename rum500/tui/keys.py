@@ -33,6 +33,7 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
 
     bind(("left",), lambda: model.move(-1))
     bind(("right",), lambda: model.move(1))
+    bind(("home",), model.move_home)
     bind(("up",), lambda: model.switch_zone(-1))
     bind(("down",), lambda: model.switch_zone(1))
     bind(("space",), model.toggle_select)

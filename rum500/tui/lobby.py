@@ -384,7 +384,7 @@ def build_lobby_app(
     bind(("h",), lambda: model.open_form("host"), listing)
     bind(("p",), lambda: model.open_form("solo"), listing)
     bind(("a",), lambda: model.open_form("address"), listing)
-    bind(("q", "c-c"), model.exit, listing)
+    bind(("q", "c-c"), lambda: model.exit(), listing)
     bind(("left",), lambda: model.form_step(-1), in_form)
     bind(("right",), lambda: model.form_step(1), in_form)
     bind(("backspace", "c-h"), model.form_backspace, in_form)

@@ -323,6 +323,16 @@ class TableModel:
                 self.meld_cursor = (self.meld_cursor + step) % n
         self.on_change()
 
+    def move_home(self) -> None:
+        """Home: the first card of the hand (the bottom of the pile, the first meld)."""
+        if self.zone == Zone.HAND:
+            self.hand_cursor = 0
+        elif self.zone == Zone.PILE:
+            self.pile_cursor = 0 if self.pile() else None
+        else:
+            self.meld_cursor = 0
+        self.on_change()
+
     def switch_zone(self, step: int) -> None:
         """↑/↓: pile, melds, hand (melds are skipped while the table has none)."""
         zones = [z for z in ZONES if z != Zone.MELDS or self.melds()]

@@ -200,3 +200,30 @@ async def test_lobby_host_form_changes_options() -> None:
     assert model.choice["kind"] == "host"
     assert (model.choice["players"], model.choice["bots"]) == (2, 1)
     assert model.choice["empty_stock"] == "play_on" and model.choice["target"] == 500
+
+
+async def test_lobby_q_leaves_and_lists_tables_seen() -> None:
+    from net.discovery import TableInfo
+
+    model = LobbyModel("Ann")
+    with create_pipe_input() as inp:
+        app = build_lobby_app(model, input=inp, output=DummyOutput())
+        task = asyncio.ensure_future(app.run_async())
+        await asyncio.sleep(0.05)
+        t = TableInfo(
+            name="Friday",
+            address="127.0.0.1",
+            port=5500,
+            host_player="Bo",
+            seats_taken=1,
+            seats_total=2,
+            state="lobby",
+            service="Friday._x",
+        )
+        model.table_seen("added", t)
+        assert [x.name for x in model.table_list()] == ["Friday"]
+        model.table_seen("removed", t)
+        assert model.table_list() == []
+        inp.send_text("q")
+        await asyncio.wait_for(task, 5)
+    assert model.choice is None

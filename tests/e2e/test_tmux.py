@@ -1,0 +1,362 @@
+"""The terminal client in a real terminal: tmux runs ``rum500``; the test types with
+``send-keys`` and reads the screen with ``capture-pane``.
+
+* English: ``rum500 play --bots 1 --seed 7`` played to the end of the match by following the
+  ``h`` hint with keystrokes (draw, take from the pile at a depth, select, meld, lay off,
+  discard), checking hand, pile, melds, the score sheet, the standings chart and the help.
+* Russian: the same command with ``--lang ru``; a whole hand by drawing and discarding.
+* The lobby in a network namespace of its own (only its loopback, multicast on): a table
+  hosted by another process (``rum500 host --headless``) appears; Enter joins it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+if shutil.which("tmux") is None:
+    pytest.skip("tmux is not installed", allow_module_level=True)
+
+CARD = re.compile(r"(10|[2-9AJQKТВДК])([♠♥♦♣])")
+
+
+class Tmux:
+    """One tmux server (own socket) with one window of a fixed size."""
+
+    def __init__(self, home: Path, width: int = 100, height: int = 30) -> None:
+        self.socket = f"rum500-test-{uuid.uuid4().hex[:8]}"
+        self.home = home
+        self.width, self.height = width, height
+
+    def tmux(self, *args: str) -> str:
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10
+        )
+        return out.stdout
+
+    def start(self, command: str, env: dict[str, str] | None = None) -> None:
+        full_env = {
+            "RUM500_HOME": str(self.home),
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            **(env or {}),
+        }
+        exports = " ".join(f"{k}={v}" for k, v in full_env.items())
+        log = self.home / "stderr.txt"
+        self.tmux(
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-x",
+            str(self.width),
+            "-y",
+            str(self.height),
+            f"env {exports} {command} 2>{log}; sleep 600",
+        )
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "0", *keys)
+
+    def literal(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "0", "-l", text)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "0")
+
+    def wait(self, check: Callable[[str], bool], timeout: float = 15.0, what: str = "") -> str:
+        end = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            if check(text):
+                return text
+            if time.monotonic() > end:
+                err = self.home / "stderr.txt"
+                raise AssertionError(
+                    f"screen never showed {what or check}:\n{text}\n"
+                    f"stderr: {err.read_text() if err.exists() else ''}"
+                )
+            time.sleep(0.05)
+
+    def wait_text(self, needle: str, timeout: float = 15.0) -> str:
+        return self.wait(lambda s: needle in s, timeout, repr(needle))
+
+    def close(self) -> None:
+        self.tmux("kill-server")
+
+
+@pytest.fixture
+def term(tmp_path: Path) -> Iterator[Tmux]:
+    t = Tmux(tmp_path)
+    yield t
+    t.close()
+
+
+def rum500(args: str) -> str:
+    return f"{sys.executable} -m rum500 {args}"
+
+
+def hand_cards(screen: str, label: str) -> list[str]:
+    """The cards of the hand line(s), in screen order."""
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(label))
+    cards = []
+    for i, line in enumerate(lines[start : start + 4]):
+        if i and (not line.strip() or re.match(r"^\S \S", line)):
+            break
+        text = line[len(label) :] if i == 0 else line
+        text = text.split("  must play")[0].split("  сыграть")[0]
+        cards += ["".join(m) for m in CARD.findall(text)]
+    return cards
+
+
+def select(term: Tmux, hand: list[str], card: str) -> None:
+    term.keys("Home")
+    term.keys(*(["Right"] * hand.index(card)))
+    term.keys("Space")
+
+
+def status_line(screen: str, prefix: str) -> str:
+    return next((line for line in screen.splitlines() if line.startswith(prefix)), "")
+
+
+def follow_hint(term: Tmux, screen: str) -> None:
+    """Ask for the hint and play it with keystrokes; wait until the hand has changed."""
+    hand = hand_cards(screen, "Your hand")
+    term.keys("u")
+    term.wait(lambda s: "Hint:" not in s, what="the message cleared")
+    term.keys("h")
+    hint = status_line(term.wait_text("Hint: "), "Hint: ")[len("Hint: ") :].strip()
+    cards = ["".join(m) for m in CARD.findall(hint)]
+    if hint.startswith("draw from the stock"):
+        term.keys("s")
+    elif hint.startswith("take "):
+        term.keys("Up", "Up", "Up")
+        term.wait_text("← take")
+        term.keys(*(["Left"] * (len(cards) - 1)))
+        term.wait_text(f"← take {len(cards)} card(s)")
+        term.keys("t")
+    elif hint.startswith("meld "):
+        for c in cards:
+            select(term, hand, c)
+        term.wait(lambda s: all(f"[{c}]" in s for c in cards), what="the meld selected")
+        term.keys("m")
+    elif hint.startswith("lay off "):
+        select(term, hand, cards[0])
+        term.keys("l")
+        time.sleep(0.1)
+        if "Choose the meld" in term.screen():
+            term.keys("Enter")
+    elif hint.startswith("discard "):
+        select(term, hand, cards[0])
+        term.keys("d")
+    elif hint.startswith("end the hand"):
+        term.keys("e")
+    else:
+        raise AssertionError(f"unknown hint {hint!r}")
+    term.wait(
+        lambda s: "score sheet" in s or "Your hand" not in s or hand_cards(s, "Your hand") != hand,
+        what=f"the hand to change after {hint!r}",
+    )
+
+
+def test_play_a_match_by_keystrokes_in_english(term: Tmux) -> None:
+    term.start(
+        rum500(
+            "play --bots 1 --seed 7 --target 1 --bot-level random --bot-delay 0 "
+            "--name Ann --lang en"
+        )
+    )
+    screen = term.wait_text("Your hand (by suit):")
+    assert re.search(r"Ann (\(D\) )?\(you\)", screen) and "Bot 1" in screen
+    assert re.search(r"Stock: \d+", screen) and "Discard pile:" in screen
+    assert "Melds:" in screen
+    assert len(hand_cards(screen, "Your hand")) >= 13
+
+    # the help screen: keys and the rules
+    term.keys("?")
+    help_screen = term.wait_text("KEYS")
+    assert "lay off the selected card" in help_screen
+    term.keys("PageDown")
+    assert "RULES (summary)" in term.wait_text("never K-A-2")
+    term.keys("Escape")
+    term.wait(lambda s: "KEYS" not in s, what="the help closed")
+
+    # sort toggle
+    term.keys("o")
+    term.wait_text("Your hand (by rank):")
+    term.keys("o")
+    term.wait_text("Your hand (by suit):")
+
+    melded = False
+    sheets = 0
+    deadline = time.monotonic() + 100
+    while time.monotonic() < deadline:
+        screen = term.wait(
+            lambda s: "h hint" in s or "score sheet" in s or "standings" in s,
+            timeout=20,
+            what="my turn or the end of a hand",
+        )
+        if "score sheet" in screen:
+            sheets += 1
+            assert re.search(r"Player\s+Table\s+Hand\s+Score\s+Total", screen)
+            assert re.search(r"Ann\s+-?\d+\s+-?\d+\s+[+-]\d+\s+-?\d+", screen)
+            assert re.search(r"Bot 1\s+-?\d+\s+-?\d+\s+[+-]\d+\s+-?\d+", screen)
+            term.keys("Enter")
+            term.wait(lambda s: "score sheet" not in s, what="the score sheet closed")
+            continue
+        if "standings" in screen:
+            break
+        if "Ann:" in screen.split("Melds:")[1].split("Your hand")[0]:
+            melded = True
+        follow_hint(term, screen)
+    screen = term.wait_text("The match is over — standings")
+    assert sheets >= 1
+    assert re.search(r"1\. (Ann|Bot 1)\s+-?\d+", screen) and re.search(r"2\. (Ann|Bot 1)", screen)
+    assert "●" in screen and "○" in screen and "hand" in screen  # the chart and its legend
+    assert melded, "the hint never led to a meld of mine"
+    term.keys("q")
+    term.wait(lambda s: "standings" not in s, what="the client to leave")
+
+
+def test_a_hand_in_russian(term: Tmux) -> None:
+    term.start(
+        rum500("play --bots 1 --seed 7 --bot-level random --bot-delay 0 --name Аня --lang ru")
+    )
+    screen = term.wait_text("Ваша рука (по масти):")
+    assert (
+        re.search(r"Аня (\(С\) )?\(вы\)", screen)
+        and re.search(r"Колода: \d+", screen)
+        and "Сброс:" in screen
+    )
+    assert "Комбинации:" in screen
+    assert len(hand_cards(screen, "Ваша рука")) == 13
+    term.keys("?")
+    screen = term.wait_text("КЛАВИШИ")
+    assert "подложить выбранную карту" in screen
+    term.keys("PageDown")
+    assert "ПРАВИЛА (кратко)" in term.wait_text("Туз младший")
+    term.keys("Escape")
+    term.wait(lambda s: "КЛАВИШИ" not in s, what="the help closed")
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        screen = term.wait(
+            lambda s: "h подсказка" in s or "Кон 1 — счёт" in s,
+            timeout=20,
+            what="my turn or the score sheet",
+        )
+        if "Кон 1 — счёт" in screen:
+            break
+        hand = hand_cards(screen, "Ваша рука")
+        if "e закончить кон" in screen:
+            term.keys("e")
+        elif "s из колоды" in screen:
+            term.keys("s")
+        elif "d сбросить" in screen:
+            term.keys("d")
+        else:
+            raise AssertionError(screen)
+        term.wait(
+            lambda s: "Кон 1 — счёт" in s or hand_cards(s, "Ваша рука") != hand,
+            what="the hand to change",
+        )
+    screen = term.wait_text("Кон 1 — счёт")
+    assert re.search(r"Игрок\s+Стол\s+Рука\s+Кон\s+Всего", screen)
+    assert re.search(r"Аня\s+-?\d+\s+-?\d+\s+[+-]\d+\s+-?\d+", screen)
+    term.keys("q")
+    term.wait_text("Покинуть партию?")
+    term.keys("y")
+    term.wait(lambda s: "Ваша рука" not in s, what="the client to leave")
+
+
+def _can_netns() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root for a network namespace"
+    if shutil.which("ip") is None:
+        return "needs iproute2 (ip)"
+    return None
+
+
+@pytest.fixture
+def netns() -> Iterator[str]:
+    why = _can_netns()
+    if why:
+        pytest.skip(why)
+    name = f"rum500tui{uuid.uuid4().hex[:6]}"
+    subprocess.run(["ip", "netns", "add", name], check=True)
+    try:
+        for cmd in (
+            ["ip", "link", "set", "lo", "up"],
+            ["ip", "link", "set", "lo", "multicast", "on"],
+            ["ip", "route", "add", "224.0.0.0/4", "dev", "lo"],
+        ):
+            subprocess.run(["ip", "netns", "exec", name, *cmd], check=True)
+        yield name
+    finally:
+        subprocess.run(["ip", "netns", "del", name], check=False)
+
+
+def test_lobby_shows_a_lan_table_and_joins_it(term: Tmux, netns: str, tmp_path: Path) -> None:
+    host_log = (tmp_path / "host.txt").open("w")
+    env = {**os.environ, "RUM500_HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    host = subprocess.Popen(
+        [
+            "ip",
+            "netns",
+            "exec",
+            netns,
+            sys.executable,
+            "-m",
+            "rum500",
+            "host",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--players",
+            "2",
+            "--bots",
+            "1",
+            "--bot-level",
+            "random",
+            "--name",
+            "Friday",
+            "--seed",
+            "3",
+        ],
+        stdout=host_log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    try:
+        term.start(f"ip netns exec {netns} " + rum500("--lang en --name Ann"))
+        screen = term.wait_text("Friday", timeout=30)
+        assert "Tables on the LAN" in screen
+        assert re.search(r"Friday\s+\S*\s+1/2\s+waiting", screen), screen
+        assert "127.0.0.1:" in screen
+        term.keys("Enter")
+        screen = term.wait_text("Your hand (by suit):", timeout=20)
+        assert re.search(r"Ann (\(D\) )?\(you\)", screen) and "Friday" in screen
+        term.keys("q")
+        term.wait_text("Leave the match?")
+        term.keys("y")
+        term.wait_text("Tables on the LAN")  # back in the lobby
+        term.keys("q")
+        term.wait(lambda s: "Tables on the LAN" not in s, what="the lobby to close")
+    finally:
+        host.terminate()
+        try:
+            host.wait(10)
+        except subprocess.TimeoutExpired:
+            host.kill()
+        host_log.close()
