@@ -268,7 +268,7 @@ def test_a_hand_in_russian(term: Tmux) -> None:
         else:
             raise AssertionError(screen)
         term.wait(
-            lambda s: "Кон 1 — счёт" in s or hand_cards(s, "Ваша рука") != hand,
+            lambda s, hand=hand: "Кон 1 — счёт" in s or hand_cards(s, "Ваша рука") != hand,
             what="the hand to change",
         )
     screen = term.wait_text("Кон 1 — счёт")
