@@ -278,6 +278,8 @@ def reading(path: Path | None = None) -> Iterator[sqlite3.Connection]:
     conn = open_db(p, create=False)
     try:
         yield conn
+    except sqlite3.OperationalError as e:
+        raise StoreError(f"cannot read the game log {p}: {describe(e)}") from None
     except sqlite3.DatabaseError as e:
         raise _damaged(p, e) from None
     finally:

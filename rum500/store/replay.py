@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -175,8 +175,8 @@ class ReplayModel:
         here = self.frame.hand_number
         return max(f.move for f in self.frames if f.hand_number == here)
 
-    def render(self, ascii_only: bool = False) -> StyleAndTextTuples:
-        """The screen as styled text."""
+    def render(self, ascii_only: bool = False, width: int = 80) -> StyleAndTextTuples:
+        """The screen as styled text, ``width`` columns wide."""
         f = self.frame
         m = self.match
         out: StyleAndTextTuples = []
@@ -184,12 +184,14 @@ class ReplayModel:
         def line(text: str = "", style: str = "") -> None:
             out.append((style, text + "\n"))
 
+        def shown(card: str) -> str:
+            return card if ascii_only else card[:-1] + SUITS.get(card[-1], card[-1])
+
         def cards(names: list[str]) -> None:
             for k, c in enumerate(names):
                 if k:
                     out.append(("", " "))
-                shown = c if ascii_only else c[:-1] + SUITS.get(c[-1], c[-1])
-                out.append(("class:red" if c[-1] in "HD" else "class:black", shown))
+                out.append(("class:red" if c[-1] in "HD" else "class:black", shown(c)))
 
         title = f"Replay of game {m['id']}"
         if m.get("table"):
@@ -201,56 +203,60 @@ class ReplayModel:
             "class:title",
         )
         line(f.what, "class:what")
-        line()
+        if f.winner is not None:
+            line(f"{self._who(f.winner)} wins the match.", "class:title")
+        r = f.result
+        if r is not None:
+            line(f"Hand {r['hand']} is over — score sheet: table − in hand = score", "class:title")
+        else:
+            line()
         for seat, hand in enumerate(f.hands):
-            marks = []
-            if seat == f.dealer:
-                marks.append("dealer")
-            if f.turn == seat and f.phase in ("draw", "play"):
+            to_move = f.turn == seat and f.phase in ("draw", "play")
+            marks = ["dealer"] if seat == f.dealer else []
+            if to_move:
                 marks.append(f"to {f.phase}")
-            head = f"{'>' if f.turn == seat and f.phase in ('draw', 'play') else ' '} "
-            head += f"{self._who(seat)}"
+            head = f"{'>' if to_move else ' '} {self._who(seat)}"
             if marks:
                 head += f" ({', '.join(marks)})"
             out.append(("class:seat", head))
-            out.append(("", f"  on the table {f.table_points[seat]}, total {f.totals[seat]}\n"))
+            if r is not None:
+                score = (
+                    f"   table {r['table_points'][seat]} − {r['hand_points'][seat]}"
+                    f" = {r['scores'][seat]:+d}   total {r['totals'][seat]}\n"
+                )
+            else:
+                score = f"   table {f.table_points[seat]}   total {f.totals[seat]}\n"
+            out.append(("", score))
             out.append(("", f"    hand ({len(hand)}): "))
             cards(hand)
             out.append(("", "\n"))
-        line()
         out.append(("", f"Stock: {f.stock}   Discard pile (bottom → top): "))
         cards(f.pile)
         out.append(("", "\n"))
         if f.must_play:
             line(f"{f.must_play} must be played this turn", "class:what")
         if f.melds:
-            line("Melds:")
-            for meld in f.melds:
+            out.append(("", "Melds:"))
+            used = len("Melds:")
+            for meld in f.melds:  # packed side by side, as many as fit on a line
                 owner = self._who(meld.get("owner"))
-                out.append(("", f"  [{meld['id']}] {owner}: "))
+                laid = sorted({self._who(b) for b in meld["by"]} - {owner})
+                extra = f" (+{', '.join(laid)})" if laid else ""
+                label = f"  [{meld['id']}] {owner}: "
+                size = len(label) + sum(len(shown(c)) + 1 for c in meld["cards"]) + len(extra)
+                if used + size > width and used > 0:
+                    out.append(("", "\n"))
+                    used = 0
+                out.append(("", label))
                 cards(meld["cards"])
-                laid = {self._who(b) for b in meld["by"]} - {owner}
-                if laid:
-                    out.append(("", f"  (laid off by {', '.join(sorted(laid))})"))
-                out.append(("", "\n"))
-        if f.result is not None:
-            r = f.result
-            line()
-            line(f"Hand {r['hand']} is over — score sheet:", "class:title")
-            for seat in range(len(f.hands)):
-                line(
-                    f"  {self._who(seat)}: table {r['table_points'][seat]} − hand "
-                    f"{r['hand_points'][seat]} = {r['scores'][seat]:+d}, total {r['totals'][seat]}"
-                )
-        if f.winner is not None:
-            line(f"{self._who(f.winner)} wins the match.", "class:title")
+                out.append(("class:laid", extra))
+                used += size
+            out.append(("", "\n"))
         return out
 
 
-HELP = (
-    " →/space next move · ← previous · ↓/PgDn next hand · ↑/PgUp previous hand · Home/End · q quit "
-)
-HELP_ASCII = " right/space next move, left previous, down next hand, up previous hand, q quit "
+HELP = " ←/→ move · ↑/↓ hand · Home/End: start/end · q quit "
+HELP_ASCII = " left/right: move, up/down: hand, Home/End: start/end, q: quit "
 
 
 def build_app(
@@ -284,7 +290,10 @@ def build_app(
         event.app.exit()
 
     body = Window(
-        FormattedTextControl(lambda: model.render(ascii_only), focusable=True),
+        FormattedTextControl(
+            lambda: model.render(ascii_only, get_app().output.get_size().columns),
+            focusable=True,
+        ),
         wrap_lines=True,
     )
     footer = Window(
@@ -297,6 +306,7 @@ def build_app(
             "what": "ansiyellow",
             "seat": "bold",
             "red": "ansired",
+            "laid": "italic",
             "black": "",
             "footer": "reverse",
         }

@@ -130,7 +130,7 @@ def test_replay_in_a_real_terminal(finished: tuple[dict, Game], home: Path) -> N
     )
     tmux = ["tmux", "-L", session]
     subprocess.run(
-        [*tmux, "new-session", "-d", "-s", session, "-x", "110", "-y", "45", cmd], check=True
+        [*tmux, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", cmd], check=True
     )
 
     def screen() -> str:
