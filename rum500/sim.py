@@ -127,7 +127,9 @@ def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if successes <= 0 else max(0.0, min(p, centre - half))
+    hi = 1.0 if successes >= n else min(1.0, max(p, centre + half))
+    return (lo, hi)
 
 
 def percentile(sorted_values: list[float], q: float) -> float:

@@ -1,0 +1,86 @@
+"""What the levels do in positions built for them (real games, real views)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rum500 import cards as C
+from rum500.bots import hint, make_bot
+from rum500.rules import Game
+
+
+def position(
+    hand: str, other: str, pile: str, phase: str = "draw", turn: int = 0, size: int = 13
+) -> Game:
+    """A two-player position: seat ``turn`` holds ``hand``, the other seat ``other``
+    (padded with stock cards to ``size``), the rest of the deck is the stock."""
+    d = Game(2, seed=5).to_dict()
+    mine, theirs, pile_cards = hand.split(), other.split(), pile.split()
+    used = set(mine) | set(theirs) | set(pile_cards)
+    rest = [c for c in C.names(C.deck()) if c not in used]
+    while len(theirs) < size:
+        theirs.append(rest.pop())
+    hands = [mine, theirs] if turn == 0 else [theirs, mine]
+    d.update(
+        hands=hands,
+        discard_pile=pile_cards,
+        stock=rest,
+        melds=[],
+        next_meld_id=0,
+        turn=turn,
+        phase=phase,
+        must_play=None,
+        no_discard=None,
+        went_out=None,
+    )
+    return Game.from_dict(d)
+
+
+def play_turn(game: Game, bot) -> list[dict]:
+    """Let ``bot`` play until the turn passes or the hand ends; return its actions."""
+    seat = game.to_move
+    actions = []
+    while game.to_move == seat and game.phase.value in ("draw", "play"):
+        action = bot.choose(game.view(seat))
+        actions.append(action)
+        game.apply(action, seat=seat)
+    return actions
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_digs_for_a_card_that_makes_a_meld(level: str) -> None:
+    """The other seat holds 4 cards: no time to wait for the nines to come again."""
+    game = position("9S 9H 2C 4D 6H 8C 10S QD 3H 5C 7D JH KC", "", "4S 9D", size=4)
+    actions = play_turn(game, make_bot(level, seed=1))
+    assert actions[0] == {"type": "draw", "source": "discard", "index": 1}
+    assert {"type": "meld", "cards": ["9S", "9H", "9D"]} in actions
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_goes_out_when_it_can(level: str) -> None:
+    game = position("5S 6S 7S 9H", "", "2D", phase="play")
+    play_turn(game, make_bot(level, seed=1))
+    assert game.results and game.results[-1]["went_out"] == 0
+
+
+def test_medium_discards_its_most_expensive_useless_card() -> None:
+    game = position("KH 4C 7S 7H 9D", "", "2D", phase="play")
+    assert make_bot("medium", seed=1).choose(game.view(0)) == {"type": "discard", "card": "KH"}
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_does_not_feed_a_known_card(level: str) -> None:
+    """Seat 1 took KD from the pile; KS lies in the pile: discarding KC would let it dig KS
+    and meld the kings, so the bot throws QH (worth as much) instead."""
+    game = position("KC QH", "KD", "KS 3D", phase="play")
+    bot = make_bot(level, seed=1)
+    bot.observe(
+        [{"type": "draw", "seat": 1, "source": "discard", "index": 2, "cards": ["KD"]}],
+        game.view(0),
+    )
+    assert bot.choose(game.view(0)) == {"type": "discard", "card": "QH"}
+
+
+def test_hint_is_what_hard_would_play() -> None:
+    game = position("9S 9H 2C 4D 6H 8C 10S QD 3H 5C 7D JH KC", "", "4S 9D", size=4)
+    assert hint(game.view(0)) == {"type": "draw", "source": "discard", "index": 1}
