@@ -133,11 +133,12 @@ def status_line(screen: str, prefix: str) -> str:
 
 def follow_hint(term: Tmux, screen: str) -> None:
     """Ask for the hint and play it with keystrokes; wait until the hand has changed."""
-    hand = hand_cards(screen, "Your hand")
     term.keys("u")
     term.wait(lambda s: "Hint:" not in s, what="the message cleared")
     term.keys("h")
-    hint = status_line(term.wait_text("Hint: "), "Hint: ")[len("Hint: ") :].strip()
+    shown = term.wait_text("Hint: ")
+    hand = hand_cards(shown, "Your hand")  # the hand the hint was given for
+    hint = status_line(shown, "Hint: ")[len("Hint: ") :].strip()
     cards = ["".join(m) for m in CARD.findall(hint)]
     if hint.startswith("draw from the stock"):
         term.keys("s")
