@@ -158,7 +158,8 @@ def open_db(path: Path | None = None, *, create: bool = True) -> sqlite3.Connect
     try:
         conn = _connect(path, create)
     except sqlite3.Error as e:
-        raise StoreError(f"cannot open the game log {path}: {describe(e)}") from None
+        why = describe(e) if _writable(path) else "the disk or folder is read-only"
+        raise StoreError(f"cannot open the game log {path}: {why}") from None
     if not exists:
         with contextlib.suppress(OSError):
             path.chmod(0o600)  # seat tokens are secrets
@@ -171,10 +172,7 @@ def _connect(path: Path, create: bool) -> sqlite3.Connection:
         _prepare(conn, path, create)
     except sqlite3.OperationalError:
         conn.close()
-        writable = os.access(path.parent, os.W_OK) and (
-            not path.exists() or os.access(path, os.W_OK)
-        )
-        if writable:
+        if _writable(path):
             raise
         if create:
             raise StoreError(
@@ -193,6 +191,11 @@ def _connect(path: Path, create: bool) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _writable(path: Path) -> bool:
+    """Whether the log's folder (and the file, if it exists) can be written."""
+    return os.access(path.parent, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
 
 
 def _prepare(conn: sqlite3.Connection, path: Path, create: bool) -> None:

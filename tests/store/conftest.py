@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,3 +62,22 @@ def play(
             if game.to_move is None:
                 journal.finish(game.winner, list(game.totals))
     return game
+
+
+def mount(args: list[str]) -> None:
+    subprocess.run(["mount", *args], check=True, capture_output=True)
+
+
+@pytest.fixture
+def tmpfs(tmp_path: Path) -> Iterator[Path]:
+    """A real 4 MiB file system (tmpfs), so the disk can really fill up or turn read-only."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("needs root and mount(8) to make a small file system")
+    where = tmp_path / "fs"
+    where.mkdir()
+    try:
+        mount(["-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)])
+    except subprocess.CalledProcessError as e:
+        pytest.skip(f"cannot mount a tmpfs here: {e.stderr!r}")
+    yield where
+    subprocess.run(["umount", "-l", str(where)], check=False)

@@ -6,7 +6,6 @@ import contextlib
 import logging
 import os
 import random
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -19,7 +18,7 @@ from rum500.rules import Game, Options, Phase
 from rum500.store import Journal, StoreError, load_for_resume, open_db
 from rum500.store.log import load_match
 
-from .conftest import match_info, play
+from .conftest import match_info, mount, play
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -166,25 +165,6 @@ def test_kill_9_never_loses_an_acknowledged_action(home: Path) -> None:
     assert killed_mid_match >= 6
 
 
-def _mount(args: list[str]) -> None:
-    subprocess.run(["mount", *args], check=True, capture_output=True)
-
-
-@pytest.fixture
-def tmpfs(tmp_path: Path) -> Path:
-    """A real 4 MiB file system (tmpfs), so the disk can really fill up or turn read-only."""
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("needs root and mount(8) to make a small file system")
-    where = tmp_path / "fs"
-    where.mkdir()
-    try:
-        _mount(["-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)])
-    except subprocess.CalledProcessError as e:
-        pytest.skip(f"cannot mount a tmpfs here: {e.stderr!r}")
-    yield where
-    subprocess.run(["umount", "-l", str(where)], check=False)
-
-
 def test_full_disk_warns_once_keeps_playing_and_catches_up(
     tmpfs: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -240,9 +220,9 @@ def test_read_only_disk_warns_and_catches_up_when_writable(
     view.mkdir()
     with Journal(data / "games.sqlite3") as j0:
         play(j0, seed=1)  # a finished match already in the log
-    _mount(["--bind", str(data), str(view)])
+    mount(["--bind", str(data), str(view)])
     try:
-        _mount(["-o", "remount,bind,ro", str(view)])
+        mount(["-o", "remount,bind,ro", str(view)])
         monkeypatch.setenv("RUM500_HOME", str(view))
         conn = open_db(create=False)  # the log can still be read from a read-only disk
         assert conn.execute("SELECT status FROM matches").fetchall() == [("finished",)]
@@ -253,7 +233,7 @@ def test_read_only_disk_warns_and_catches_up_when_writable(
         assert len(game.actions) == 40  # the match goes on in memory
         assert len(seen) == 1
         assert "read-only" in seen[0]
-        _mount(["-o", "remount,bind,rw", str(view)])
+        mount(["-o", "remount,bind,rw", str(view)])
         play(j, seed=2, game=game)
         j.close()
         assert j.warning is None and j.pending == 0
