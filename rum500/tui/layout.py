@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -17,25 +21,69 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.widgets import Frame
+from prompt_toolkit.widgets.base import Border
 
 from rum500.i18n import _
 from rum500.tui import render
 from rum500.tui.helptext import help_lines
 from rum500.tui.model import TableModel
 
+ASCII_TEXT = str.maketrans(
+    {
+        "—": "-",
+        "…": "...",
+        "←": "<-",
+        "→": "->",
+        "↑": "^",
+        "↓": "v",
+        "▶": ">",
+        "◀": "<",
+        "★": "*",
+        "•": "*",
+        "│": "|",
+        "·": "-",
+        "🔒": "[p]",
+        "«": '"',
+        "»": '"',
+    }
+)
 
-def _tail_window(get_text, get_lines) -> Window:  # type: ignore[no-untyped-def]
+
+def plain(model: TableModel | Any, fragments: StyleAndTextTuples) -> StyleAndTextTuples:
+    """With --ascii, the few non-card symbols of the screen in plain ASCII."""
+    if not model.ascii:
+        return fragments
+    return [(f[0], f[1].translate(ASCII_TEXT), *f[2:]) for f in fragments]  # type: ignore[misc]
+
+
+@contextmanager
+def ascii_borders(enabled: bool) -> Iterator[None]:
+    """Frames built inside this block have +-| borders when ``enabled``."""
+    names = ("HORIZONTAL", "VERTICAL", "TOP_LEFT", "TOP_RIGHT", "BOTTOM_LEFT", "BOTTOM_RIGHT")
+    saved = {n: getattr(Border, n) for n in names}
+    if enabled:
+        for n in names:
+            setattr(Border, n, {"HORIZONTAL": "-", "VERTICAL": "|"}.get(n, "+"))
+    try:
+        yield
+    finally:
+        for n, v in saved.items():
+            setattr(Border, n, v)
+
+
+def _tail_window(model: TableModel, get_text, get_lines) -> Window:  # type: ignore[no-untyped-def]
     """A window that keeps its last line in sight (the log, the chat)."""
     control = FormattedTextControl(
-        get_text,
+        lambda: plain(model, get_text()),
         focusable=False,
         get_cursor_position=lambda: Point(0, max(0, get_lines() - 1)),
     )
     return Window(control, wrap_lines=False, always_hide_cursor=True)
 
 
-def _window(get_text, **kw) -> Window:  # type: ignore[no-untyped-def]
-    return Window(FormattedTextControl(get_text, focusable=False), always_hide_cursor=True, **kw)
+def _window(model: TableModel, get_text, **kw) -> Window:  # type: ignore[no-untyped-def]
+    control = FormattedTextControl(lambda: plain(model, get_text()), focusable=False)
+    return Window(control, always_hide_cursor=True, **kw)
 
 
 def _overlay(model: TableModel, name: str, body: HSplit | Window, title: str, **pos) -> Float:
@@ -66,7 +114,13 @@ def _melds_height(model: TableModel) -> Dimension:
 
 
 def build_layout(model: TableModel) -> Layout:
+    with ascii_borders(model.ascii):
+        return _build_layout(model)
+
+
+def _build_layout(model: TableModel) -> Layout:
     players = _window(
+        model,
         lambda: render.players(model),
         height=lambda: Dimension.exact(_players_height(model)),
     )
@@ -75,25 +129,37 @@ def build_layout(model: TableModel) -> Layout:
     body = HSplit(
         [
             ConditionalContainer(
-                _window(lambda: [("class:banner", f" {model.banner} ")], height=1),
+                _window(model, lambda: [("class:banner", f" {model.banner} ")], height=1),
                 filter=Condition(lambda: bool(model.banner)),
             ),
-            _window(lambda: render.title(model), height=1, style="class:title"),
+            _window(model, lambda: render.title(model), height=1, style="class:title"),
             players,
-            _window(lambda: render.pile(model), wrap_lines=True, height=Dimension(min=1, max=3)),
             _window(
-                lambda: render.melds(model), wrap_lines=True, height=lambda: _melds_height(model)
+                model, lambda: render.pile(model), wrap_lines=True, height=Dimension(min=1, max=3)
             ),
-            _window(lambda: render.hand(model), wrap_lines=True, height=Dimension(min=1, max=4)),
-            _window(lambda: render.actions(model), wrap_lines=True, height=Dimension(min=1, max=2)),
-            _window(lambda: render.status(model), height=1),
+            _window(
+                model,
+                lambda: render.melds(model),
+                wrap_lines=True,
+                height=lambda: _melds_height(model),
+            ),
+            _window(
+                model, lambda: render.hand(model), wrap_lines=True, height=Dimension(min=1, max=4)
+            ),
+            _window(
+                model,
+                lambda: render.actions(model),
+                wrap_lines=True,
+                height=Dimension(min=1, max=2),
+            ),
+            _window(model, lambda: render.status(model), height=1),
             VSplit(
                 [
-                    _tail_window(lambda: render.log(model), log_lines),
+                    _tail_window(model, lambda: render.log(model), log_lines),
                     Window(width=1, char="│" if not model.ascii else "|", style="class:dim"),
                     Window(
                         FormattedTextControl(
-                            lambda: render.chat(model),
+                            lambda: plain(model, render.chat(model)),
                             get_cursor_position=lambda: Point(0, chat_lines() - 1),
                         ),
                         width=Dimension(preferred=30, max=34),
@@ -109,7 +175,7 @@ def build_layout(model: TableModel) -> Layout:
         _overlay(
             model,
             "help",
-            _window(lambda: help_text(model)),
+            _window(model, lambda: help_text(model)),
             _("Help"),
             top=0,
             bottom=0,
@@ -119,14 +185,20 @@ def build_layout(model: TableModel) -> Layout:
         _overlay(
             model,
             "quit",
-            _window(lambda: [("class:label", _("Leave the match? y = leave, n = stay"))], height=1),
+            _window(
+                model,
+                lambda: [("class:label", _("Leave the match? y = leave, n = stay"))],
+                height=1,
+            ),
             _("Leave"),
         ),
-        _overlay(model, "sheet", _window(lambda: render.score_sheet(model)), _("Score sheet")),
+        _overlay(
+            model, "sheet", _window(model, lambda: render.score_sheet(model)), _("Score sheet")
+        ),
         _overlay(
             model,
             "final",
-            _window(lambda: render.final(model)),
+            _window(model, lambda: render.final(model)),
             _("Final standings"),
             top=1,
             bottom=1,
@@ -137,6 +209,7 @@ def build_layout(model: TableModel) -> Layout:
             model,
             "chat",
             _window(
+                model,
                 lambda: [("", _("Say: ")), ("class:label", model.chat_input + "_")],
                 height=1,
                 width=60,
@@ -144,5 +217,4 @@ def build_layout(model: TableModel) -> Layout:
             _("Chat (Enter sends, Esc cancels)"),
         ),
     ]
-    container = FloatContainer(content=body, floats=floats)
-    return Layout(container)
+    return Layout(FloatContainer(content=body, floats=floats))

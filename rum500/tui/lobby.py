@@ -28,6 +28,7 @@ from rum500.i18n import _
 from rum500.rules.options import EMPTY_STOCK_RULES, MAX_PLAYERS, MIN_PLAYERS
 from rum500.tui.connection import SessionError, parse_address
 from rum500.tui.keys import with_twins
+from rum500.tui.layout import plain
 from rum500.tui.render import STYLE
 
 
@@ -151,8 +152,9 @@ def address_form(name: str) -> list[Field]:
 class LobbyModel:
     """State of the lobby screen. See the module docstring."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, ascii: bool = False) -> None:
         self.name = name
+        self.ascii = ascii
         self.tables: dict[str, Any] = {}  # service name -> net.discovery.TableInfo
         self.cursor = 0
         self.form: list[Field] | None = None
@@ -399,7 +401,7 @@ def build_lobby_app(
         HSplit(
             [
                 Window(
-                    FormattedTextControl(lambda: _lobby_text(model)),
+                    FormattedTextControl(lambda: plain(model, _lobby_text(model))),
                     wrap_lines=True,
                     always_hide_cursor=True,
                 )
@@ -440,7 +442,7 @@ async def run_lobby_screen(
     name = player_name(args)
     message = ""
     while True:
-        model = LobbyModel(name)
+        model = LobbyModel(name, ascii=bool(getattr(args, "ascii", False)))
         model.message = message
         app = build_lobby_app(model, input, output)
         watcher: asyncio.Task | None = None

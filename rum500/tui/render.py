@@ -103,19 +103,21 @@ def players(model: TableModel) -> StyleAndTextTuples:
     if not v:
         return waiting(model)
     out: StyleAndTextTuples = []
-    head = "   {:<16}{:>7}{:>8}{:>8}\n".format(_("Player"), _("Cards"), _("Table"), _("Total"))
+    head = "     {:<20}{:>7}{:>8}{:>8}\n".format(_("Player"), _("Cards"), _("Table"), _("Total"))
     out.append(("class:label", head))
     for s in range(v["players"]):
         mark = "▶ " if v["turn"] == s and v["phase"] in ("draw", "play") else "  "
         if model.ascii and mark.strip():
             mark = "> "
-        name = model.player_name(s)
+        name = model.player_name(s)[:12]
+        if s in model.away:
+            name += " " + _("(away)")
         if s == v["dealer"]:
             name += " " + _("(D)")
         if s == v["seat"]:
             name += " " + _("(you)")
         style = "class:turn" if v["turn"] == s else ("class:me" if s == v["seat"] else "")
-        out.append((style, f"{mark} {name[:16]:<16}"))
+        out.append((style, f"{mark}{s + 1:>2} {name[:20]:<20}"))
         out.append(
             (
                 "",
@@ -191,6 +193,8 @@ def melds(model: TableModel) -> StyleAndTextTuples:
     if not ms:
         out.append(("class:dim", " " + _("none yet")))
         return out
+    if any(by != m["owner"] for m in ms for by in m["by"]):
+        out.append(("class:dim", " " + _("('n after a card: laid off by player n)")))
     focused = model.zone == Zone.MELDS
     fits: set[int] = set()
     if model.choosing_meld_for:
@@ -200,7 +204,8 @@ def melds(model: TableModel) -> StyleAndTextTuples:
         if not mine:
             continue
         out.append(("", "\n "))
-        out.append(("class:me" if owner == v["seat"] else "", f"{model.player_name(owner)[:12]}:"))
+        who = f"{owner + 1} {model.player_name(owner)[:12]}:"
+        out.append(("class:me" if owner == v["seat"] else "", who))
         for i, m in mine:
             handler = _click(lambda i=i: model.click_meld(i))
             frame = "class:cursor" if focused and i == model.meld_cursor else ""
