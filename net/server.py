@@ -237,18 +237,19 @@ class Server:
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task] = set()
         self._pinger: asyncio.Task | None = None
+        self._port = 0
 
     # ------------------------------------------------------------------ life cycle
 
     async def start(self, bind: str = "127.0.0.1", port: int = 0) -> None:
         self._server = await asyncio.start_server(self._handle, bind, port, limit=1 << 16)
+        self._port = self._server.sockets[0].getsockname()[1]
         self._pinger = asyncio.create_task(self._ping_loop())
         log.info("table %r listening on %s:%d", self.table_name, bind, self.port)
 
     @property
     def port(self) -> int:
-        assert self._server is not None
-        return self._server.sockets[0].getsockname()[1]
+        return self._port
 
     async def close(self) -> None:
         """Say goodbye to every connection and stop listening."""

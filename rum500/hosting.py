@@ -189,6 +189,7 @@ class Host:
         self._wake = asyncio.Event()
         self._plan: tuple[int, int, float] | None = None  # (seq, seat, when)
         self._done = asyncio.Event()
+        self._closing = False
         self._driver: asyncio.Task | None = None
         self._txt: dict | None = None
         self._txt_task: asyncio.Task | None = None
@@ -210,10 +211,13 @@ class Host:
 
     async def close(self) -> None:
         """Stop the bots, say goodbye to every client and on the LAN, stop listening."""
+        # a flag as well as cancel(): asyncio.wait_for in Python 3.11 may swallow a
+        # cancellation that arrives just as the event it waits for is set
+        self._closing = True
+        self._wake.set()
         if self._driver:
             self._driver.cancel()
-            with contextlib.suppress(BaseException):
-                await self._driver
+            await asyncio.wait({self._driver}, timeout=5)
         if self._txt_task:
             self._txt_task.cancel()
         if self.announcer is not None:
@@ -295,7 +299,7 @@ class Host:
 
     async def _drive(self) -> None:
         """Play the host's seats: bots, away players, and the deal between hands."""
-        while True:
+        while not self._closing:
             self._wake.clear()
             nxt = self._next()
             if nxt is None:

@@ -33,8 +33,9 @@ class LiveTable:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     async def _start(self) -> None:
-        self.host = await start_host(HostConfig(players=3, bots=1, bot_level="random", seed=3,
-                                                options=Options(target=500)))
+        self.host = await start_host(
+            HostConfig(players=3, bots=1, bot_level="random", seed=3, options=Options(target=500))
+        )
         self.ann = await Client.connect(self.host.address, self.host.port, name="Ann")
         self.bob = await Client.connect(self.host.address, self.host.port, name="Bob")
         while self.host.table.game is None or self.host.table.to_move not in (0, 1):
@@ -61,21 +62,36 @@ def live():
     table.close()
 
 
-scalars = (st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.floats()
-           | st.text(max_size=30) | st.binary(max_size=30))
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats()
+    | st.text(max_size=30)
+    | st.binary(max_size=30)
+)
 values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=6)
-    | st.dictionaries(st.text(max_size=10), inner, max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=10), inner, max_size=6)
+    ),
     max_leaves=40,
 )
 messages = st.one_of(
     st.dictionaries(st.text(max_size=10) | st.integers(), values, max_size=6),
     st.fixed_dictionaries(
         {"type": st.sampled_from([*CLIENT_TYPES, "state", "welcome", "x"])},
-        optional={"version": st.sampled_from([1, 0, "1", None]), "name": values,
-                  "token": values, "spectate": values, "id": values, "action": values,
-                  "text": values, "proof": values, "seat": values},
+        optional={
+            "version": st.sampled_from([1, 0, "1", None]),
+            "name": values,
+            "token": values,
+            "spectate": values,
+            "id": values,
+            "action": values,
+            "text": values,
+            "proof": values,
+            "seat": values,
+        },
     ),
     values,
 )
@@ -93,7 +109,8 @@ chunks = st.one_of(
     messages.map(frame_of),
     st.binary(max_size=300),
     st.tuples(st.integers(0, 2**32 - 1), st.binary(max_size=50)).map(
-        lambda t: struct.pack(">I", t[0]) + t[1]),
+        lambda t: struct.pack(">I", t[0]) + t[1]
+    ),
 )
 
 
@@ -102,8 +119,9 @@ async def attack(live: LiveTable, say_hello: bool, spectate: bool, data: list[by
     reader, writer = await asyncio.open_connection(host.address, host.port)
     try:
         if say_hello:
-            writer.write(encode({"type": "hello", "version": 1, "name": "fuzz",
-                                 "spectate": spectate}))
+            writer.write(
+                encode({"type": "hello", "version": 1, "name": "fuzz", "spectate": spectate})
+            )
         for chunk in data:
             writer.write(chunk)
         with contextlib.suppress(Exception):

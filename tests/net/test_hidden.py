@@ -105,8 +105,9 @@ async def test_no_frame_holds_a_card_the_seat_may_not_see(make_host, players, bo
     checked = 0
     for g in range(games):
         snaps = Snapshots(players)
-        host = await make_host(players=players, bots=bots, seed=1000 + g, journal=snaps,
-                               options=Options(target=120))
+        host = await make_host(
+            players=players, bots=bots, seed=1000 + g, journal=snaps, options=Options(target=120)
+        )
         snaps.host = host
         recorded: dict[int, list[bytes]] = {}
         humans = []
@@ -116,10 +117,12 @@ async def test_no_frame_holds_a_card_the_seat_may_not_see(make_host, players, bo
             recorded[c.seat] = frames
             humans.append(c)
         spectator_frames: list[bytes] = []
-        watcher = await Client.connect(host.address, host.port, name="W", spectate=True,
-                                       trace=spectator_frames.append)
+        watcher = await Client.connect(
+            host.address, host.port, name="W", spectate=True, trace=spectator_frames.append
+        )
         await asyncio.wait_for(
-            asyncio.gather(*(play_as_bot(c, seed=g * 10 + i) for i, c in enumerate(humans))), 60)
+            asyncio.gather(*(play_as_bot(c, seed=g * 10 + i) for i, c in enumerate(humans))), 60
+        )
         await wait_for(lambda: watcher.seq == host.server.seq)  # noqa: B023
         for seat, frames in [*recorded.items(), (None, spectator_frames)]:
             assert frames
@@ -136,8 +139,12 @@ def test_the_check_catches_a_leak():
     snaps = Snapshots(2)
     snaps.allowed = [{0: {"AS", "2S"}, 1: {"KH"}, None: set()}]
     snaps.hands = [[["AS", "2S"], ["KH"]]]
-    leaky = {"type": "state", "seq": 1, "events": [],
-             "view": {"hand": ["AS", "2S"], "discard_pile": [], "other": ["KH"]}}
+    leaky = {
+        "type": "state",
+        "seq": 1,
+        "events": [],
+        "view": {"hand": ["AS", "2S"], "discard_pile": [], "other": ["KH"]},
+    }
     with pytest.raises(AssertionError, match="KH"):
         check_frame(leaky, 0, snaps)
     leaky["view"]["other"] = []

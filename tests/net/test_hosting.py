@@ -43,8 +43,7 @@ class Recorder:
 async def test_journal_hook_order_and_replay(make_host, clients):
     ref: list = []
     journal = Recorder(ref)
-    host = await make_host(players=3, bots=2, journal=journal, seed=21,
-                           options=Options(target=80))
+    host = await make_host(players=3, bots=2, journal=journal, seed=21, options=Options(target=80))
     ref.append(host)
     ann = await clients(host, "Ann")
     await asyncio.wait_for(play_as_bot(ann), 60)
@@ -68,6 +67,7 @@ async def test_a_failing_journal_does_not_stop_the_game(make_host, clients, capl
         def __getattr__(self, name: str):
             def fail(*args: object) -> None:
                 raise OSError("disk full")
+
             return fail
 
     host = await make_host(players=2, bots=1, journal=Broken(), options=Options(target=60))
@@ -96,15 +96,15 @@ async def test_resume_from_a_replayed_game(make_host, clients):
                 await c.act(bot.choose(v))
 
     await wait_for(lambda: host.table.game is not None)
-    await asyncio.wait_for(asyncio.gather(some_moves(ann, bots[0]), some_moves(bob, bots[1])),
-                           30)
+    await asyncio.wait_for(asyncio.gather(some_moves(ann, bots[0]), some_moves(bob, bots[1])), 30)
     tokens = [ann.token, bob.token]
     await host.close()  # the host goes away
     actions = [c[3] for c in journal.calls if c[0] == "record"]
     seats = journal.calls[0][1]["seats"]
     game = Game.replay(3, 5, actions, opts)
-    resumed = await start_host(HostConfig(resume_game=game, resume_seats=seats,
-                                          bot_level="random", options=opts))
+    resumed = await start_host(
+        HostConfig(resume_game=game, resume_seats=seats, bot_level="random", options=opts)
+    )
     try:
         assert resumed.server.state == "playing"
         a2 = await Client.rejoin(resumed.address, resumed.port, tokens[0])
@@ -114,8 +114,7 @@ async def test_resume_from_a_replayed_game(make_host, clients):
         assert resumed.table.game.actions[: len(actions)] == actions
         with pytest.raises(Exception):  # noqa: B017 - a stranger cannot sit down
             await Client.connect(resumed.address, resumed.port, name="Eve")
-        finals = await asyncio.wait_for(asyncio.gather(play_as_bot(a2, 3), play_as_bot(b2, 4)),
-                                        60)
+        finals = await asyncio.wait_for(asyncio.gather(play_as_bot(a2, 3), play_as_bot(b2, 4)), 60)
         assert finals[0]["phase"] == "game_over"
         assert finals[0]["totals"] == resumed.table.game.totals
         await a2.close()
@@ -152,8 +151,7 @@ async def test_an_away_seat_is_played_by_a_bot_and_handed_back(make_host, client
 
 
 async def test_the_host_deals_for_a_dealer_who_does_not(make_host, clients):
-    host = await make_host(players=2, bots=1, deal_pause=0.05, seed=2,
-                           options=Options(target=5000))
+    host = await make_host(players=2, bots=1, deal_pause=0.05, seed=2, options=Options(target=5000))
     ann = await clients(host, "Ann")
     bot = make_bot("random", 9)
     game = host.table.game
@@ -177,8 +175,9 @@ async def test_start_now_fills_with_bots(make_host, clients):
 
 async def test_an_unknown_bot_level_falls_back_to_random(make_host, clients, caplog):
     with caplog.at_level(logging.WARNING, logger="rum500.hosting"):
-        host = await make_host(players=2, bots=1, bot_level="grandmaster",
-                               options=Options(target=60))
+        host = await make_host(
+            players=2, bots=1, bot_level="grandmaster", options=Options(target=60)
+        )
         ann = await clients(host, "Ann")
         final = await asyncio.wait_for(play_as_bot(ann), 60)
     assert final["phase"] == "game_over"
