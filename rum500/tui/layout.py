@@ -6,9 +6,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from prompt_toolkit.application.current import get_app
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import fragment_list_to_text
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Float,
@@ -20,6 +22,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import Frame
 from prompt_toolkit.widgets.base import Border
 
@@ -107,10 +110,19 @@ def _players_height(model: TableModel) -> int:
     return 1
 
 
-def _melds_height(model: TableModel) -> Dimension:
-    owners = {m["owner"] for m in model.melds()}
-    lines = 1 + len(owners)
-    return Dimension(min=lines, preferred=lines, max=lines + 1)
+def fitted(get_text, most: int):  # type: ignore[no-untyped-def]
+    """A height that fits the wrapped text (at most ``most`` lines), so the log gets the rest."""
+
+    def height() -> Dimension:
+        try:
+            width = max(20, get_app().output.get_size().columns)
+        except Exception:  # no terminal yet
+            width = 80
+        text = fragment_list_to_text(get_text())
+        lines = sum(max(1, -(-get_cwidth(line) // width)) for line in text.split("\n"))
+        return Dimension.exact(max(1, min(most, lines)))
+
+    return height
 
 
 def build_layout(model: TableModel) -> Layout:
@@ -135,24 +147,31 @@ def _build_layout(model: TableModel) -> Layout:
             _window(model, lambda: render.title(model), height=1, style="class:title"),
             players,
             _window(
-                model, lambda: render.pile(model), wrap_lines=True, height=Dimension(min=1, max=3)
+                model,
+                lambda: render.pile(model),
+                wrap_lines=True,
+                height=fitted(lambda: render.pile(model), 4),
             ),
             _window(
                 model,
                 lambda: render.melds(model),
                 wrap_lines=True,
-                height=lambda: _melds_height(model),
+                height=fitted(lambda: render.melds(model), 10),
             ),
             _window(
-                model, lambda: render.hand(model), wrap_lines=True, height=Dimension(min=1, max=4)
+                model,
+                lambda: render.hand(model),
+                wrap_lines=True,
+                height=fitted(lambda: render.hand(model), 4),
             ),
             _window(
                 model,
                 lambda: render.actions(model),
                 wrap_lines=True,
-                height=Dimension(min=1, max=2),
+                height=fitted(lambda: render.actions(model), 2),
             ),
             _window(model, lambda: render.status(model), height=1),
+            Window(height=1, char="-" if model.ascii else "─", style="class:dim"),
             VSplit(
                 [
                     _tail_window(model, lambda: render.log(model), log_lines),
