@@ -76,7 +76,9 @@ class NetSession:
 
     async def open(self) -> Client:
         """Connect; with a saved token for this address, take that seat back first."""
-        saved = tokens.get(self.key) if self.use_saved_token and not self.spectate else None
+        saved = (
+            tokens.get(self.key, self.name) if self.use_saved_token and not self.spectate else None
+        )
         if self.token:
             saved = {"token": self.token, "name": self.name}
         if saved:
@@ -92,7 +94,7 @@ class NetSession:
             except HandshakeError as e:
                 if e.code != "bad_token" or self.token:
                     raise SessionError(self._why(e)) from None
-                tokens.forget(self.key)  # that match is gone: join afresh
+                tokens.forget(self.key, saved["token"])  # that match is gone: join afresh
             except ClientError as e:
                 raise SessionError(self._why(e)) from None
         if self.client is None:

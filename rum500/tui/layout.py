@@ -170,7 +170,12 @@ def _build_layout(model: TableModel) -> Layout:
                 wrap_lines=True,
                 height=fitted(lambda: render.actions(model), 2),
             ),
-            _window(model, lambda: render.status(model), height=1),
+            _window(
+                model,
+                lambda: render.status(model),
+                wrap_lines=True,
+                height=fitted(lambda: render.status(model), 2),
+            ),
             Window(height=1, char="-" if model.ascii else "─", style="class:dim"),
             VSplit(
                 [

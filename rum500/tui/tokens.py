@@ -1,4 +1,5 @@
-"""Rejoin tokens kept on disk, one per table address, in ``tokens.json`` of the data dir.
+"""Rejoin tokens kept on disk, per table address and player name, in ``tokens.json`` of the
+data dir.
 
 The data dir is ``platformdirs.user_data_dir("rum500")`` unless ``RUM500_HOME`` names
 another (tests point it at a temporary directory). Only ``tokens.json`` is ours there.
@@ -9,11 +10,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from pathlib import Path
 
 import platformdirs
 
 FILE_NAME = "tokens.json"
+MAX_ENTRIES = 200
 
 
 def data_dir() -> Path:
@@ -25,6 +28,10 @@ def _path() -> Path:
     return data_dir() / FILE_NAME
 
 
+def _key(address: str, name: str | None) -> str:
+    return f"{address} {name or ''}".strip()
+
+
 def load_all() -> dict[str, dict]:
     try:
         data = json.loads(_path().read_text(encoding="utf-8"))
@@ -33,28 +40,47 @@ def load_all() -> dict[str, dict]:
     return data if isinstance(data, dict) else {}
 
 
-def get(address: str) -> dict | None:
-    """``{"token", "name", "seat"}`` saved for ``address`` ("host:port"), or None."""
-    entry = load_all().get(address)
-    return entry if isinstance(entry, dict) and isinstance(entry.get("token"), str) else None
+def _valid(entry: object) -> bool:
+    return isinstance(entry, dict) and isinstance(entry.get("token"), str)
 
 
-def put(address: str, token: str, name: str | None = None, seat: int | None = None) -> None:
-    """Remember the token for ``address``; a disk that refuses is not an error worth a crash."""
+def get(address: str, name: str | None = None) -> dict | None:
+    """``{"token", "name", "seat"}`` saved for ``address`` ("host:port") and ``name``; without
+    one for that name, the newest saved for the address (None if there is none)."""
     data = load_all()
-    data[address] = {"token": token, "name": name, "seat": seat}
-    try:
+    entry = data.get(_key(address, name))
+    if _valid(entry):
+        return entry
+    mine = [e for k, e in data.items() if k.split(" ")[0] == address and _valid(e)]
+    return max(mine, key=lambda e: e.get("at", 0)) if mine else None
+
+
+def _write(data: dict[str, dict]) -> None:
+    with contextlib.suppress(OSError):  # a disk that refuses is not worth a crash
         path = _path()
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
         tmp.replace(path)
-    except OSError:
-        pass
 
 
-def forget(address: str) -> None:
+def put(address: str, token: str, name: str | None = None, seat: int | None = None) -> None:
+    """Remember the token of ``name``'s seat at ``address``."""
     data = load_all()
-    if data.pop(address, None) is not None:
-        with contextlib.suppress(OSError):
-            _path().write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+    data[_key(address, name)] = {"token": token, "name": name, "seat": seat, "at": time.time()}
+    if len(data) > MAX_ENTRIES:  # forget the oldest
+        for k in sorted(data, key=lambda k: data[k].get("at", 0))[: len(data) - MAX_ENTRIES]:
+            del data[k]
+    _write(data)
+
+
+def forget(address: str, token: str) -> None:
+    """Drop the entries of ``address`` holding ``token`` (the host no longer knows it)."""
+    data = load_all()
+    kept = {
+        k: e
+        for k, e in data.items()
+        if not (k.split(" ")[0] == address and e.get("token") == token)
+    }
+    if len(kept) != len(data):
+        _write(kept)

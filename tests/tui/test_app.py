@@ -128,8 +128,9 @@ async def test_chat_reaches_the_table(table: Running) -> None:
 async def test_token_on_disk_and_rejoin_after_a_drop(table: Running, home: Path) -> None:
     m = table.model
     saved = json.loads((home / "tokens.json").read_text())
-    assert saved[table.session.key]["token"] == table.host.token
-    assert tokens.get(table.session.key)["seat"] == 0
+    assert saved[f"{table.session.key} Ann"]["token"] == table.host.token
+    assert tokens.get(table.session.key, "Ann")["seat"] == 0
+    assert tokens.get(table.session.key)["token"] == table.host.token
     client = table.session.client
     assert client is not None
     await client.drop()  # the line goes dead under the screen
@@ -227,3 +228,25 @@ async def test_lobby_q_leaves_and_lists_tables_seen() -> None:
         inp.send_text("q")
         await asyncio.wait_for(task, 5)
     assert model.choice is None
+
+
+async def test_leave_and_join_again_takes_the_same_seat(home: Path) -> None:
+    host = await start_host(HostConfig(players=2, bots=0, seed=5, bot_delay=0.0))
+    try:
+        first = NetSession(host.address, host.port, name="Cy")
+        await first.open()
+        other = NetSession(host.address, host.port, name="Di", use_saved_token=False)
+        await other.open()  # both seats taken: the match starts
+        seat = first.client.seat
+        await until(lambda: first.client.view is not None)
+        hand = first.client.view["hand"]
+        await first.close()
+        again = NetSession(host.address, host.port, name="Cy")  # no token given: from disk
+        await again.open()
+        assert again.client.seat == seat
+        await until(lambda: again.client.view is not None)
+        assert again.client.view["hand"] == hand
+        await again.close()
+        await other.close()
+    finally:
+        await host.close()

@@ -307,3 +307,23 @@ async def test_hint_names_a_legal_move() -> None:
     model.hint()
     assert model.message.startswith("Hint: ")
     assert "stock" in model.message or "discard pile" in model.message
+
+
+async def test_mouse_clicks_select_choose_depth_and_meld() -> None:
+    model, _session = await seated()
+    model.click_hand(2)
+    assert model.zone == Zone.HAND and model.selected_cards() == [model.hand()[2]]
+    model.click_hand(2)
+    assert model.selected_cards() == []
+    model.click_pile(0)
+    assert model.zone == Zone.PILE and model.pile_index() == 0
+    fragments = render.pile(model)
+    assert any("class:take" in f[0] for f in fragments)
+    clickable = [f for f in render.actions(model) if len(f) == 3 and f[1] == "s"]
+    assert clickable, "the draw key is not clickable"
+    from prompt_toolkit.data_structures import Point
+    from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
+
+    clickable[0][2](MouseEvent(Point(0, 0), MouseEventType.MOUSE_UP, MouseButton.LEFT, frozenset()))
+    await settle()
+    assert model.sent == [{"type": "draw", "source": "stock"}]
