@@ -42,6 +42,7 @@ def build_table_app(
         input=input,
         output=output,
     )
+    app.ttimeoutlen = 0.05  # Esc acts at once (tmux and terminals send sequences whole)
     model.on_change = app.invalidate
     model.spawn = app.create_background_task
     model.exit = lambda: app.exit(result=0) if app.is_running else None

@@ -411,6 +411,7 @@ def build_lobby_app(
     app: Application[Any] = Application(
         layout=layout, key_bindings=kb, style=STYLE, full_screen=True, input=input, output=output
     )
+    app.ttimeoutlen = 0.05
     model.on_change = app.invalidate
     model.exit = lambda: app.exit() if app.is_running else None
     return app

@@ -22,8 +22,10 @@ from rum500.tui.model import TableModel
 DEFAULT_BOT_DELAY = 0.7
 
 
-def _setup(args: argparse.Namespace) -> None:
+def _setup(args: argparse.Namespace) -> str | None:
+    """Language first; then whether there is a terminal to draw on (a reason if not)."""
     set_language(getattr(args, "lang", None))
+    return _no_terminal()
 
 
 def player_name(args: argparse.Namespace) -> str:
@@ -42,9 +44,23 @@ def _fail(message: str) -> int:
 
 
 def _bot_level(level: str) -> str:
+    """The level itself when it exists; else ``ValueError`` naming those that do."""
     from rum500.bots import LEVELS
 
-    return level if level in LEVELS else "random"
+    if level not in LEVELS:
+        raise ValueError(
+            _("no bot level {level!r}: choose from {levels}").format(
+                level=level, levels=", ".join(LEVELS)
+            )
+        )
+    return level
+
+
+def _no_terminal() -> str | None:
+    """Why the screen cannot run here (stdin or stdout is not a terminal), or None."""
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        return _("this screen needs a terminal (use rum500 host --headless without one)")
+    return None
 
 
 def _attach_journal(config: Any, args: Any) -> str | None:
@@ -95,7 +111,8 @@ async def play_at(
 def run_play(args: argparse.Namespace) -> int:
     """``rum500 play``: host a table in this process (on 127.0.0.1 unless ``--lan``), seat the
     player and fill the other seats with bots."""
-    _setup(args)
+    if why := _setup(args):
+        return _fail(why)
     from rum500.hosting import HostConfig, options_from_args
 
     name = player_name(args)
@@ -120,7 +137,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 def run_host(args: argparse.Namespace) -> int:
     """``rum500 host``: host a table and play at it from this terminal."""
-    _setup(args)
+    if why := _setup(args):
+        return _fail(why)
     from rum500.hosting import config_from_args
 
     args.player = player_name(args)
@@ -190,7 +208,8 @@ async def host_and_play(
 
 def run_join(args: argparse.Namespace) -> int:
     """``rum500 join TABLE|HOST:PORT``: join a table found on the LAN, or at an address."""
-    _setup(args)
+    if why := _setup(args):
+        return _fail(why)
     password = args.password
     if password is True:
         try:
@@ -237,7 +256,8 @@ async def _join(args: argparse.Namespace, password: str | None) -> int:
 
 def run_lobby(args: argparse.Namespace) -> int:
     """``rum500``: the lobby; then the table chosen there; back to the lobby after it."""
-    _setup(args)
+    if why := _setup(args):
+        return _fail(why)
     from rum500.tui.lobby import run_lobby_screen
 
     return _run(run_lobby_screen(args))
