@@ -110,14 +110,18 @@ def _players_height(model: TableModel) -> int:
     return 1
 
 
+def _screen_width() -> int:
+    try:
+        return max(20, get_app().output.get_size().columns)
+    except Exception:  # no terminal yet
+        return 80
+
+
 def fitted(get_text, most: int):  # type: ignore[no-untyped-def]
     """A height that fits the wrapped text (at most ``most`` lines), so the log gets the rest."""
 
     def height() -> Dimension:
-        try:
-            width = max(20, get_app().output.get_size().columns)
-        except Exception:  # no terminal yet
-            width = 80
+        width = _screen_width()
         text = fragment_list_to_text(get_text())
         lines = sum(max(1, -(-get_cwidth(line) // width)) for line in text.split("\n"))
         return Dimension.exact(max(1, min(most, lines)))
@@ -222,7 +226,7 @@ def _build_layout(model: TableModel) -> Layout:
         _overlay(
             model,
             "final",
-            _window(model, lambda: render.final(model)),
+            _window(model, lambda: render.final(model, width=_screen_width() - 8)),
             _("Final standings"),
             top=1,
             bottom=1,

@@ -373,17 +373,27 @@ def chart(model: TableModel, width: int = 60, height: int = 8) -> StyleAndTextTu
     if hi == lo:
         hi = lo + 1
     label_w = max(len(str(lo)), len(str(hi))) + 1
-    step = max(1, min(6, (width - label_w - 2) // max(1, points)))
-    cols = points * step
+    step = max(1, min(12, (width - label_w - 2) // max(1, points)))
+    cols = (points - 1) * step + 1
     grid = [[" "] * cols for _ in range(height)]
     owner = [[-1] * cols for _ in range(height)]
     marks = SERIES_MARKS_ASCII if model.ascii else SERIES_MARKS
+    dot = "." if model.ascii else "·"
+
+    def row_of(value: int) -> int:
+        return height - 1 - round((value - lo) * (height - 1) / (hi - lo))
+
+    for s in range(n):  # the lines between hands first, so the marks stay on top
+        for k in range(points - 1):
+            r0, r1 = row_of(series[s][k]), row_of(series[s][k + 1])
+            for c in range(k * step + 1, (k + 1) * step):
+                r = round(r0 + (r1 - r0) * (c - k * step) / step)
+                if grid[r][c] == " ":
+                    grid[r][c], owner[r][c] = dot, s
     for s in range(n):
         for k, value in enumerate(series[s]):
-            row = height - 1 - round((value - lo) * (height - 1) / (hi - lo))
-            col = k * step
-            grid[row][col] = marks[s % len(marks)]
-            owner[row][col] = s
+            grid[row_of(value)][k * step] = marks[s % len(marks)]
+            owner[row_of(value)][k * step] = s
     out: StyleAndTextTuples = []
     for r in range(height):
         if r == 0:
@@ -398,7 +408,7 @@ def chart(model: TableModel, width: int = 60, height: int = 8) -> StyleAndTextTu
             style = f"fg:{SERIES_COLOURS[s % len(SERIES_COLOURS)]} bold" if s >= 0 else ""
             out.append((style, grid[r][c]))
         out.append(("", "\n"))
-    axis = "".join(str(k % 10).ljust(step) for k in range(points))
+    axis = "".join(str(k % 10).ljust(step) for k in range(points))[:cols]
     out.append(("class:dim", " " * label_w + "+" + "-" * cols + "\n"))
     out.append(("class:dim", " " * (label_w + 1) + axis + "  " + _("hand") + "\n"))
     for s in range(n):
