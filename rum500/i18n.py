@@ -5,7 +5,8 @@ environment); ``_`` and ``pgettext`` read the current catalog at call time, so t
 after ``set_language`` is translated.
 
 The compiled ``.mo`` is committed next to its ``.po``. After editing the ``.po`` run
-``python -m rum500.i18n`` to rebuild every ``.mo`` (a test checks they agree).
+``python -m rum500.i18n`` to rebuild every ``.mo`` (a test checks they agree);
+``python -m rum500.i18n --missing`` prints the entries a catalog still lacks.
 """
 
 from __future__ import annotations
@@ -217,6 +218,21 @@ def compile_all() -> list[Path]:
     return written
 
 
-if __name__ == "__main__":
+def main(argv: list[str]) -> int:
+    """``python -m rum500.i18n``: rebuild every .mo; ``--missing``: print the .po entries each
+    catalog lacks (to translate and paste in), and fail if there are any."""
+    if "--missing" in argv:
+        lacking = False
+        for po in po_files():
+            entries = missing_entries(po)
+            if entries:
+                lacking = True
+                print(f"# {po}\n{entries}")
+        return 1 if lacking else 0
     for path in compile_all():
         print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

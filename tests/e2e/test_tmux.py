@@ -361,3 +361,22 @@ def test_lobby_shows_a_lan_table_and_joins_it(term: Tmux, netns: str, tmp_path: 
         except subprocess.TimeoutExpired:
             host.kill()
         host_log.close()
+
+
+def test_fits_80x24_and_redraws_on_resize(tmp_path: Path) -> None:
+    term = Tmux(tmp_path, width=80, height=24)
+    try:
+        term.start(rum500("play --bots 7 --seed 2 --bot-delay 0 --bot-level random --name Ann"))
+        screen = term.wait_text("Your hand (by suit):")
+        lines = screen.splitlines()
+        assert all(len(line) <= 80 for line in lines)
+        for part in ("Rummy 500", "Bot 7", "Stock:", "Melds:", "q quit", "Your turn"):
+            assert part in screen, part
+        assert "─" * 80 in screen
+        term.tmux("resize-window", "-t", "0", "-x", "120", "-y", "40")
+        screen = term.wait(lambda s: "─" * 120 in s, what="a redraw at 120 columns")
+        assert "Your hand (by suit):" in screen and len(screen.splitlines()) >= 39
+        term.tmux("resize-window", "-t", "0", "-x", "80", "-y", "24")
+        term.wait(lambda s: "─" * 80 in s and "─" * 81 not in s, what="a redraw at 80 columns")
+    finally:
+        term.close()
