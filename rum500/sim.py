@@ -189,7 +189,7 @@ def format_table(report: dict) -> str:
     head = (
         f"{report['games']} matches, {report['players']} players, bots "
         f"{', '.join(report['bots'])}, "
-        + (f"{report['hands']} hands each" if report["hands"] else f"to {report['target']}")
+        + (f"{report['hands']} hand(s) each" if report["hands"] else f"to {report['target']}")
         + f", seed {report['seed']}, {report['jobs']} process(es), "
         f"{report['elapsed_s']:.1f} s"
     )

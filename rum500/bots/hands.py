@@ -23,8 +23,8 @@ from rum500.rules.melds import (
 
 #: Bonus per card put on the table: fewer cards in hand means closer to going out.
 CARD_BONUS = 0.5
-#: Beyond this many search states the meld search settles for what it found.
-MAX_STATES = 30000
+#: Beyond this many search states the meld search goes on greedily (huge hands only).
+MAX_STATES = 4000
 
 
 @dataclass(slots=True)
@@ -82,6 +82,8 @@ class _Search:
             key = tuple(sorted(cards))
             w, _ = _meld_weight(cards)
             self.by_min.setdefault(key[0], []).append((key[1:], cards, w))
+        for lst in self.by_min.values():
+            lst.sort(key=lambda m: -m[2])
         self.memo: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {}
         self.flat: list[list[int]] = []
 
@@ -94,16 +96,28 @@ class _Search:
             return hit
         c = rem[0]
         rest = rem[1:]
-        best = self.solve(rest)
-        if len(self.memo) < MAX_STATES:
+        if len(self.memo) >= MAX_STATES:
+            # out of budget: greedy, the heaviest meld the card can start, or leave it
             for tail, cards, w in self.by_min.get(c, ()):
                 left = _remove(rest, tail)
-                if left is None:
-                    continue
-                g, chosen = self.solve(left)
-                if g + w > best[0]:
+                if left is not None:
+                    g, chosen = self.solve(left)
                     self.flat.append(cards)
                     best = (g + w, (len(self.flat) - 1, *chosen))
+                    break
+            else:
+                best = self.solve(rest)
+            self.memo[rem] = best
+            return best
+        best = self.solve(rest)
+        for tail, cards, w in self.by_min.get(c, ()):
+            left = _remove(rest, tail)
+            if left is None:
+                continue
+            g, chosen = self.solve(left)
+            if g + w > best[0]:
+                self.flat.append(cards)
+                best = (g + w, (len(self.flat) - 1, *chosen))
         self.memo[rem] = best
         return best
 
