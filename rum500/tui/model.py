@@ -100,7 +100,8 @@ class TableModel:
         self.overlay: str | None = None  # "help", "quit", "sheet", "final", "chat"
         self.help_scroll = 0
         self.chat_input = ""
-        self.sheet: dict | None = None  # the last finished hand's result, while shown
+        self.sheet: dict | None = None  # the last finished hand's result, until closed
+        self.final_closed = False
         self.sent: list[dict] = []
         self.busy = False
         self.finished = False
@@ -272,8 +273,9 @@ class TableModel:
         for e in events or []:
             self.log.extend(describe.event(e, self.player_name, self.ascii))
             if e.get("type") == "hand_end":
-                self.sheet = dict(e)
-                self.overlay = "sheet"  # at game over, the final standings come after it
+                self.sheet = dict(e)  # at game over, the final standings come after it
+                if self.overlay in (None, "final"):
+                    self.overlay = "sheet"
         # forget selected cards that left the hand
         have = Counter(view.get("hand") or [])
         self.selected = self.selected & have
@@ -286,11 +288,10 @@ class TableModel:
             self.choosing_meld_for = None
         if view["phase"] == "hand_over" and self.sheet is None and view.get("last_hand"):
             self.sheet = dict(view["last_hand"])
-            self.overlay = self.overlay or "sheet"
         if view["phase"] == "game_over":
             self.finished = True
-            if self.overlay not in ("help", "quit", "sheet", "chat"):
-                self.overlay = "final"
+        if self.overlay is None:
+            self.overlay = self._resting()
         if view["turn"] != old_turn and self.my_turn and view["phase"] == "draw":
             if self.zone == Zone.MELDS:
                 self.zone = Zone.HAND
@@ -637,7 +638,7 @@ class TableModel:
         if self.legal("deal"):
             self.sheet = None
             if self.overlay == "sheet":
-                self.overlay = None
+                self.overlay = self._resting()
             self._submit({"type": "deal"})
         elif self.phase == "hand_over":
             self._need_turn()
@@ -693,8 +694,17 @@ class TableModel:
 
     # ------------------------------------------------------------------ overlays
 
+    def _resting(self) -> str | None:
+        """The overlay to show when no other is open: a score sheet not yet closed, else the
+        final standings until closed once."""
+        if self.sheet is not None:
+            return "sheet"
+        if self.finished and not self.final_closed:
+            return "final"
+        return None
+
     def toggle_help(self) -> None:
-        self.overlay = None if self.overlay == "help" else "help"
+        self.overlay = self._resting() if self.overlay == "help" else "help"
         self.help_scroll = 0
         self.on_change()
 
@@ -705,11 +715,11 @@ class TableModel:
     def close_overlay(self) -> None:
         if self.overlay == "sheet":
             self.sheet = None
-        if self.overlay == "final":
-            self.overlay = None
-            self.on_change()
-            return
-        self.overlay = "final" if self.finished and self.overlay != "final" else None
+        elif self.overlay == "final":
+            self.final_closed = True
+        elif self.overlay == "chat":
+            self.chat_input = ""
+        self.overlay = self._resting()
         self.on_change()
 
     def ask_quit(self) -> None:
@@ -739,7 +749,7 @@ class TableModel:
 
     def chat_send(self) -> None:
         text = self.chat_input.strip()
-        self.overlay = "final" if self.finished else None
+        self.overlay = self._resting()
         self.chat_input = ""
         if text and self.send_chat:
             self.spawn(self._chat(text))

@@ -327,3 +327,24 @@ async def test_mouse_clicks_select_choose_depth_and_meld() -> None:
     clickable[0][2](MouseEvent(Point(0, 0), MouseEventType.MOUSE_UP, MouseButton.LEFT, frozenset()))
     await settle()
     assert model.sent == [{"type": "draw", "source": "stock"}]
+
+
+async def test_a_hand_ending_while_chatting_keeps_the_chat_then_shows_the_sheet() -> None:
+    session = LocalSession(players=2, seed=4, autoplay=False)
+    model = TableModel(name="You")
+    session.models.append(model)
+    g = session.game
+    bots = [make_bot("random", seed=s) for s in range(2)]
+    session._push([])
+    model.open_chat()
+    model.chat_type("g")
+    while g.phase.value not in ("hand_over", "game_over"):
+        session._push(g.apply(bots[g.to_move].choose(g.view(g.to_move))))
+    assert model.overlay == "chat" and model.chat_input == "g" and model.sheet is not None
+    model.close_overlay()
+    assert model.overlay == "sheet"
+    model.toggle_help()
+    model.toggle_help()
+    assert model.overlay == "sheet"
+    model.close_overlay()
+    assert model.overlay is None and model.sheet is None
