@@ -498,7 +498,7 @@ async def _play_choice(
     players = choice["bots"] + 1 if solo else choice["players"]
     config = HostConfig(
         players=players,
-        bots=choice["bots"],
+        bots=0 if solo else choice["bots"],  # solo: bots sit down once the player is in
         bot_level=choice["bot_level"],
         options=options,
         host_player=choice["name"],

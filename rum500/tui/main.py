@@ -119,7 +119,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         config = HostConfig(
             players=args.bots + 1,
-            bots=args.bots,
+            bots=0,  # bots sit down once the player is in, so every move is seen
             bot_level=_bot_level(args.bot_level),
             seed=args.seed,
             options=options_from_args(args),
