@@ -296,7 +296,10 @@ class TableModel:
             if self.zone == Zone.MELDS:
                 self.zone = Zone.HAND
             self.pile_cursor = None
-            self.say(_("Your turn: draw from the stock (s) or take from the pile (t)."))
+            if self.legal_pile_indices():
+                self.say(_("Your turn: draw from the stock (s) or take from the pile (t)."))
+            else:
+                self.say(_("Your turn: draw from the stock (s)."))
         elif view["turn"] != old_turn and self.message and not self.message_is_error:
             self.message = ""
 
