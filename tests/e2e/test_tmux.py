@@ -6,7 +6,9 @@
   discard), checking hand, pile, melds, the score sheet, the standings chart and the help.
 * Russian: the same command with ``--lang ru``; a whole hand by drawing and discarding.
 * The lobby in a network namespace of its own (only its loopback, multicast on): a table
-  hosted by another process (``rum500 host --headless``) appears; Enter joins it.
+  hosted by another process (``rum500 host --headless``) appears; Enter joins it; after
+  leaving, ``rum500 join NAME`` finds it by name and the token on disk gives the seat back.
+* 80×24 fits, and the screen redraws when the terminal is resized.
 """
 
 from __future__ import annotations
@@ -352,8 +354,19 @@ def test_lobby_shows_a_lan_table_and_joins_it(term: Tmux, netns: str, tmp_path: 
         term.wait_text("Leave the match?")
         term.keys("y")
         term.wait_text("Tables on the LAN")  # back in the lobby
+        hand = hand_cards(screen, "Your hand")
         term.keys("q")
         term.wait(lambda s: "Tables on the LAN" not in s, what="the lobby to close")
+
+        # join by the table's name: the token kept on disk gives the same seat back
+        again = Tmux(tmp_path)
+        try:
+            again.start(f"ip netns exec {netns} " + rum500("join Friday --name Ann --lang en"))
+            screen = again.wait_text("Your hand (by suit):", timeout=20)
+            assert re.search(r"Ann (\(D\) )?\(you\)", screen)
+            assert sorted(hand_cards(screen, "Your hand")) == sorted(hand)
+        finally:
+            again.close()
     finally:
         host.terminate()
         try:
