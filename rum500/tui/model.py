@@ -245,7 +245,7 @@ class TableModel:
             self.table_name = str(msg.get("table") or self.table_name)
         elif kind == "state":
             view = msg.get("view")
-            if isinstance(view, dict):
+            if isinstance(view, dict) and "players" in view:  # {} before the match starts
                 self.set_view(view, msg.get("events") or [])
         elif kind == "chat":
             who = msg.get("name") or self.player_name(msg.get("seat"))
