@@ -213,13 +213,22 @@ class Game:
     def _legal_plays(self) -> list[dict]:
         hand = self.hands[self.turn]
         out: list[dict] = []
+        # Without an obligation or a card that may not be discarded, only "must discard"
+        # can refuse a play (one that would empty the hand): skip the full check.
+        simple = self.must_play is None and self.no_discard is None
+        keep_one = self.options.must_discard
         for meld_cards in candidate_melds(hand):
-            if self._play_problem(meld_cards, None, None) is None:
+            if (simple and (not keep_one or len(meld_cards) < len(hand))) or self._play_problem(
+                meld_cards, None, None
+            ) is None:
                 out.append({"type": "meld", "cards": C.names(meld_cards)})
         held = set(hand)
         for m in self.melds:
             for c in layoff_cards(m):
-                if c in held and self._play_problem([c], m, c) is None:
+                if c in held and (
+                    (simple and (not keep_one or len(hand) > 1))
+                    or self._play_problem([c], m, c) is None
+                ):
                     out.append({"type": "layoff", "card": C.name(c), "meld": m.id})
         distinct = sorted(held)
         if self.must_play is None:
