@@ -89,6 +89,13 @@ def _window(model: TableModel, get_text, **kw) -> Window:  # type: ignore[no-unt
     return Window(control, always_hide_cursor=True, **kw)
 
 
+def _fitted_window(model: TableModel, part, most: int) -> Window:  # type: ignore[no-untyped-def]
+    """A wrapping window for one part of the table, as tall as its text (at most ``most``)."""
+    return _window(
+        model, lambda: part(model), wrap_lines=True, height=fitted(lambda: part(model), most)
+    )
+
+
 def _overlay(model: TableModel, name: str, body: HSplit | Window, title: str, **pos) -> Float:
     frame = Frame(body, title=title, style="class:overlay")
     return Float(
@@ -150,36 +157,11 @@ def _build_layout(model: TableModel) -> Layout:
             ),
             _window(model, lambda: render.title(model), height=1, style="class:title"),
             players,
-            _window(
-                model,
-                lambda: render.pile(model),
-                wrap_lines=True,
-                height=fitted(lambda: render.pile(model), 4),
-            ),
-            _window(
-                model,
-                lambda: render.melds(model),
-                wrap_lines=True,
-                height=fitted(lambda: render.melds(model), 10),
-            ),
-            _window(
-                model,
-                lambda: render.hand(model),
-                wrap_lines=True,
-                height=fitted(lambda: render.hand(model), 4),
-            ),
-            _window(
-                model,
-                lambda: render.actions(model),
-                wrap_lines=True,
-                height=fitted(lambda: render.actions(model), 2),
-            ),
-            _window(
-                model,
-                lambda: render.status(model),
-                wrap_lines=True,
-                height=fitted(lambda: render.status(model), 2),
-            ),
+            _fitted_window(model, render.pile, 4),
+            _fitted_window(model, render.melds, 10),
+            _fitted_window(model, render.hand, 4),
+            _fitted_window(model, render.actions, 2),
+            _fitted_window(model, render.status, 2),
             Window(height=1, char="-" if model.ascii else "─", style="class:dim"),
             VSplit(
                 [

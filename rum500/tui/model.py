@@ -459,6 +459,13 @@ class TableModel:
             return False
         return True
 
+    def _need_play_phase(self) -> bool:
+        """Melding, laying off and discarding come after the draw."""
+        if self.phase != "play":
+            self.say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
+            return False
+        return True
+
     def draw_stock(self) -> None:
         if not self._need_turn():
             return
@@ -502,8 +509,7 @@ class TableModel:
         if not self._need_turn():
             return
         chosen = self.selected_cards()
-        if self.phase != "play":
-            self.say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
+        if not self._need_play_phase():
             return
         if len(chosen) < 3:
             self.say(_("Select three or more cards with space, then press m to meld."), error=True)
@@ -549,8 +555,7 @@ class TableModel:
         """Lay off the selected card: on the meld under the cursor, or the only one it fits."""
         if not self._need_turn():
             return
-        if self.phase != "play":
-            self.say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
+        if not self._need_play_phase():
             return
         card = self._layoff_card()
         if card is None:
@@ -592,8 +597,7 @@ class TableModel:
         """Discard the selected card (or the one under the cursor): this ends the turn."""
         if not self._need_turn():
             return
-        if self.phase != "play":
-            self.say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
+        if not self._need_play_phase():
             return
         chosen = self.selected_cards()
         if len(chosen) > 1:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
@@ -35,6 +37,16 @@ async def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
         if loop.time() > end:
             raise AssertionError("condition not met in time")
         await asyncio.sleep(0.02)
+
+
+@asynccontextmanager
+async def lobby_screen(model: LobbyModel) -> AsyncIterator[tuple[Any, asyncio.Task]]:
+    """The lobby app running on a pipe input: (input, the app's task)."""
+    with create_pipe_input() as inp:
+        app = build_lobby_app(model, input=inp, output=DummyOutput())
+        task = asyncio.ensure_future(app.run_async())
+        await asyncio.sleep(0.05)
+        yield inp, task
 
 
 class Running:
@@ -155,10 +167,7 @@ def test_parse_address() -> None:
 
 async def test_lobby_join_by_address_form() -> None:
     model = LobbyModel("Ann")
-    with create_pipe_input() as inp:
-        app = build_lobby_app(model, input=inp, output=DummyOutput())
-        task = asyncio.ensure_future(app.run_async())
-        await asyncio.sleep(0.05)
+    async with lobby_screen(model) as (inp, task):
         inp.send_text("a")
         await until(lambda: model.form_kind == "address")
         inp.send_text("nonsense\r\r\r\r")
@@ -182,10 +191,7 @@ async def test_lobby_join_by_address_form() -> None:
 
 async def test_lobby_host_form_changes_options() -> None:
     model = LobbyModel("Ann")
-    with create_pipe_input() as inp:
-        app = build_lobby_app(model, input=inp, output=DummyOutput())
-        task = asyncio.ensure_future(app.run_async())
-        await asyncio.sleep(0.05)
+    async with lobby_screen(model) as (inp, task):
         inp.send_text("h")
         await until(lambda: model.form_kind == "host")
         inp.send_text("\x1b[B\x1b[B\x1b[D\x1b[D")  # players: 4 -> 2
@@ -207,10 +213,7 @@ async def test_lobby_q_leaves_and_lists_tables_seen() -> None:
     from net.discovery import TableInfo
 
     model = LobbyModel("Ann")
-    with create_pipe_input() as inp:
-        app = build_lobby_app(model, input=inp, output=DummyOutput())
-        task = asyncio.ensure_future(app.run_async())
-        await asyncio.sleep(0.05)
+    async with lobby_screen(model) as (inp, task):
         t = TableInfo(
             name="Friday",
             address="127.0.0.1",
