@@ -253,3 +253,31 @@ async def test_leave_and_join_again_takes_the_same_seat(home: Path) -> None:
         await other.close()
     finally:
         await host.close()
+
+
+async def test_spectator_and_password_messages() -> None:
+    from rum500.tui.connection import SessionError
+
+    host = await start_host(
+        HostConfig(players=2, bots=1, host_player="Ann", seed=2, password="sesame", bot_delay=0.0)
+    )
+    try:
+        with pytest.raises(SessionError, match="needs a password"):
+            await NetSession(host.address, host.port, name="Eve").open()
+        with pytest.raises(SessionError, match="Wrong table password"):
+            await NetSession(host.address, host.port, name="Eve", password="nope").open()
+        watcher = NetSession(host.address, host.port, name="Eve", password="sesame", spectate=True)
+        await watcher.open()
+        host.start_now()
+        model = TableModel(name="Eve")
+        model.send, model.send_chat = watcher.act, watcher.chat
+        pump = asyncio.ensure_future(watcher.pump(model))
+        await until(lambda: model.view is not None)
+        assert model.spectator and model.view["hand"] is None
+        assert not {k for k, _l, _f in model.available_keys()} & {"s", "t", "m", "d"}
+        model.draw_stock()
+        assert model.sent == [] and "watching" in model.message
+        await watcher.close()
+        pump.cancel()
+    finally:
+        await host.close()
