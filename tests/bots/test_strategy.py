@@ -84,3 +84,20 @@ def test_does_not_feed_a_known_card(level: str) -> None:
 def test_hint_is_what_hard_would_play() -> None:
     game = position("9S 9H 2C 4D 6H 8C 10S QD 3H 5C 7D JH KC", "", "4S 9D", size=4)
     assert hint(game.view(0)) == {"type": "draw", "source": "discard", "index": 1}
+
+
+def test_hard_holds_back_a_meld_a_known_card_would_lay_off_on() -> None:
+    """Seat 1 took 8S from the pile and kept it; with a long stock and 9 cards in its hand,
+    the hard bot keeps 5S 6S 7S in hand rather than give 8S a home. The medium bot melds."""
+    game = position("5S 6S 7S KD 2H", "8S", "3C", phase="play", size=9)
+    taken = [{"type": "draw", "seat": 1, "source": "discard", "index": 0, "cards": ["8S"]}]
+    hard = make_bot("hard", seed=1)
+    hard.observe(taken, game.view(0))
+    assert hard.choose(game.view(0))["type"] == "discard"
+    medium = make_bot("medium", seed=1)
+    assert medium.choose(game.view(0)) == {"type": "meld", "cards": ["5S", "6S", "7S"]}
+    # once seat 1 is close to going out, holding is too risky: the hard bot melds
+    short = position("5S 6S 7S KD 2H", "8S", "3C", phase="play", size=3)
+    hard = make_bot("hard", seed=1)
+    hard.observe(taken, short.view(0))
+    assert hard.choose(short.view(0)) == {"type": "meld", "cards": ["5S", "6S", "7S"]}
