@@ -112,7 +112,9 @@ def rum500(args: str) -> str:
 def hand_cards(screen: str, label: str) -> list[str]:
     """The cards of the hand line(s), in screen order."""
     lines = screen.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(label))
+    start = next((i for i, line in enumerate(lines) if line.startswith(label)), None)
+    if start is None:  # covered by an overlay
+        return []
     cards = []
     for i, line in enumerate(lines[start : start + 4]):
         if i and (not line.strip() or re.match(r"^\S \S", line)):
@@ -158,8 +160,11 @@ def follow_hint(term: Tmux, screen: str) -> None:
     elif hint.startswith("lay off "):
         select(term, hand, cards[0])
         term.keys("l")
-        time.sleep(0.1)
-        if "Choose the meld" in term.screen():
+        shown = term.wait(
+            lambda s: "Choose the meld" in s or hand_cards(s, "Your hand") != hand,
+            what="the lay-off to go or ask for its meld",
+        )
+        if "Choose the meld" in shown:
             term.keys("Enter")
     elif hint.startswith("discard "):
         select(term, hand, cards[0])
