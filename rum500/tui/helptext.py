@@ -24,8 +24,8 @@ def keys_text() -> str:
         "  c          chat\n"
         "  ?          this help (↑ ↓ scroll, Esc closes)\n"
         "  q, Ctrl-C  leave (asks first during a match)\n"
-        "  Mouse: click a card to select it, a pile card to choose the depth, a meld\n"
-        "  to lay off on it, a key in the bottom line to use it."
+        "  Mouse: click a card to select it, a pile card to choose the depth (again to\n"
+        "  take), a meld to lay off on it, a key in the bottom line to use it."
     )
 
 

@@ -402,6 +402,10 @@ class TableModel:
         self.toggle_select()
 
     def click_pile(self, i: int) -> None:
+        """A click chooses the depth; a second click on the same card takes from there."""
+        if self.zone == Zone.PILE and self.pile_index() == i:
+            self.take_pile()
+            return
         self.zone = Zone.PILE
         self.pile_cursor = i
         self.on_change()

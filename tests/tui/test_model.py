@@ -348,3 +348,17 @@ async def test_a_hand_ending_while_chatting_keeps_the_chat_then_shows_the_sheet(
     assert model.overlay == "sheet"
     model.close_overlay()
     assert model.overlay is None and model.sheet is None
+
+
+async def test_second_click_on_a_pile_card_takes_from_there() -> None:
+    model, _session = await seated()
+    top = len(model.pile()) - 1
+    model.click_pile(top)
+    assert model.sent == [] and model.zone == Zone.PILE
+    legal = top in model.legal_pile_indices()
+    model.click_pile(top)
+    await settle()
+    if legal:
+        assert model.sent == [{"type": "draw", "source": "discard", "index": top}]
+    else:
+        assert model.sent == [] and model.message.startswith("You may not take")
