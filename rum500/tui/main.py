@@ -89,9 +89,10 @@ async def play_at(
     on_joined: Any = None,
     input: Any = None,
     output: Any = None,
+    model: TableModel | None = None,
 ) -> int:
     """Join the table at ``host_address:port`` and run the table screen until the player
-    leaves. ``token`` takes a seat reserved by our own host."""
+    leaves. ``token`` takes a seat reserved by our own host; ``model`` lets a test look in."""
     from rum500.tui.app import run_table
 
     session = NetSession(
@@ -100,7 +101,7 @@ async def play_at(
     await session.open()
     if on_joined is not None:
         on_joined()
-    model = TableModel(name=name, ascii=ascii)
+    model = model or TableModel(name=name, ascii=ascii)
     model.address = session.key
     model.start_now = start_now
     if note:
@@ -174,6 +175,7 @@ async def host_and_play(
     interactive_start: bool = False,
     input: Any = None,
     output: Any = None,
+    model: TableModel | None = None,
 ) -> int:
     """Host ``config``'s table in this process and play at it; the host closes when the
     player leaves. ``interactive_start``: wait for players (g starts with bots), else the
@@ -201,6 +203,7 @@ async def host_and_play(
             on_joined=None if interactive_start else host.start_now,
             input=input,
             output=output,
+            model=model,
         )
     finally:
         await host.close()

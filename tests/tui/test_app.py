@@ -281,3 +281,59 @@ async def test_spectator_and_password_messages() -> None:
         pump.cancel()
     finally:
         await host.close()
+
+
+async def test_hosting_waits_for_players_until_g(home: Path) -> None:
+    from rum500.tui.main import host_and_play
+
+    config = HostConfig(
+        players=3,
+        bots=0,
+        host_player="Ann",
+        seed=9,
+        bot_level="random",
+        bot_delay=0.0,
+        table_name="Ann's table",
+    )
+    model = TableModel(name="Ann")
+    with create_pipe_input() as inp:
+        task = asyncio.ensure_future(
+            host_and_play(
+                config,
+                "Ann",
+                False,
+                interactive_start=True,
+                input=inp,
+                output=DummyOutput(),
+                model=model,
+            )
+        )
+        await until(lambda: model.lobby is not None and model.can_start())
+        assert model.view is None and "g" in {k for k, _l, _f in model.available_keys()}
+        assert [s.get("name") for s in model.lobby["seats"]] == ["Ann", None, None]
+        inp.send_text("q")  # nothing at stake yet: leaves at once ...
+        assert await asyncio.wait_for(task, 5) == 0
+
+    model = TableModel(name="Ann")
+    with create_pipe_input() as inp:
+        task = asyncio.ensure_future(
+            host_and_play(
+                config,
+                "Ann",
+                False,
+                interactive_start=True,
+                input=inp,
+                output=DummyOutput(),
+                model=model,
+            )
+        )
+        await until(lambda: model.can_start())
+        inp.send_text("g")  # ... g fills the free seats with bots and starts
+        await until(lambda: model.view is not None)
+        assert model.view["players"] == 3 and len(model.view["hand"]) == 7
+        assert model.names[0] == "Ann" and all(model.names[1:])
+        inp.send_text("q")
+        await until(lambda: model.overlay == "quit")
+        inp.send_text("y")
+        assert await asyncio.wait_for(task, 5) == 0
+    assert (home / "tokens.json").exists()
