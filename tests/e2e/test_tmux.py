@@ -9,6 +9,8 @@
   hosted by another process (``rum500 host --headless``) appears; Enter joins it; after
   leaving, ``rum500 join NAME`` finds it by name and the token on disk gives the seat back.
 * 80×24 fits, and the screen redraws when the terminal is resized.
+* ``NO_COLOR`` leaves only bold/reverse/underline; ``--ascii`` leaves no suit symbols or box
+  lines.
 """
 
 from __future__ import annotations
@@ -398,3 +400,20 @@ def test_fits_80x24_and_redraws_on_resize(tmp_path: Path) -> None:
         term.wait(lambda s: "─" * 80 in s and "─" * 81 not in s, what="a redraw at 80 columns")
     finally:
         term.close()
+
+
+def test_no_color_and_ascii(term: Tmux) -> None:
+    term.start(
+        rum500("play --bots 1 --seed 7 --bot-delay 0 --bot-level random --name Ann --ascii"),
+        env={"NO_COLOR": "1"},
+    )
+    screen = term.wait_text("Your hand (by suit):")
+    cards = re.findall(r"\b(?:10|[2-9AJQK])[SHDC]\b", screen.split("Your hand (by suit):")[1])
+    assert len(cards) >= 13
+    assert not re.search("[♠♥♦♣─│┌▶]", screen)
+    coloured = term.tmux("capture-pane", "-e", "-p", "-t", "0")
+    codes = re.findall(r"\x1b\[([0-9;]*)m", coloured)
+    assert codes, "no attributes at all: the capture did not keep them"
+    for code in codes:
+        for part in code.split(";"):
+            assert part in ("", "0", "1", "4", "7", "22", "24", "27", "39", "49"), code
