@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rum500 import cards as C
-from rum500.rules.melds import HIGH_ACE, Meld, card_value_in_run
+from rum500.rules.melds import HIGH_ACE, Meld, card_value_in_run, make_meld
 
 #: Keys every seat view carries.
 VIEW_KEYS = frozenset(
@@ -80,27 +80,8 @@ class SeatView:
 
 
 def table_meld(d: Mapping) -> Meld:
-    """Rebuild a table meld from its view form (``{id, kind, cards, by, owner, ace}``)."""
-    cards = C.parse_many(d["cards"])
-    by = list(d["by"])
-    m = Meld(int(d["id"]), str(d["kind"]), cards, by)
-    if m.kind == "set":
-        m.rank = C.rank(cards[0])
-        for c in cards:
-            m.suits |= 1 << C.suit(c)
-        m.points = [C.VALUES[c] for c in cards]
-        return m
-    m.suit = C.suit(cards[0])
-    ranks = [C.rank(c) for c in cards if C.rank(c) != C.ACE]
-    ace = d.get("ace")
-    if ace == "low":
-        m.lo, m.hi = 0, max(ranks)
-    elif ace == "high":
-        m.lo, m.hi = min(ranks), HIGH_ACE
-    else:
-        m.lo, m.hi = min(ranks), max(ranks)
-    m.points = [card_value_in_run(c, m.lo == 0) for c in cards]
-    return m
+    """Rebuild a table meld from its view form (``{id, kind, owner, cards, by, ace}``)."""
+    return Meld.from_dict(dict(d))
 
 
 def read_view(view: object) -> SeatView:
