@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rum500 import cards as C
-from rum500.rules.melds import HIGH_ACE, Meld, card_value_in_run, make_meld
+from rum500.rules.melds import Meld
 
 #: Keys every seat view carries.
 VIEW_KEYS = frozenset(
@@ -81,7 +81,10 @@ class SeatView:
 
 def table_meld(d: Mapping) -> Meld:
     """Rebuild a table meld from its view form (``{id, kind, owner, cards, by, ace}``)."""
-    return Meld.from_dict(dict(d))
+    try:
+        return Meld.from_dict(dict(d))
+    except (ValueError, KeyError, TypeError) as e:
+        raise NotAView(f"a meld of the view is not a meld: {e}") from None
 
 
 def read_view(view: object) -> SeatView:

@@ -30,7 +30,6 @@ from rum500.rules.melds import (
     IllegalMove,
     Meld,
     candidate_melds,
-    card_value_in_run,
     lay_off,
     layoff_cards,
     layoff_position,
@@ -554,17 +553,7 @@ class Game:
             "hands": [C.names(h) for h in self.hands],
             "stock": C.names(self.stock),
             "discard_pile": C.names(self.pile),
-            "melds": [
-                {
-                    "id": m.id,
-                    "kind": m.kind,
-                    "cards": C.names(m.cards),
-                    "by": list(m.by),
-                    "lo": m.lo,
-                    "hi": m.hi,
-                }
-                for m in self.melds
-            ],
+            "melds": [m.to_dict() for m in self.melds],
             "next_meld_id": self.next_meld_id,
             "turn": self.turn,
             "phase": self.phase.value,
@@ -607,21 +596,7 @@ class Game:
         g.hands = [C.parse_many(h) for h in d["hands"]]
         g.stock = C.parse_many(d["stock"])
         g.pile = C.parse_many(d["discard_pile"])
-        g.melds = []
-        for md in d["melds"]:
-            cards = C.parse_many(md["cards"])
-            m = Meld(md["id"], md["kind"], cards, list(md["by"]), lo=md["lo"], hi=md["hi"])
-            if m.kind == "set":
-                m.rank = C.rank(cards[0])
-                for c in cards:
-                    m.suits |= 1 << C.suit(c)
-                m.points = [C.VALUES[c] for c in cards]
-            else:
-                m.suit = C.suit(cards[0])
-                m.points = [card_value_in_run(c, m.lo == 0) for c in cards]
-            if len(m.by) != len(cards):
-                raise ValueError("a meld's cards and owners differ in length")
-            g.melds.append(m)
+        g.melds = [Meld.from_dict(md) for md in d["melds"]]
         g.next_meld_id = d["next_meld_id"]
         g.turn = d["turn"]
         g.phase = Phase(d["phase"])

@@ -42,11 +42,13 @@ def card_value_in_run(card: int, ace_low: bool) -> int:
 
 @dataclass(slots=True)
 class Meld:
-    """A meld on the table. ``cards`` are in canonical order, ``by[i]`` is the seat that put
-    ``cards[i]`` there (the meld's owner, or whoever laid that card off)."""
+    """A meld on the table. ``owner`` is the seat that laid it down; ``cards`` are in
+    canonical order and ``by[i]`` is the seat that put ``cards[i]`` there (the owner, or
+    whoever laid that card off)."""
 
     id: int
     kind: str  # "set" or "run"
+    owner: int
     cards: list[int]
     by: list[int]
     # run: suit and the positions it spans; set: rank and a mask of the suits present
@@ -56,10 +58,6 @@ class Meld:
     rank: int = -1
     suits: int = 0
     points: list[int] = field(default_factory=list)  # points each card scores for its seat
-
-    @property
-    def owner(self) -> int:
-        return self.by[0]
 
     @property
     def ace(self) -> str | None:
@@ -82,10 +80,27 @@ class Meld:
             "ace": self.ace,
         }
 
+    @classmethod
+    def from_dict(cls, d: dict) -> Meld:
+        """Rebuild a meld from its :meth:`to_dict` form (a view's or a saved game's);
+        ``ValueError`` when it is not a valid meld in canonical order."""
+        cards = C.parse_many(d["cards"])
+        m = make_meld(int(d["id"]), cards, int(d["owner"]))
+        if d.get("ace") == "low" and m.hi == HIGH_ACE:  # A..K laid off up from A-2-3
+            m.lo, m.hi = 0, C.KING
+            m.cards = m.cards[-1:] + m.cards[:-1]
+            m.points = [card_value_in_run(c, True) for c in m.cards]
+        by = [int(seat) for seat in d["by"]]
+        if m.kind != d["kind"] or m.cards != cards or len(by) != len(cards) or m.ace != d["ace"]:
+            raise ValueError(f"not a meld as the table shows one: {d!r}"[:200])
+        m.by = by
+        return m
+
     def copy(self) -> Meld:
         return Meld(
             self.id,
             self.kind,
+            self.owner,
             list(self.cards),
             list(self.by),
             self.suit,
@@ -140,13 +155,13 @@ def make_meld(meld_id: int, cards: list[int], seat: int) -> Meld:
     kind, a, lo, hi = shape
     if kind == "set":
         ordered = sorted(cards, key=C.suit)
-        m = Meld(meld_id, "set", ordered, [seat] * len(ordered), rank=a)
+        m = Meld(meld_id, "set", seat, ordered, [seat] * len(ordered), rank=a)
         for c in ordered:
             m.suits |= 1 << C.suit(c)
         m.points = [C.VALUES[c] for c in ordered]
         return m
     ordered = [C.make(position_rank(p), a) for p in range(lo, hi + 1)]
-    m = Meld(meld_id, "run", ordered, [seat] * len(ordered), suit=a, lo=lo, hi=hi)
+    m = Meld(meld_id, "run", seat, ordered, [seat] * len(ordered), suit=a, lo=lo, hi=hi)
     m.points = [card_value_in_run(c, lo == 0) for c in ordered]
     return m
 

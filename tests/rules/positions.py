@@ -37,9 +37,7 @@ def position(
     for i, (text, owner) in enumerate(melds or []):
         m = make_meld(i, C.parse_many(text), owner)
         used += Counter(m.cards)
-        meld_dicts.append(
-            {"id": i, "kind": m.kind, "cards": C.names(m.cards), "by": m.by, "lo": m.lo, "hi": m.hi}
-        )
+        meld_dicts.append(m.to_dict())
     rest = sorted((Counter(C.deck(g.decks)) - used).elements())
     if stock is None:
         stock_cards = rest

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from rum500 import cards as C
 from rum500.rules import IllegalMove
 from rum500.rules.melds import (
+    Meld,
     candidate_melds,
     lay_off,
     layoff_cards,
@@ -69,6 +70,9 @@ def test_rule_5_layoff_extends_run_either_end():
     assert layoff_position(m, C.parse("8H")) is None
     lay_off(m, C.parse("8D"), 1)
     assert C.names(m.cards) == ["5D", "6D", "7D", "8D"] and m.by == [0, 0, 0, 1]
+    lay_off(m, C.parse("4D"), 2)
+    assert m.by == [2, 0, 0, 0, 1] and m.owner == 0  # a low lay-off does not take the meld
+    assert m.to_dict()["owner"] == 0
 
 
 def test_rule_5_layoff_set_of_three_to_four():
@@ -147,3 +151,15 @@ def test_rule_5_full_run_takes_no_second_ace():
     assert m.lo == 1 and m.hi == 13
     assert layoff_cards(m) == []
     assert layoff_position(m, C.parse("AC")) is None
+
+
+def test_meld_from_dict_round_trips_and_keeps_a_low_ace():
+    m = meld("AS 2S 3S", 1)
+    for r in C.RANKS[3:]:
+        lay_off(m, C.parse(f"{r}S"), 0)  # up to the king: the ace stays low
+    assert m.ace == "low" and len(m.cards) == 13
+    again = Meld.from_dict(m.to_dict())
+    assert again.to_dict() == m.to_dict() and again.points == m.points
+    assert again.lo == 0 and again.hi == C.KING and again.owner == 1
+    with pytest.raises(ValueError):
+        Meld.from_dict({**m.to_dict(), "cards": ["KS", "AS", "2S"], "by": [0, 0, 0]})
