@@ -235,7 +235,8 @@ def hand(model: TableModel) -> StyleAndTextTuples:
     cards = model.hand()
     flags = model.selected_flags()
     focused = model.zone == Zone.HAND
-    must = v.get("must_play")
+    # must_play is public (everyone saw the dig), but it is this hand's duty only on our turn
+    must = v.get("must_play") if v.get("turn") == v.get("seat") else None
     for i, c in enumerate(cards):
         extra = ""
         if c == must:
