@@ -69,3 +69,31 @@ def test_sigkill_at_random_moments_then_resume(tmp_path: Path) -> None:
             assert r["matches_in_log"] == 1, r
     resumed = sum(r["resumed"] for r in reports)
     assert resumed >= MATCHES // 3, f"only {resumed} of {MATCHES} were killed mid-match"
+
+
+@pytest.mark.e2e
+@pytest.mark.netns
+def test_a_player_rejoins_a_resumed_host_with_the_token(tmp_path: Path) -> None:
+    """A player plays at a real host; kill -9; --resume; the player rejoins with the seat's
+    token, finds the position it last saw (or later), and plays on."""
+    reason = _why_not()
+    if reason:
+        pytest.skip(reason)
+    script = (
+        f"ip link set lo up && exec {sys.executable} -m tests.store.rejoin_harness "
+        f"--work {tmp_path}"
+    )
+    done = subprocess.run(
+        ["unshare", "--net", "sh", "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    r = json.loads(done.stdout.splitlines()[-1])
+    assert r["same_seat"], r
+    assert r["seen_in_log"], r  # the last update the player saw is in the log
+    assert r["rejoined_view_in_log"], r  # and the rejoined view is a logged position
+    assert r["played_on"] and r["actions_after"] >= r["actions_at_resume"] + 2, r
+    assert r["matches_in_log"] == 1, r
