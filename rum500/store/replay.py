@@ -218,16 +218,20 @@ class ReplayModel:
             head = f"{'>' if to_move else ' '} {self._who(seat)}"
             if marks:
                 head += f" ({', '.join(marks)})"
-            out.append(("class:seat", head))
             if r is not None:
                 score = (
-                    f"   table {r['table_points'][seat]} − {r['hand_points'][seat]}"
-                    f" = {r['scores'][seat]:+d}   total {r['totals'][seat]}\n"
+                    f"  table {r['table_points'][seat]} − {r['hand_points'][seat]}"
+                    f" = {r['scores'][seat]:+d}  total {r['totals'][seat]}"
                 )
             else:
-                score = f"   table {f.table_points[seat]}   total {f.totals[seat]}\n"
+                score = f"  table {f.table_points[seat]}  total {f.totals[seat]}"
+            shown_hand = f"  hand ({len(hand)}): " + " ".join(shown(c) for c in hand)
+            out.append(("class:seat", head))
             out.append(("", score))
-            out.append(("", f"    hand ({len(hand)}): "))
+            # one line per seat when it fits (so eight seats fit on 24 rows), else two
+            if len(head) + len(score) + len(shown_hand) > width:
+                out.append(("", "\n  "))
+            out.append(("", f"  hand ({len(hand)}): "))
             cards(hand)
             out.append(("", "\n"))
         out.append(("", f"Stock: {f.stock}   Discard pile (bottom → top): "))
