@@ -138,10 +138,11 @@ class HardBot(PlanningBot):
             options.append((ev / total, draw_stock()))
         for a in v.legal:
             if a["type"] == "draw" and a.get("source") == "discard":
-                p, _taken, force = dug_plan(v, a["index"])
+                i = a["index"]
+                p, _taken, force = dug_plan(v, i)
                 if force is not None and not p.places(force):
                     continue
-                options.append((self.state_value(p, v, unseen, turns), dig(a["index"])))
+                options.append((self.state_value(p, v, unseen, turns), dig(i)))
             elif a["type"] == "end_hand":
                 options.append((-float(C.hand_points(v.hand)), a))
         if not options:
@@ -181,30 +182,38 @@ class HardBot(PlanningBot):
 
     # ------------------------------------------------------------------ discard
 
-    def feed_chance(self, v: SeatView, cards: list[int]) -> dict[int, float]:
-        """For each card, the chance that discarding it lets the next player dig for a card
-        it could not have dug for otherwise: the card itself, or a deeper one that the card
-        (taken along with it) helps to meld."""
-        nxt = v.next_seat
-        known = self.known(v, nxt)
+    def sample_hands(self, v: SeatView, seat: int) -> list[list[int]]:
+        """Hands ``seat`` may hold: its known cards plus unseen cards at random, re-drawn
+        (a few times) when they could have used a card it passed over."""
+        known = self.known(v, seat)
         pool: list[int] = []
         for c, n in enumerate(self.stock_unseen(v)):
             pool += [c] * n
-        need = min(len(pool), max(0, v.hand_sizes[nxt] - len(known)))
-        passed = self.tracker.avoided(nxt)
-        hits = dict.fromkeys(cards, 0)
+        need = min(len(pool), max(0, v.hand_sizes[seat] - len(known)))
+        passed = self.tracker.avoided(seat)
+        out = []
         for _ in range(SAMPLES):
             hand = known + self.rng.sample(pool, need)
             for _try in range(REJECT_TRIES):
                 if not any(fits(c, hand, []) for c in passed):
                     break
                 hand = known + self.rng.sample(pool, need)
+            out.append(hand)
+        return out
+
+    def feed_chance(self, v: SeatView, cards: list[int]) -> dict[int, float]:
+        """For each card, the chance that discarding it lets the next player dig for a card
+        it could not have dug for otherwise: the card itself, or a deeper one that the card
+        (taken along with it) helps to meld."""
+        hands = self.sample_hands(v, v.next_seat)
+        hits = dict.fromkeys(cards, 0)
+        for hand in hands:
             before = diggable(hand, v.pile, v.melds)
             for c in cards:
                 after = diggable(hand, [*v.pile, c], v.melds)
                 if after[-1] or any(a and not b for a, b in zip(after, before, strict=False)):
                     hits[c] += 1
-        return {c: hits[c] / SAMPLES for c in cards}
+        return {c: hits[c] / len(hands) for c in cards}
 
     def discard(self, v: SeatView, p: Plan) -> dict:
         cands = self.discard_candidates(v, p)
