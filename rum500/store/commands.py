@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rum500.store import exchange
 from rum500.store import log as L
-from rum500.store.db import StoreError, describe, open_db, reading
+from rum500.store.db import StoreError, db_path, describe, open_db, reading
 
 
 def _fail(message: str) -> int:
@@ -163,15 +163,19 @@ def run_import(args: argparse.Namespace) -> int:
     """Read a match file, check it by replaying it, and add it to the game log."""
     try:
         match = exchange.read_export(Path(args.file))
+    except StoreError as e:
+        return _fail(str(e))
+    try:
         conn = open_db()
         try:
             mid = exchange.import_match(conn, match)
         finally:
             conn.close()
     except StoreError as e:
-        return _fail(str(e))
+        return _fail(f"{e} (nothing was imported)")
     except (sqlite3.Error, OSError) as e:  # while writing: the transaction rolled back
-        return _fail(f"cannot write the game log: {describe(e)}; nothing was imported")
+        why = describe(e, db_path())
+        return _fail(f"cannot write the game log: {why}; nothing was imported")
     names = ", ".join(s["name"] for s in match["seats"])
     game = match["_game"]
     if game.winner is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -102,11 +103,14 @@ def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def describe(e: BaseException) -> str:
-    """A short human description of an SQLite or OS error."""
+def describe(e: BaseException, where: Path | None = None) -> str:
+    """A short human description of an SQLite or OS error (``where``: a file or folder on
+    the disk concerned, to tell a full disk behind a bare "disk I/O error")."""
     text = str(e) or type(e).__name__
     low = text.lower()
-    if "full" in low:
+    if where is not None and ("i/o" in low or "unable to open" in low) and _full(where):
+        return "the disk is full"
+    if "full" in low or "no space" in low:
         return "the disk is full"
     if "readonly" in low or "read-only" in low or "read only" in low:
         return "the disk or file is read-only"
@@ -115,6 +119,14 @@ def describe(e: BaseException) -> str:
     if "locked" in low or "busy" in low:
         return "another program holds the game log locked"
     return text
+
+
+def _full(where: Path) -> bool:
+    folder = where if where.is_dir() else where.parent
+    try:
+        return shutil.disk_usage(folder).free < 64 * 1024
+    except OSError:
+        return False
 
 
 def _damaged(path: Path, e: BaseException) -> StoreError:
@@ -152,13 +164,14 @@ def open_db(path: Path | None = None, *, create: bool = True) -> sqlite3.Connect
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as e:
+            why = describe(e, path.parent)
             raise StoreError(
-                f"cannot create the folder {path.parent} for the game log: {describe(e)}"
+                f"cannot create the folder {path.parent} for the game log: {why}"
             ) from None
     try:
         conn = _connect(path, create)
     except sqlite3.Error as e:
-        why = describe(e) if _writable(path) else "the disk or folder is read-only"
+        why = describe(e, path) if _writable(path) else "the disk or folder is read-only"
         raise StoreError(f"cannot open the game log {path}: {why}") from None
     if not exists:
         with contextlib.suppress(OSError):

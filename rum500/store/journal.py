@@ -222,8 +222,8 @@ class Journal:
             self.match_id = saved
             self._warn(
                 "write",
-                f"cannot write the game log {self.path}: {describe(e)}. The match goes on in "
-                "memory and is saved when the log is writable again.",
+                f"cannot write the game log {self.path}: {describe(e, self.path)}. The match "
+                "goes on in memory and is saved when the log is writable again.",
             )
             return
         if self.lock is None and self.match_id is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -12,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from rum500.cli import main
-from rum500.rules import Game
+from rum500.rules import Game, Options
 from rum500.store import Journal, open_db
 from rum500.store.exchange import canonical
 from rum500.store.log import load_match
 
-from .conftest import play
+from .conftest import match_info, play
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -255,3 +256,61 @@ def test_commands_as_real_processes(three: list[Game], home: Path) -> None:
     assert bad.returncode == 1
     assert bad.stderr.startswith("rum500: the game log") and "newer rum500" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_import_on_a_full_disk_writes_nothing(
+    three: list[Game],
+    tmp_path: Path,
+    tmpfs: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    file = tmp_path / "m.json"
+    assert run(capsys, "export", "2", str(file))[0] == 0
+    monkeypatch.setenv("RUM500_HOME", str(tmpfs))
+    assert run(capsys, "history")[0] == 1  # no log there yet
+    conn = open_db()  # an empty log, then a full disk
+    conn.close()
+    fd = os.open(tmpfs / "filler", os.O_WRONLY | os.O_CREAT)
+    for size in (65536, 4096, 512, 1):
+        try:
+            while True:
+                os.write(fd, b"\0" * size)
+        except OSError:
+            pass
+    os.close(fd)
+    code, _, err = run(capsys, "import", str(file))
+    assert code == 1 and "disk is full" in err and "nothing was imported" in err
+    code, _, err = run(capsys, "history")  # reading needs a little room too (WAL)
+    assert code == 1 and "disk is full" in err
+    (tmpfs / "filler").unlink()
+    code, out, _ = run(capsys, "history", "--json")
+    assert code == 0 and json.loads(out) == []  # the failed import left nothing behind
+    code, out, err = run(capsys, "import", str(file))
+    assert code == 0, err
+
+
+def test_two_hosts_write_one_log_at_once(home: Path) -> None:
+    """Two matches journaled turn about (two hosts on one machine): both come back whole."""
+    a, b = Journal(), Journal()
+    ga = Game(2, 70, Options(target=150))
+    gb = Game(3, 71, Options(target=150))
+    a.start_match(match_info(ga, ["Ann", "Bob"]))
+    b.start_match(match_info(gb, ["Cy", "Di", "Ed"]))
+    rng = random.Random(5)
+    while ga.to_move is not None or gb.to_move is not None:
+        for g, j in ((ga, a), (gb, b)):
+            if g.to_move is not None:
+                seat = g.to_move
+                g.apply(rng.choice(g.legal_actions()), seat)
+                j.record(len(g.actions) - 1, seat, dict(g.actions[-1]))
+    a.close()
+    b.close()
+    conn = open_db()
+    try:
+        for mid, g in ((1, ga), (2, gb)):
+            m = load_match(conn, mid)
+            assert [x["action"] for x in m["actions"]] == g.actions
+            assert m["status"] == "finished" and m["winner"] == g.winner
+    finally:
+        conn.close()
