@@ -110,7 +110,7 @@ class Seat:
 class Limits:
     """Everything a peer may make the host spend, and how long it waits."""
 
-    queue_bytes: int = 1 << 20  # outgoing bytes queued per connection before it is dropped
+    queue_bytes: int = 1 << 20  # bytes waiting to go out to a peer before it is dropped
     rate: float = 500.0  # messages per second a connection may send, sustained …
     burst: float = 1000.0  # … with bursts up to this many
     handshake_timeout: float = 10.0
@@ -120,7 +120,9 @@ class Limits:
 
 
 class Connection:
-    """One TCP connection: a bounded outgoing queue drained by its own writer task."""
+    """One TCP connection. Frames go straight into the transport's buffer, which is bounded:
+    when more than ``Limits.queue_bytes`` are waiting for a peer that does not read, the
+    peer is dropped (``too_slow``) and nobody else waits for it."""
 
     def __init__(
         self, server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -128,17 +130,15 @@ class Connection:
         self.server = server
         self.reader = reader
         self.writer = writer
+        self.transport = writer.transport
         self.peer = str(writer.get_extra_info("peername"))
         self.name = "?"
         self.seat: int | None = None
         self.joined = False
         self.closed = False
         self.reason: str | None = None  # the error code it was dropped with
-        self.queue: asyncio.Queue[bytes] = asyncio.Queue()
-        self.queued = 0
         self.allowance = server.limits.burst
         self.last_check = time.monotonic()
-        self.writer_task = asyncio.create_task(self._write_loop())
 
     # ------------------------------------------------------------------ sending
 
@@ -148,50 +148,32 @@ class Connection:
     def send_frame(self, frame: bytes) -> None:
         if self.closed:
             return
-        if self.queued + len(frame) > self.server.limits.queue_bytes:
+        if self.transport.is_closing():
+            self.closed = True
+            return
+        waiting = self.transport.get_write_buffer_size()
+        if waiting + len(frame) > self.server.limits.queue_bytes:
             log.warning("dropping %s (%s): it does not read its messages", self.name, self.peer)
             self.drop("too_slow", "you did not read your messages fast enough", flush=False)
             return
-        self.queued += len(frame)
-        self.queue.put_nowait(frame)
-
-    async def _write_loop(self) -> None:
-        try:
-            while True:
-                chunks = [await self.queue.get()]
-                while not self.queue.empty():
-                    chunks.append(self.queue.get_nowait())
-                data = b"".join(chunks)
-                self.writer.write(data)
-                await self.writer.drain()
-                self.queued -= len(data)
-        except (ConnectionError, OSError):
-            self.closed = True
-            self.writer.transport.abort()
+        self.transport.write(frame)
 
     def error(self, code: str, message: str) -> None:
         self.send({"type": "error", "code": code, "message": message})
 
     def drop(self, code: str, message: str, *, flush: bool = True) -> None:
-        """Send a fatal error and close; with ``flush``, queued messages go out first."""
+        """Send a fatal error and close; with ``flush``, what is buffered goes out first."""
         if self.closed:
             return
         frame = encode({"type": "error", "code": code, "message": message})
         self.closed = True
         self.reason = code
-        self.writer_task.cancel()
-        transport = self.writer.transport
+        with contextlib.suppress(Exception):
+            self.transport.write(frame)
         if flush:
-            pending = []
-            while not self.queue.empty():
-                pending.append(self.queue.get_nowait())
-            with contextlib.suppress(Exception):
-                self.writer.write(b"".join(pending) + frame)
-            transport.close()
+            self.transport.close()
         else:
-            with contextlib.suppress(Exception):
-                transport.write(frame)
-            transport.abort()
+            self.transport.abort()
 
     def allow(self) -> bool:
         """Token bucket: False when the peer sends faster than the limits allow."""
