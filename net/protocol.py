@@ -35,6 +35,8 @@ ERROR_CODES = {
     "timeout": "fatal: nothing heard from the client for too long",
     "replaced": "fatal: the same seat connected again elsewhere",
     "shutdown": "fatal: the host is closing",
+    "closed": "fatal: goodbye after 'leave'",
+    "internal": "fatal: the host met a bug; the table goes on",
 }
 
 CLIENT_TYPES = ("hello", "auth", "action", "chat", "ping", "pong", "leave")
