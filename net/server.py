@@ -216,6 +216,8 @@ class Server:
         self.conns: set[Connection] = set()
         self.seq = 0
         self.on_change: list[Callable[[], None]] = []
+        #: called with (seat that acted or None, events) after each update is sent
+        self.on_events: list[Callable[[int | None, list[dict]], None]] = []
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task] = set()
         self._pinger: asyncio.Task | None = None
@@ -344,6 +346,11 @@ class Server:
             if frame is None:
                 frame = frames[conn.seat] = self._state_frame(conn.seat, events, by)
             conn.send_frame(frame)
+        for callback in list(self.on_events):
+            try:
+                callback(by, events)
+            except Exception:
+                log.exception("on_events callback failed")
         self._changed()
 
     def _state_frame(self, seat: int | None, events: list[dict], by: int | None) -> bytes:

@@ -499,6 +499,7 @@ async def _headless(config: HostConfig) -> int:
     )
     log.info("table %r: %d seats, %d bots", host.table_name, len(host.server.seats), config.bots)
     host.server.on_change.append(_logger(host))
+    host.server.on_events.append(_event_logger(host))
     finished = asyncio.create_task(host.finished())
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait({finished, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -515,9 +516,47 @@ async def _headless(config: HostConfig) -> int:
     return 0
 
 
+def describe_event(event: dict, names: list[str]) -> str:
+    """One line of plain English for a public event (the headless host's log)."""
+
+    def who(seat: object) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    kind = event.get("type")
+    name = who(event.get("seat"))
+    if kind == "deal":
+        return f"hand {event['hand']}: {who(event['dealer'])} deals, upcard {event['upcard']}"
+    if kind == "draw" and event.get("source") == "stock":
+        return f"{name} draws from the stock ({event.get('stock')} left)"
+    if kind == "draw":
+        cards = event.get("cards") or []
+        above = len(cards) - 1
+        more = f" and the {above} card{'s' if above > 1 else ''} above it" if above > 0 else ""
+        return f"{name} takes {cards[0] if cards else '?'}{more} from the discard pile"
+    if kind == "meld":
+        return f"{name} melds {' '.join(event['cards'])}"
+    if kind == "layoff":
+        return f"{name} lays off {event['card']} on meld {event['meld']}"
+    if kind == "discard":
+        return f"{name} discards {event['card']}"
+    if kind == "reshuffle":
+        return f"the discard pile becomes a new stock of {event['stock']} cards"
+    if kind == "end_hand":
+        return f"{name} ends the hand: the stock is empty"
+    if kind == "hand_end":
+        scores = ", ".join(f"{who(i)} {s:+d}" for i, s in enumerate(event["scores"]))
+        totals = ", ".join(f"{who(i)} {t}" for i, t in enumerate(event["totals"]))
+        return f"hand {event['hand']} over: {scores}; totals {totals}"
+    if kind == "tie":
+        return f"tied at {event['total']}: another hand is played"
+    if kind == "game_over":
+        return f"game over: {who(event['winner'])} wins"
+    return str(event)
+
+
 def _logger(host: Host) -> Any:
-    """Log each state change of the table in one line."""
-    seen = {"seq": 0, "lobby": ""}
+    """Log the table's seats when they change."""
+    seen = {"lobby": ""}
 
     def log_change() -> None:
         server = host.server
@@ -528,21 +567,16 @@ def _logger(host: Host) -> Any:
         if lobby != seen["lobby"]:
             seen["lobby"] = lobby
             log.info("seats: %s [%s]", lobby, server.state)
-        if server.seq != seen["seq"] and host.table.game is not None:
-            seen["seq"] = server.seq
-            game = host.table.game
-            if game.actions:
-                log.debug("%s", game.actions[-1])
-            if game.phase is Phase.HAND_OVER and game.results:
-                last = game.results[-1]
-                log.info(
-                    "hand %d over: scores %s, totals %s",
-                    last["hand"],
-                    last["scores"],
-                    last["totals"],
-                )
 
     return log_change
+
+
+def _event_logger(host: Host) -> Any:
+    def log_events(by: int | None, events: list[dict]) -> None:
+        for event in events:
+            log.info("%s", describe_event(event, host.table.names))
+
+    return log_events
 
 
 def run_list(args: Any) -> int:
