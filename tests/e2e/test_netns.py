@@ -37,7 +37,6 @@ def sh(*args: str) -> None:
 
 def in_ns(ns: str, cmd: list[str], **kw) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    env.setdefault("RUM500_HOME", kw.pop("home", "/tmp/rum500-e2e-netns"))
     return subprocess.Popen(
         ["ip", "netns", "exec", ns, *cmd],
         env=env,
@@ -55,7 +54,7 @@ def run_in_ns(ns: str, cmd: list[str], timeout: float = 60) -> subprocess.Comple
 
 
 @pytest.fixture
-def lan(tmp_path) -> Iterator[tuple[str, str, str, str]]:
+def lan(tmp_path, monkeypatch) -> Iterator[tuple[str, str, str, str]]:
     """Two namespaces joined by a veth pair: (ns_a, addr_a, ns_b, addr_b)."""
     _need_root_and_ip()
     tag = f"{os.getpid() % 10000}"
@@ -76,7 +75,7 @@ def lan(tmp_path) -> Iterator[tuple[str, str, str, str]]:
         for ns in (a, b):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         pytest.skip(f"cannot make network namespaces here: {e.stderr.strip()}")
-    os.environ["RUM500_HOME"] = str(tmp_path)
+    monkeypatch.setenv("RUM500_HOME", str(tmp_path))  # a game log, if any, goes there
     yield a, addr_a, b, addr_b
     for ns in (a, b):
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
@@ -232,9 +231,10 @@ LOOPBACK = textwrap.dedent("""
 """)
 
 
-def test_discovery_on_loopback(tmp_path):
+def test_discovery_on_loopback(tmp_path, monkeypatch):
     """Announce, update and goodbye, seen by a browser, all on 127.0.0.1 in a namespace."""
     _need_root_and_ip()
+    monkeypatch.setenv("RUM500_HOME", str(tmp_path))
     ns = f"r5l{os.getpid() % 10000}"
     try:
         sh("ip", "netns", "add", ns)
