@@ -37,7 +37,7 @@ def percentile(values: list[float], q: float) -> float:
 # ---------------------------------------------------------------------- the host
 
 
-def host_process(seats: int, ports: mp.Queue, stop: mp.Event) -> None:
+def host_process(seats: int, ports: mp.Queue, stop: mp.Event, costs: mp.Queue) -> None:
     from rum500.hosting import HostConfig, start_host
     from rum500.rules import Options
 
@@ -53,9 +53,20 @@ def host_process(seats: int, ports: mp.Queue, stop: mp.Event) -> None:
                 deal_pause=3600,
             )
         )
+        server = host.server
+        handle = server._on_action
+        spent: list[float] = []
+
+        def timed(conn, msg):  # the host's own time: the action read → every update written
+            t0 = time.perf_counter()
+            handle(conn, msg)
+            spent.append(time.perf_counter() - t0)
+
+        server._on_action = timed
         ports.put(host.port)
         while not stop.is_set():
             await asyncio.sleep(0.1)
+        costs.put(spent)
         await host.close()
 
     asyncio.run(main())
@@ -64,37 +75,69 @@ def host_process(seats: int, ports: mp.Queue, stop: mp.Event) -> None:
 # ---------------------------------------------------------------------- spectators
 
 
+class Watcher(asyncio.Protocol):
+    """A spectator as a bare protocol: each frame is stamped the moment its bytes are in."""
+
+    def __init__(self, done: asyncio.Future, on_state) -> None:
+        self.buffer = b""
+        self.got: dict[int, tuple[float, int]] = {}
+        self.done = done
+        self.on_state = on_state
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic()
+        self.buffer += data
+        while len(self.buffer) >= HEADER.size:
+            (length,) = HEADER.unpack_from(self.buffer)
+            if len(self.buffer) < HEADER.size + length:
+                return
+            payload = self.buffer[HEADER.size : HEADER.size + length]
+            self.buffer = self.buffer[HEADER.size + length :]
+            msg = decode(payload)
+            if msg["type"] == "ping":
+                self.transport.write(encode({"type": "pong"}))
+            elif msg["type"] == "state":
+                self.got[msg["seq"]] = (now, length + HEADER.size)
+                self.on_state(self, msg["seq"])
+            elif msg["type"] == "chat" and not self.done.done():
+                self.done.set_result(None)  # the seats say goodbye in a chat
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+
 def spectator_process(
     port: int, n: int, last_seq: mp.Value, have: mp.Array, slot: int, ready: mp.Queue, out: mp.Queue
 ) -> None:
-    latest = [0] * n
-
-    async def watch(i: int) -> dict[int, tuple[float, int]]:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(encode({"type": "hello", "version": 1, "name": f"spec{i}", "spectate": True}))
-        await read_frame(reader)  # welcome
-        ready.put(1)
-        got: dict[int, tuple[float, int]] = {}
-        while True:
-            if 0 < last_seq.value <= latest[i]:  # the seats say goodbye in a chat
-                writer.close()
-                return got
-            header = await reader.readexactly(HEADER.size)
-            (length,) = HEADER.unpack(header)
-            payload = await reader.readexactly(length)
-            now = time.monotonic()
-            msg = decode(payload)
-            if msg["type"] == "ping":
-                writer.write(encode({"type": "pong"}))
-            if msg["type"] != "state":
-                continue
-            got[msg["seq"]] = (now, length + HEADER.size)
-            latest[i] = msg["seq"]
-            have[slot] = min(latest)
-
     async def main() -> None:
-        results = await asyncio.gather(*(watch(i) for i in range(n)))
-        out.put(results)
+        loop = asyncio.get_running_loop()
+        latest: dict[Watcher, int] = {}
+
+        def on_state(w: Watcher, seq: int) -> None:
+            latest[w] = seq
+            have[slot] = min(latest.values())
+
+        watchers = []
+        for i in range(n):
+            done = loop.create_future()
+            _, w = await loop.create_connection(
+                lambda d=done: Watcher(d, on_state), "127.0.0.1", port
+            )
+            latest[w] = 0
+            w.transport.write(
+                encode({"type": "hello", "version": 1, "name": f"spec{i}", "spectate": True})
+            )
+            watchers.append(w)
+            ready.put(1)
+        await asyncio.gather(*(w.done for w in watchers))
+        for w in watchers:
+            w.transport.close()
+        out.put([w.got for w in watchers])
 
     asyncio.run(main())
 
@@ -208,7 +251,8 @@ def main() -> int:
     echo.start()
     floor = asyncio.run(echo_floor(ports.get(timeout=10), 3000))
 
-    host = mp.Process(target=host_process, args=(args.seats, ports, stop))
+    costs: mp.Queue = mp.Queue()
+    host = mp.Process(target=host_process, args=(args.seats, ports, stop, costs))
     host.start()
     port = ports.get(timeout=20)
     last_seq = mp.Value("q", 0)
@@ -238,6 +282,7 @@ def main() -> int:
     sent, seat_arrivals = seats_out.get(timeout=600)
     spectator_arrivals = [r for _ in watchers for r in out.get(timeout=60)]
     stop.set()
+    host_costs = costs.get(timeout=30)
     for p in (player, *watchers, host, echo):
         p.join(10)
 
@@ -269,6 +314,11 @@ def main() -> int:
     print(
         f"  send -> first connection has the update (host processing + one hop): "
         f"p50 {percentile(firsts, 50) * ms:.2f} ms, p99 {percentile(firsts, 99) * ms:.2f} ms"
+    )
+    print(
+        f"  host time per action (apply, views, {len(connections)} frames written): "
+        f"p50 {percentile(host_costs, 50) * ms:.2f} ms, "
+        f"p99 {percentile(host_costs, 99) * ms:.2f} ms"
     )
     print(
         f"  bytes per update per connection: mean {statistics.mean(sizes):.0f} "
