@@ -143,6 +143,8 @@ def test_a_table_is_found_and_played_across_namespaces(lan):
     try:
         tables = wait_listed(ns_b, lambda ts: any(t["name"] == "Den" for t in ts))
         den = next(t for t in tables if t["name"] == "Den")
+        text = run_in_ns(ns_b, [*RUM500, "list", "--timeout", "2"])
+        assert f"Den  {addr_a}:{den['port']}  host -  seats 1/2  lobby  target=100" in text.stdout
         assert den["address"] == addr_a and den["version"] == 1
         assert (den["seats_taken"], den["seats_total"], den["state"]) == (1, 2, "lobby")
         assert den["host_player"] == "" and den["options"] == {"target": 100}

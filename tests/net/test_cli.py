@@ -1,0 +1,138 @@
+"""``rum500 host --headless`` as a real process on loopback (no LAN announcement)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from net.client import Client, HandshakeError
+from tests.net.util import play_as_bot
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = [
+    sys.executable,
+    "-m",
+    "rum500",
+    "host",
+    "--headless",
+    "--no-announce",
+    "--bind",
+    "127.0.0.1",
+]
+
+
+def env(tmp_path: Path) -> dict:
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "PYTHONUNBUFFERED": "1",
+        "RUM500_HOME": str(tmp_path),
+    }
+
+
+def test_a_bot_only_table_plays_to_the_end(tmp_path):
+    done = subprocess.run(
+        [
+            *HOST,
+            "--players",
+            "3",
+            "--bots",
+            "3",
+            "--bot-level",
+            "random",
+            "--target",
+            "60",
+            "--seed",
+            "4",
+        ],
+        env=env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"game over: Bot \d wins with \[", done.stdout)
+    assert "table closed" in done.stdout
+    assert "draws from the stock" in done.stderr and "hand 1 over" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--players", "2", "--bots", "3"], "between 0 and 2 bots"),
+        (["--players", "2", "--bots", "2", "--player", "Ann"], "no seat is left"),
+        (["--players", "8", "--decks", "1"], "one deck is too small"),
+    ],
+)
+def test_impossible_tables_get_a_message(tmp_path, args, message):
+    done = subprocess.run(
+        [*HOST, *args], env=env(tmp_path), capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_gets_a_message(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [*HOST, "--port", str(port)],
+            env=env(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    assert "cannot host" in done.stderr and "Traceback" not in done.stderr
+
+
+async def test_join_with_a_password_then_sigterm(tmp_path):
+    proc = await asyncio.create_subprocess_exec(
+        *HOST,
+        "--players",
+        "2",
+        "--bots",
+        "1",
+        "--bot-level",
+        "random",
+        "--bot-delay",
+        "0",
+        "--password",
+        "pw",
+        "--target",
+        "5000",
+        env=env(tmp_path),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
+        port = int(re.search(r"127\.0\.0\.1:(\d+)", line).group(1))
+        with pytest.raises(HandshakeError):
+            await Client.connect("127.0.0.1", port, name="Eve", password="nope")
+        ann = await Client.connect("127.0.0.1", port, name="Ann", password="pw")
+        assert ann.seat == 0
+        play = asyncio.create_task(play_as_bot(ann))
+        while ann.seq < 20:
+            await asyncio.sleep(0.01)
+        proc.send_signal(signal.SIGTERM)
+        with pytest.raises(Exception) as lost:  # noqa: PT011 - the host says goodbye
+            await asyncio.wait_for(play, 30)
+        assert getattr(lost.value, "code", None) == "shutdown"
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
+        out = (await proc.stdout.read()).decode()
+        assert "table closed" in out
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
