@@ -42,6 +42,7 @@ import contextlib
 import getpass
 import json
 import logging
+import secrets
 import signal
 import socket
 import sys
@@ -50,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.protocol import PROTOCOL_VERSION
-from net.server import LOBBY, PLAYING, Limits, Server
+from net.server import PLAYING, Limits, Server
 from rum500.bots import make_bot
 from rum500.rules import Game, Options, Phase
 
@@ -406,14 +407,8 @@ def _resume_seats(config: HostConfig) -> list[dict]:
         if s.get("name") and s.get("token"):
             out.append({"name": s["name"], "token": s["token"], "bot": bool(s.get("bot"))})
         else:
-            out.append({"name": f"Bot {i + 1}", "token": _token(), "bot": True})
+            out.append({"name": f"Bot {i + 1}", "token": secrets.token_urlsafe(16), "bot": True})
     return out
-
-
-def _token() -> str:
-    import secrets
-
-    return secrets.token_urlsafe(16)
 
 
 # ---------------------------------------------------------------------- command line
@@ -607,4 +602,4 @@ def run_list(args: Any) -> int:
     return 0
 
 
-__all__ = ["LOBBY", "GameTable", "Host", "HostConfig", "start_host"]
+__all__ = ["GameTable", "Host", "HostConfig", "describe_event", "start_host"]
