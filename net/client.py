@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import time
 from collections.abc import AsyncIterator, Callable
 
 from net.framing import HEADER, MAX_FRAME, FrameError, decode, encode
@@ -59,6 +60,7 @@ class ConnectionLost(ClientError):
 
 
 _END = object()
+IDLE_TIMEOUT = 45.0  # seconds without a message from the host before it counts as gone
 
 
 class Client:
@@ -74,10 +76,15 @@ class Client:
         password: str | None,
         spectate: bool,
         trace: Callable[[bytes], None] | None = None,
+        idle_timeout: float = IDLE_TIMEOUT,
     ) -> None:
         self.host, self.port = host, port
         self.name, self.token, self.password, self.spectate = name, token, password, spectate
         self.trace = trace
+        self.idle_timeout = idle_timeout
+        self._heard = time.monotonic()
+        self._silent = False
+        self._watch: asyncio.Task | None = None
         self.seat: int | None = None
         self.table_info: dict = {}
         self.view: dict | None = None
@@ -105,11 +112,20 @@ class Client:
         spectate: bool = False,
         timeout: float = 10.0,
         trace: Callable[[bytes], None] | None = None,
+        idle_timeout: float = IDLE_TIMEOUT,
     ) -> Client:
         """Connect and hand-shake. ``token`` rejoins a seat; ``spectate`` watches.
+        ``idle_timeout``: a host silent this long counts as gone (it pings every 15 s).
         Raises :class:`HandshakeError` (refused) or :class:`ConnectionLost` (no host)."""
         client = cls(
-            host, port, name=name, token=token, password=password, spectate=spectate, trace=trace
+            host,
+            port,
+            name=name,
+            token=token,
+            password=password,
+            spectate=spectate,
+            trace=trace,
+            idle_timeout=idle_timeout,
         )
         await client._open(timeout)
         return client
@@ -135,6 +151,8 @@ class Client:
         await self._shutdown()
         self.closed = False
         self.lost = None
+        self._silent = False
+        self._heard = time.monotonic()
         self._queue = asyncio.Queue()
         await self._open(timeout)
 
@@ -154,6 +172,17 @@ class Client:
             await self._shutdown()
             raise
         self._task = asyncio.create_task(self._read_loop())
+        self._watch = asyncio.create_task(self._watchdog())
+
+    async def _watchdog(self) -> None:
+        """The host pings every 15 s: silence for ``idle_timeout`` means it is gone (a host
+        that vanished without closing the connection would otherwise be awaited forever)."""
+        while self._writer is not None:
+            await asyncio.sleep(self.idle_timeout / 4)
+            if time.monotonic() - self._heard > self.idle_timeout and self._writer is not None:
+                self._silent = True
+                self._writer.transport.abort()
+                return
 
     async def _handshake(self) -> None:
         self._send(
@@ -193,6 +222,7 @@ class Client:
             payload = await self._reader.readexactly(length)
         except (asyncio.IncompleteReadError, ConnectionError) as e:
             raise ConnectionLost(f"the host closed the connection ({e})") from None
+        self._heard = time.monotonic()
         if self.trace is not None:
             self.trace(header + payload)
         return decode(payload)
@@ -236,6 +266,8 @@ class Client:
                 self._queue.put_nowait(msg)
         except ConnectionLost as e:
             error = e
+            if self._silent:
+                error = ConnectionLost("the host stopped answering", "timeout")
         except FrameError as e:
             error = ConnectionLost(f"the host sent a bad frame: {e}")
         except asyncio.CancelledError:
@@ -313,6 +345,9 @@ class Client:
         await self._shutdown()
 
     async def _shutdown(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(BaseException):

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from net.client import ActionRefused, Client, HandshakeError
+from net.client import ActionRefused, Client, ConnectionLost, HandshakeError
 from rum500.rules import Options
 from tests.net.util import play_as_bot, wait_for
 
@@ -211,3 +211,39 @@ async def test_chat_is_relayed_and_limited(make_host, clients):
     await asyncio.wait_for(collect(w, 3), 5)
     assert got[1]["type"] == "error" and got[1]["code"] == "bad_message"
     assert not w.lost
+
+
+async def test_a_silent_host_counts_as_gone():
+    """A host that vanished without closing the connection (a pulled cable) is noticed."""
+
+    async def mute_host(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        from net.framing import encode, read_frame
+
+        await read_frame(reader)
+        writer.write(
+            encode(
+                {
+                    "type": "welcome",
+                    "version": 1,
+                    "seat": 0,
+                    "token": "t",
+                    "name": "Ann",
+                    "table": {},
+                }
+            )
+        )
+        await asyncio.sleep(5)  # then not another word (for longer than the timeout)
+
+    server = await asyncio.start_server(mute_host, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        c = await Client.connect("127.0.0.1", port, name="Ann", idle_timeout=0.3)
+        with pytest.raises(ConnectionLost) as lost:
+            async for _ in c.messages():
+                pass
+        assert lost.value.code == "timeout" and "stopped answering" in str(lost.value)
+        with pytest.raises(ConnectionLost):
+            await c.act({"type": "draw", "source": "stock"})
+        await c.close()
+    finally:
+        server.close()
