@@ -15,6 +15,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -105,13 +106,18 @@ def play_match(task: MatchTask) -> MatchResult:
     return MatchResult(task.index, task.levels, wins, scores, times)
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool and says so once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_matches(work: list[MatchTask], jobs: int) -> Iterator[MatchResult]:
     """Results in match order, played on ``jobs`` processes."""
     if jobs <= 1 or len(work) <= 1:
         yield from map(play_match, work)
         return
     chunk = max(1, min(8, len(work) // (jobs * 8)))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts) as pool:
         try:
             yield from pool.map(play_match, work, chunksize=chunk)
         except BaseException:
@@ -185,7 +191,7 @@ def _progress(results: Iterator[MatchResult], total: int, title: str) -> Iterato
         yield from bar(results, total=total, label="matches")
 
 
-def format_table(report: dict) -> str:
+def format_table(report: dict, ascii_only: bool = False) -> str:
     head = (
         f"{report['games']} matches, {report['players']} players, bots "
         f"{', '.join(report['bots'])}, "
@@ -199,12 +205,13 @@ def format_table(report: dict) -> str:
         f"{'score/hand':>11} {'decisions':>10} {'p50 ms':>8} {'p95 ms':>8}"
     )
     lines.append(cols)
+    dash = "-" if ascii_only else "–"
     for level, s in report["levels"].items():
         lo, hi = s["ci95"]
         wins = f"{s['wins']:g}"
         lines.append(
             f"{level:<8} {s['seats']:>6} {wins:>7} {s['win_rate'] * 100:>8.1f}% "
-            f"{f'{lo * 100:.1f}–{hi * 100:.1f}%':>15} {s['mean_score_per_hand']:>+11.1f} "
+            f"{f'{lo * 100:.1f}{dash}{hi * 100:.1f}%':>15} {s['mean_score_per_hand']:>+11.1f} "
             f"{s['decisions']:>10} {s['decision_ms']['p50']:>8.2f} {s['decision_ms']['p95']:>8.2f}"
         )
     lines.append("")
@@ -265,5 +272,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(format_table(report))
+        print(format_table(report, ascii_only=getattr(args, "ascii", False)))
     return 0
