@@ -23,11 +23,12 @@ def figures(report: dict) -> dict:
 
 
 def test_seeded_sim_is_reproducible_across_jobs() -> None:
-    one = simulate(6, 2, ["medium", "easy"], hands=2, seed=42, jobs=1)
-    two = simulate(6, 2, ["medium", "easy"], hands=2, seed=42, jobs=2)
-    again = simulate(6, 2, ["medium", "easy"], hands=2, seed=42, jobs=1)
+    levels = ["hard", "medium", "easy"]  # hard draws Monte Carlo samples: seeded too
+    one = simulate(6, 3, levels, hands=2, seed=42, jobs=1)
+    two = simulate(6, 3, levels, hands=2, seed=42, jobs=2)
+    again = simulate(6, 3, levels, hands=2, seed=42, jobs=1)
     assert figures(one) == figures(two) == figures(again)
-    other = simulate(6, 2, ["medium", "easy"], hands=2, seed=43, jobs=1)
+    other = simulate(6, 3, levels, hands=2, seed=43, jobs=1)
     assert figures(other) != figures(one)
 
 
