@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import socket
 import unicodedata
 from collections.abc import AsyncIterator
@@ -150,7 +151,7 @@ class Announcer:
 
             addresses = [a for a in get_all_addresses() if not a.startswith("127.")]
             addresses = addresses or ["127.0.0.1"]
-        host = socket.gethostname().split(".")[0] or "rum500"
+        host = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname().split(".")[0])[:30] or "host"
         return AsyncServiceInfo(
             SERVICE_TYPE,
             full_name,

@@ -90,3 +90,25 @@ def test_every_error_code_the_host_sends_is_documented():
         text = path.read_text()
         used |= set(re.findall(r'(?:drop|error|ProtocolError)\(\s*"([a-z_]+)"', text))
     assert used and used <= set(ERROR_CODES), used - set(ERROR_CODES)
+
+
+def test_net_does_not_know_the_rules():
+    import ast
+
+    for path in SOURCES.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not any(n.split(".")[0] == "rum500" for n in names), (path.name, names)
+
+
+def test_the_game_table_speaks_the_table_protocol():
+    from net.server import Table
+    from rum500.hosting import GameTable, HostConfig
+
+    assert isinstance(GameTable(HostConfig(players=3), "t"), Table)
