@@ -360,14 +360,17 @@ class Server:
     # ------------------------------------------------------------------ connections
 
     def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.create_task(self._serve(reader, writer))
+        full = len(self._tasks) >= self.limits.max_connections  # joined or shaking hands
+        task = asyncio.create_task(self._serve(reader, writer, full))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _serve(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, full: bool
+    ) -> None:
         conn = Connection(self, reader, writer)
         try:
-            if len(self.conns) >= self.limits.max_connections:
+            if full:
                 conn.drop("table_full", "the host has too many connections")
                 return
             if await self._handshake(conn):

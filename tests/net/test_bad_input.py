@@ -206,3 +206,17 @@ async def test_out_of_turn_flood_of_actions_changes_nothing(make_host, clients):
     await asyncio.sleep(0.1)
     assert game.to_dict() == before
     assert not other.lost
+
+
+async def test_too_many_connections_are_turned_away(make_host, clients):
+    host = await make_host(players=2, bots=1, limits=Limits(max_connections=5))
+    held = [await raw(host) for _ in range(5)]  # five half-open connections, no hello
+    reader, writer = await raw(host)
+    got = await frames_until_close(reader)
+    assert got and got[0]["code"] == "table_full"
+    for _, w in held:
+        w.close()
+    writer.close()
+    await wait_for(lambda: len(host.server._tasks) == 0)
+    ann = await clients(host, "Ann")  # room again
+    assert ann.seat == 0
