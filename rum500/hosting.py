@@ -57,6 +57,8 @@ from rum500.rules import Game, Options, Phase
 
 log = logging.getLogger(__name__)
 
+MAX_RESULTS = 40  # finished hands' score sheets sent in a view (the frame limit is 64 KiB)
+
 
 @dataclass
 class HostConfig:
@@ -150,6 +152,9 @@ class GameTable:
             return {}
         v = self.game.view(seat)
         v["names"] = list(self.names)
+        # a very long match must not outgrow a frame: keep the newest score sheets only
+        v["results_start"] = max(0, len(v["results"]) - MAX_RESULTS)
+        v["results"] = v["results"][v["results_start"] :]
         return v
 
     def seats_changed(self, seats: list[dict]) -> None:

@@ -204,3 +204,21 @@ async def test_impossible_configurations_are_refused():
         await start_host(HostConfig(players=2, bots=3))
     with pytest.raises(ValueError, match="one deck"):
         await start_host(HostConfig(players=8, options=Options(decks=1)))
+
+
+async def test_a_very_long_match_never_outgrows_a_frame(make_host, clients):
+    """Score sheets pile up hand after hand (about 240 bytes a hand at 8 players: uncapped,
+    a view would pass the 64 KiB frame limit after some 260 hands); a view keeps the newest
+    40, so an update stays far under the limit however long the match."""
+    from net.framing import encode
+    from rum500.hosting import MAX_RESULTS
+
+    host = await make_host(players=8, bots=8, options=Options(target=10**6), seed=3)
+    game = host.table.game
+    await wait_for(lambda: game.hand_number > MAX_RESULTS + 2, timeout=120)
+    host.server.state = "finished"  # stop the bots here
+    v = host.table.view(0)
+    assert len(v["results"]) == MAX_RESULTS
+    assert v["results_start"] == len(game.results) - MAX_RESULTS
+    assert v["results"][-1] == game.results[-1]
+    encode({"type": "state", "seq": 1, "by": 0, "view": v, "events": []})  # fits
