@@ -355,7 +355,15 @@ class Server:
 
     def _state_frame(self, seat: int | None, events: list[dict], by: int | None) -> bytes:
         view = self.table.view(seat)
-        return encode({"type": "state", "seq": self.seq, "by": by, "view": view, "events": events})
+        try:
+            return encode(
+                {"type": "state", "seq": self.seq, "by": by, "view": view, "events": events}
+            )
+        except FrameError:  # the action stands; this update cannot travel whole
+            log.error(
+                "the update for seat %s is over the frame limit; its events are left out", seat
+            )
+            return encode({"type": "state", "seq": self.seq, "by": by, "view": view, "events": []})
 
     # ------------------------------------------------------------------ connections
 
