@@ -26,6 +26,8 @@ from rum500.rules.melds import layoff_position, make_meld
 
 #: Sampled hands of the next player per discard decision.
 SAMPLES = 40
+#: How much the players after the next one count in the feeding risk (they come later).
+FAR_WEIGHT = 0.5
 #: Re-draws of a sampled hand that could have used a card its player passed over.
 REJECT_TRIES = 3
 #: Average points an opponent still holds per card when a hand ends.
@@ -182,7 +184,7 @@ class HardBot(PlanningBot):
 
     # ------------------------------------------------------------------ discard
 
-    def sample_hands(self, v: SeatView, seat: int) -> list[list[int]]:
+    def sample_hands(self, v: SeatView, seat: int, count: int = SAMPLES) -> list[list[int]]:
         """Hands ``seat`` may hold: its known cards plus unseen cards at random, re-drawn
         (a few times) when they could have used a card it passed over."""
         known = self.known(v, seat)
@@ -192,7 +194,7 @@ class HardBot(PlanningBot):
         need = min(len(pool), max(0, v.hand_sizes[seat] - len(known)))
         passed = self.tracker.avoided(seat)
         out = []
-        for _ in range(SAMPLES):
+        for _ in range(count):
             hand = known + self.rng.sample(pool, need)
             for _try in range(REJECT_TRIES):
                 if not any(fits(c, hand, []) for c in passed):
@@ -202,18 +204,27 @@ class HardBot(PlanningBot):
         return out
 
     def feed_chance(self, v: SeatView, cards: list[int]) -> dict[int, float]:
-        """For each card, the chance that discarding it lets the next player dig for a card
-        it could not have dug for otherwise: the card itself, or a deeper one that the card
-        (taken along with it) helps to meld."""
-        hands = self.sample_hands(v, v.next_seat)
-        hits = dict.fromkeys(cards, 0)
-        for hand in hands:
-            before = diggable(hand, v.pile, v.melds)
+        """For each card, the chance that discarding it lets an opponent dig for a card it
+        could not have dug for otherwise: the card itself, or a deeper one that the card
+        (taken along with it) helps to meld. The next player has the first go; the others
+        count for ``FAR_WEIGHT`` (the card may be gone or buried by then)."""
+        miss = dict.fromkeys(cards, 1.0)
+        for k in range(1, v.players):
+            seat = (v.seat + k) % v.players
+            weight = 1.0 if k == 1 else FAR_WEIGHT
+            if not weight:
+                break
+            hands = self.sample_hands(v, seat, SAMPLES if k == 1 else SAMPLES // 2)
+            hits = dict.fromkeys(cards, 0)
+            for hand in hands:
+                before = diggable(hand, v.pile, v.melds)
+                for c in cards:
+                    after = diggable(hand, [*v.pile, c], v.melds)
+                    if after[-1] or any(a and not b for a, b in zip(after, before, strict=False)):
+                        hits[c] += 1
             for c in cards:
-                after = diggable(hand, [*v.pile, c], v.melds)
-                if after[-1] or any(a and not b for a, b in zip(after, before, strict=False)):
-                    hits[c] += 1
-        return {c: hits[c] / len(hands) for c in cards}
+                miss[c] *= 1.0 - weight * hits[c] / len(hands)
+        return {c: 1.0 - miss[c] for c in cards}
 
     def discard(self, v: SeatView, p: Plan) -> dict:
         cands = self.discard_candidates(v, p)
