@@ -10,9 +10,11 @@
   plan it allows; the best expectation wins.
 * Play: lays down the plan that sheds the most, but holds back a meld that would let an
   opponent lay off cards it is known to hold, while nobody is close to going out.
-* Discard: the card whose loss costs least, plus the risk of feeding the next player —
-  estimated by Monte Carlo over the hands that player may hold (its known cards, plus
-  unseen cards drawn at random, rejecting hands that could have used what it passed over).
+* Discard: the card whose loss costs least, plus the risk of feeding an opponent — the
+  chance that the card, on top of the pile, lets it dig for something (the card itself, or
+  a deeper card it helps to meld), estimated by Monte Carlo over the hands that opponent
+  may hold (its known cards plus unseen cards at random, rejecting hands that could have
+  used what it passed over); the next player counts fully, the others half.
 """
 
 from __future__ import annotations
