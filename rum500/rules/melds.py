@@ -58,6 +58,7 @@ class Meld:
     rank: int = -1
     suits: int = 0
     points: list[int] = field(default_factory=list)  # points each card scores for its seat
+    spots: list[int] | None = None  # cache of layoff_cards(); None when stale
 
     @property
     def ace(self) -> str | None:
@@ -191,23 +192,28 @@ def layoff_position(meld: Meld, card: int) -> str | None:
 
 
 def layoff_cards(meld: Meld) -> list[int]:
-    """Every card that could be laid off on ``meld`` now (each once)."""
-    if meld.kind == "set":
-        if len(meld.cards) >= 4:
-            return []
-        return [s * 13 + meld.rank for s in range(4) if not meld.suits >> s & 1]
+    """Every card that could be laid off on ``meld`` now (each once; cached on the meld
+    until :func:`lay_off` changes it)."""
+    if meld.spots is not None:
+        return meld.spots
     out = []
-    base = meld.suit * 13
-    if meld.lo > 1 or (meld.lo == 1 and meld.hi < HIGH_ACE):
-        out.append(base + meld.lo - 1)  # lo == 1: the ace, low (unless it already sits high)
-    if meld.hi < HIGH_ACE and (meld.hi < C.KING or meld.lo > 1):
-        out.append(base + (meld.hi + 1) % 13)  # hi == K: the ace, high
+    if meld.kind == "set":
+        if len(meld.cards) < 4:
+            out = [s * 13 + meld.rank for s in range(4) if not meld.suits >> s & 1]
+    else:
+        base = meld.suit * 13
+        if meld.lo > 1 or (meld.lo == 1 and meld.hi < HIGH_ACE):
+            out.append(base + meld.lo - 1)  # lo == 1: the ace, low (unless it sits high)
+        if meld.hi < HIGH_ACE and (meld.hi < C.KING or meld.lo > 1):
+            out.append(base + (meld.hi + 1) % 13)  # hi == K: the ace, high
+    meld.spots = out
     return out
 
 
 def lay_off(meld: Meld, card: int, seat: int) -> None:
     """Add ``card`` to ``meld`` in place (the caller checked :func:`layoff_position`)."""
     where = layoff_position(meld, card)
+    meld.spots = None
     if where == "set":
         meld.cards.append(card)
         meld.by.append(seat)
@@ -251,23 +257,30 @@ def rank_suits(hand: list[int]) -> list[int]:
 _POPCOUNT4 = [bin(i).count("1") for i in range(16)]
 
 
+#: for each 4-bit mask of suits, the sets of 3 and 4 suits it can make
+_SET_SUITS = [
+    [combo for k in (3, 4) for combo in combinations([s for s in range(4) if m >> s & 1], k)]
+    for m in range(16)
+]
+
+
 def candidate_melds(hand: list[int]) -> list[list[int]]:
     """Every distinct meld that can be made from ``hand``, each once, cards in canonical
     order (sets by suit, runs from low to high)."""
     out: list[list[int]] = []
-    by_rank = rank_suits(hand)
+    by_rank = [0] * 13
+    masks = [0, 0, 0, 0]
+    for c in hand:
+        r = c % 13
+        by_rank[r] |= 1 << (c // 13)
+        masks[c // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
     for r in range(13):
-        m = by_rank[r]
-        if _POPCOUNT4[m] >= 3:
-            present = [s for s in range(4) if m >> s & 1]
-            for k in (3, 4):
-                for combo in combinations(present, k):
-                    out.append([s * 13 + r for s in combo])
-    masks = suit_masks(hand)
+        for combo in _SET_SUITS[by_rank[r]]:
+            out.append([s * 13 + r for s in combo])
     for s in range(4):
         m = masks[s]
-        if not m:
-            continue
+        if not m & (m >> 1) & (m >> 2):
+            continue  # no three in a row
         base = s * 13
         p = 0
         while p <= HIGH_ACE:
@@ -281,10 +294,8 @@ def candidate_melds(hand: list[int]) -> list[list[int]]:
             # one ace. The 13-card A..K equals 2..A as a set of cards: keep it once (high).
             for a in range(p, q - 1):
                 for b in range(a + 2, q + 1):
-                    if a == 0 and b == HIGH_ACE:
-                        continue
-                    if a == 0 and b == C.KING:
-                        continue  # same cards as 1..13, where the ace sits high
+                    if a == 0 and b >= C.KING:
+                        continue  # two aces, or the same cards as 1..13 (ace high)
                     out.append([base + (0 if x == HIGH_ACE else x) for x in range(a, b + 1)])
             p = q + 1
     return out
