@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 EMPTY_STOCK_RULES = ("play_on", "reshuffle", "end")
 MIN_PLAYERS = 2
@@ -60,15 +60,14 @@ class Options:
         return 1 if players <= 4 else 2
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {f: getattr(self, f) for f in _FIELDS}
 
     @classmethod
     def from_dict(cls, d: dict) -> Options:
         """Build from a plain dict; unknown keys are refused with a ``ValueError``."""
         if not isinstance(d, dict):
             raise ValueError("options must be a map")
-        known = {f.name for f in fields(cls)}
-        unknown = set(d) - known
+        unknown = set(d) - set(_FIELDS)
         if unknown:
             raise ValueError(f"unknown option(s): {', '.join(sorted(map(str, unknown)))}")
         return cls(**d)
@@ -77,3 +76,6 @@ class Options:
         """The options that differ from the seed game."""
         default = Options()
         return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+
+_FIELDS = tuple(f.name for f in fields(Options))
