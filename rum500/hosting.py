@@ -47,6 +47,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,6 +95,8 @@ class GameTable:
         self.game: Game | None = config.resume_game
         self.seats = self.game.players if self.game else config.players
         self.names: list[str] = [f"seat {i}" for i in range(self.seats)]
+        #: called with the events of every start and every applied action
+        self.listeners: list[Callable[[list[dict]], None]] = []
         if self.game is None:  # refuse impossible options now, not when the match starts
             (config.options or Options()).validate(self.seats)
 
@@ -116,7 +119,7 @@ class GameTable:
         self.names = [s["name"] for s in seats]
         self._journal("start_match", self.match_info(seats))
         v = self.game.view(None)
-        return [
+        events = [
             {
                 "type": "deal",
                 "hand": v["hand_number"],
@@ -126,6 +129,8 @@ class GameTable:
                 "upcard": v["discard_pile"][0] if v["discard_pile"] else None,
             }
         ]
+        self._tell(events)
+        return events
 
     def match_info(self, seats: list[dict]) -> dict:
         assert self.game is not None
@@ -145,7 +150,15 @@ class GameTable:
         self._journal("record", len(self.game.actions) - 1, seat, dict(self.game.actions[-1]))
         if self.game.phase is Phase.GAME_OVER:
             self._journal("finish", self.game.winner, list(self.game.totals))
+        self._tell(events)
         return events
+
+    def _tell(self, events: list[dict]) -> None:
+        for listener in self.listeners:
+            try:
+                listener(events)
+            except Exception:
+                log.exception("a listener of the table failed")
 
     def view(self, seat: int | None) -> dict:
         if self.game is None:
@@ -198,6 +211,7 @@ class Host:
         self._closing = False
         self._driver: asyncio.Task | None = None
         self._txt: dict | None = None
+        table.listeners.append(self._observe)
         self._txt_task: asyncio.Task | None = None
 
     @property
@@ -247,6 +261,15 @@ class Host:
                 bot = make_bot("random", seed)
             self._bots[seat] = bot
         return bot
+
+    def _observe(self, events: list[dict]) -> None:
+        """Show every bot at the table what happened (the hard bot remembers the hand)."""
+        for s in self.server.seats:
+            if s.bot:
+                bot = self._bot(s.index)
+                observe = getattr(bot, "observe", None)
+                if observe is not None:
+                    observe(events, self.table.view(s.index))
 
     def _changed(self) -> None:
         self._wake.set()

@@ -221,3 +221,15 @@ async def test_a_very_long_match_never_outgrows_a_frame(make_host, clients):
     assert v["results_start"] == len(game.results) - MAX_RESULTS
     assert v["results"][-1] == game.results[-1]
     encode({"type": "state", "seq": 1, "by": 0, "view": v, "events": []})  # fits
+
+
+async def test_bots_are_shown_every_update(make_host, clients):
+    """The host feeds each bot the public events with its own view (the hard bot's memory)."""
+    host = await make_host(players=2, bots=1, bot_level="hard", options=Options(target=60))
+    ann = await clients(host, "Ann")
+    playing = asyncio.create_task(play_as_bot(ann))
+    await wait_for(lambda: host.table.game is not None and len(host.table.game.actions) > 6)
+    tracker = host._bots[1].tracker
+    assert tracker.seat == 1  # only observe() sets it, from the bot's own view
+    assert tracker.hand_number == host.table.game.hand_number
+    playing.cancel()
