@@ -58,7 +58,9 @@ async def start(seed: int, home: Path, resume: bool) -> tuple[asyncio.subprocess
 
 
 def public(view: dict) -> dict:
-    return {k: v for k, v in view.items() if k != "names"}
+    """The engine's part of a host's view (the host adds seat names and where its list of
+    score sheets starts)."""
+    return {k: v for k, v in view.items() if k not in ("names", "results_start")}
 
 
 def prefix_seen(match: dict, saved: Game, last_view: dict | None) -> int | None:
