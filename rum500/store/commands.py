@@ -11,7 +11,9 @@ import datetime as dt
 import json
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rum500.store import exchange
 from rum500.store import log as L
@@ -42,16 +44,24 @@ def _table(rows: list[list[str]], right: set[int]) -> str:
     return "\n".join(lines)
 
 
-def run_history(args: argparse.Namespace) -> int:
-    """Past matches, newest first: date, table, players, winner, totals."""
+def _read_log(args: argparse.Namespace, query: Callable[[Any], Any]) -> tuple[Any, int | None]:
+    """``(query(conn), None)`` on the game log, or ``(None, exit code)`` after saying why;
+    with ``--json`` a missing game log reads as an empty list."""
     try:
         with reading() as conn:
-            matches = L.history(conn, getattr(args, "limit", 50) or 50)
+            return query(conn), None
     except StoreError as e:
         if getattr(args, "json", False) and "no game log yet" in str(e):
-            print("[]")
-            return 0
-        return _fail(str(e))
+            return [], None
+        return None, _fail(str(e))
+
+
+def run_history(args: argparse.Namespace) -> int:
+    """Past matches, newest first: date, table, players, winner, totals."""
+    limit = getattr(args, "limit", 50) or 50
+    matches, code = _read_log(args, lambda conn: L.history(conn, limit))
+    if code is not None:
+        return code
     if getattr(args, "json", False):
         print(json.dumps(matches, ensure_ascii=False, indent=1))
         return 0
@@ -84,14 +94,9 @@ def run_history(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     """Per player name: matches, wins, win rate, mean hand score, best match, longest run."""
     player = getattr(args, "player", None)
-    try:
-        with reading() as conn:
-            table = L.stats(conn, player)
-    except StoreError as e:
-        if getattr(args, "json", False) and "no game log yet" in str(e):
-            print("[]")
-            return 0
-        return _fail(str(e))
+    table, code = _read_log(args, lambda conn: L.stats(conn, player))
+    if code is not None:
+        return code
     if getattr(args, "json", False):
         print(json.dumps(table, ensure_ascii=False, indent=1))
         return 0
