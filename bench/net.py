@@ -323,7 +323,7 @@ def main() -> int:
     print(
         f"  bytes per update per connection: mean {statistics.mean(sizes):.0f} "
         f"(seats {statistics.mean(seat_sizes):.0f}, spectators "
-        f"{statistics.mean(spec_sizes):.0f}), max {max(sizes)}"
+        f"{statistics.mean(spec_sizes) if spec_sizes else 0:.0f}), max {max(sizes)}"
     )
     print(
         f"  floor, bare msgpack echo round trip on loopback: p50 {floor_p50:.3f} ms, "
