@@ -15,20 +15,17 @@ from pathlib import Path
 import pytest
 
 from rum500.store import load_for_resume
-
-from .test_kill_e2e import _why_not
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.store import isolated
 
 
 def _host(home: Path, seed: int, target: int) -> subprocess.Popen[str]:
     cmd = (
-        f"ip link set lo up && exec {sys.executable} -m rum500 host --headless --bind "
+        f"{sys.executable} -m rum500 host --headless --bind "
         f"127.0.0.1 --players 2 --bots 2 --target {target} --seed {seed} --name f{seed}"
     )
     return subprocess.Popen(
-        ["unshare", "--net", "sh", "-c", cmd],
-        cwd=ROOT,
+        isolated.argv(cmd),
+        cwd=isolated.ROOT,
         env={**os.environ, "RUM500_HOME": str(home)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -50,9 +47,7 @@ def _fill(where: Path) -> None:
 @pytest.mark.e2e
 @pytest.mark.netns
 def test_disk_full_mid_match_the_host_plays_on(tmpfs: Path) -> None:
-    reason = _why_not()
-    if reason:
-        pytest.skip(reason)
+    isolated.require()
     proc = _host(tmpfs, seed=5, target=500)
     db = tmpfs / "games.sqlite3"
     for _ in range(600):  # wait until some actions are logged
@@ -81,9 +76,7 @@ def test_disk_full_mid_match_the_host_plays_on(tmpfs: Path) -> None:
 @pytest.mark.e2e
 @pytest.mark.netns
 def test_read_only_log_the_host_plays_on(tmp_path: Path) -> None:
-    reason = _why_not()
-    if reason:
-        pytest.skip(reason)
+    isolated.require()
     if shutil.which("mount") is None:
         pytest.skip("mount(8) is not installed")
     data, view = tmp_path / "data", tmp_path / "view"

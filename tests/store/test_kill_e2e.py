@@ -10,45 +10,22 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.store import isolated
+
 MATCHES = int(os.environ.get("RUM500_KILL_MATCHES", "100"))
-
-
-def _why_not() -> str | None:
-    if os.geteuid() != 0:
-        return "needs root for a private network namespace (unshare --net)"
-    for tool in ("unshare", "ip"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed"
-    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True)
-    if probe.returncode != 0:
-        return f"cannot make a network namespace here: {probe.stderr.decode().strip()}"
-    return None
 
 
 @pytest.mark.e2e
 @pytest.mark.netns
 def test_sigkill_at_random_moments_then_resume(tmp_path: Path) -> None:
-    reason = _why_not()
-    if reason:
-        pytest.skip(reason)
-    script = (
-        "ip link set lo up && exec "
+    done = isolated.run(
         f"{sys.executable} -m tests.store.kill_harness --matches {MATCHES} --jobs 12 "
-        f"--work {tmp_path}"
-    )
-    done = subprocess.run(
-        ["unshare", "--net", "sh", "-c", script],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+        f"--work {tmp_path}",
         timeout=900,
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -76,19 +53,8 @@ def test_sigkill_at_random_moments_then_resume(tmp_path: Path) -> None:
 def test_a_player_rejoins_a_resumed_host_with_the_token(tmp_path: Path) -> None:
     """A player plays at a real host; kill -9; --resume; the player rejoins with the seat's
     token, finds the position it last saw (or later), and plays on."""
-    reason = _why_not()
-    if reason:
-        pytest.skip(reason)
-    script = (
-        f"ip link set lo up && exec {sys.executable} -m tests.store.rejoin_harness "
-        f"--work {tmp_path}"
-    )
-    done = subprocess.run(
-        ["unshare", "--net", "sh", "-c", script],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    done = isolated.run(
+        f"{sys.executable} -m tests.store.rejoin_harness --work {tmp_path}", timeout=300
     )
     assert done.returncode == 0, done.stderr[-3000:]
     r = json.loads(done.stdout.splitlines()[-1])
