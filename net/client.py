@@ -48,7 +48,15 @@ class HandshakeError(ClientError):
 
 
 class ActionRefused(ClientError):
-    """The host refused an action; ``str()`` is the host's reason."""
+    """The host refused an action; ``str()`` is the host's reason. ``template`` and
+    ``params``, when the host sent them, let a client say it in the player's language."""
+
+    def __init__(
+        self, message: str, template: str | None = None, params: dict | None = None
+    ) -> None:
+        super().__init__(message)
+        self.template = template
+        self.params = params or {}
 
 
 class ConnectionLost(ClientError):
@@ -249,7 +257,15 @@ class Client:
                         if kind == "accepted":
                             fut.set_result(msg)
                         else:
-                            fut.set_exception(ActionRefused(str(msg.get("message"))))
+                            template = msg.get("template")
+                            params = msg.get("params")
+                            fut.set_exception(
+                                ActionRefused(
+                                    str(msg.get("message")),
+                                    template if isinstance(template, str) else None,
+                                    params if isinstance(params, dict) else None,
+                                )
+                            )
                     continue
                 if kind == "state":
                     self.view = msg.get("view")

@@ -119,6 +119,21 @@ class Limits:
     max_connections: int = 100
 
 
+def refusal(e: ValueError) -> dict:
+    """The fields of a ``refused`` message for the table's refusal ``e``: the sentence, and
+    when the table gives them, its English ``template`` and ``params`` for translation."""
+    out: dict = {"message": str(e)}
+    template, params = getattr(e, "template", None), getattr(e, "params", None)
+    if isinstance(template, str) and isinstance(params, dict):
+        out["template"] = template
+        out["params"] = {
+            str(k): v
+            for k, v in params.items()
+            if isinstance(v, (str, int)) and not isinstance(v, bool)
+        }
+    return out
+
+
 class Connection:
     """One TCP connection. Frames go straight into the transport's buffer, which is bounded:
     when more than ``Limits.queue_bytes`` are waiting for a peer that does not read, the
@@ -553,7 +568,7 @@ class Server:
         try:
             self.submit(conn.seat, msg["action"])
         except ValueError as e:
-            conn.send({"type": "refused", "id": ident, "message": str(e)})
+            conn.send({"type": "refused", "id": ident, **refusal(e)})
             return
         except Exception:
             log.exception("the table failed on %r", msg["action"])

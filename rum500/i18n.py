@@ -159,12 +159,13 @@ def compile_mo(catalog: dict[str, str]) -> bytes:
     return header + table + ids + strs
 
 
-SOURCE_DIRS = ("tui",)
+SOURCE_DIRS = ("tui", "rules")
 
 
 def extract_messages(root: Path | None = None) -> list[tuple[str | None, str]]:
-    """Every (context, msgid) marked in the sources: ``_("…")``, ``N_("…")`` and
-    ``pgettext("ctx", "…")`` with literal strings, in order of first appearance."""
+    """Every (context, msgid) marked in the sources: ``_("…")``, ``N_("…")``,
+    ``pgettext("ctx", "…")`` and the rules' ``IllegalMove("…", …)`` templates, with literal
+    strings, in order of first appearance."""
     root = root or Path(__file__).parent
     found: dict[tuple[str | None, str], None] = {}
     files = [root / "i18n.py"] + [p for d in SOURCE_DIRS for p in sorted((root / d).rglob("*.py"))]
@@ -176,7 +177,7 @@ def extract_messages(root: Path | None = None) -> list[tuple[str | None, str]]:
             args = node.args
             if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
                 continue
-            if node.func.id in ("_", "N_") and len(args) == 1:
+            if node.func.id in ("_", "N_", "IllegalMove") and len(args) == 1:
                 found[(None, args[0].value)] = None  # type: ignore[union-attr]
             elif node.func.id == "pgettext" and len(args) == 2:
                 found[(args[0].value, args[1].value)] = None  # type: ignore[union-attr]

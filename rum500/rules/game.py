@@ -27,6 +27,7 @@ from enum import StrEnum
 from rum500 import cards as C
 from rum500.rules.melds import (
     HIGH_ACE,
+    N_,
     IllegalMove,
     Meld,
     candidate_melds,
@@ -48,10 +49,6 @@ class Phase(StrEnum):
     PLAY = "play"
     HAND_OVER = "hand_over"
     GAME_OVER = "game_over"
-
-
-def _seat_name(seat: int) -> str:
-    return f"seat {seat}"
 
 
 class Game:
@@ -236,20 +233,24 @@ class Game:
                     out.append({"type": "discard", "card": C.name(c)})
         return out
 
-    def _play_problem(self, played: list[int], onto: Meld | None, card: int | None) -> str | None:
+    def _play_problem(
+        self, played: list[int], onto: Meld | None, card: int | None
+    ) -> IllegalMove | None:
         """Why putting ``played`` on the table (a new meld, or ``card`` laid off on ``onto``)
         is refused now, or None. Assumes the cards are held and form a valid play."""
         hand = self.hands[self.turn]
         left = len(hand) - len(played)
         if left == 0:
             if self.options.must_discard:
-                return "you must keep a card to discard (the table plays 'must discard')"
+                return IllegalMove(
+                    "you must keep a card to discard (the table plays 'must discard')"
+                )
             return None
         nd = self.no_discard
         if nd is not None and hand.count(nd) - played.count(nd) == left:
-            return (
-                f"you would be left with only {C.name(nd)}, which you may not discard again "
-                "this turn"
+            return IllegalMove(
+                "you would be left with only {card}, which you may not discard again this turn",
+                card=C.name(nd),
             )
         mp = self.must_play
         if mp is None or mp in played:
@@ -265,7 +266,10 @@ class Game:
             melds = [grown if m is onto else m for m in self.melds]
         cost = placement_cost(mp, rest, melds)
         if cost is None or (self.options.must_discard and cost >= len(rest)):
-            return f"{C.name(mp)} must be played this turn, and this would leave no way to play it"
+            return IllegalMove(
+                "{card} must be played this turn, and this would leave no way to play it",
+                card=C.name(mp),
+            )
         return None
 
     # ------------------------------------------------------------------ actions
@@ -284,11 +288,11 @@ class Game:
             raise IllegalMove("the match is over")
         if seat is not None and seat != self.turn:
             if self.phase is Phase.HAND_OVER:
-                raise IllegalMove(f"{_seat_name(self.turn)} deals the next hand")
+                raise IllegalMove("seat {seat} deals the next hand", seat=self.turn)
             raise IllegalMove("it is not your turn")
         handler = _HANDLERS.get((self.phase, kind))
         if handler is None:
-            raise IllegalMove(_wrong_phase(self.phase, kind))
+            raise _wrong_phase(self.phase, kind)
         normal, events = handler(self, action)
         self.actions.append(normal)
         return events
@@ -314,7 +318,9 @@ class Game:
             if not self.pile:
                 raise IllegalMove("the discard pile is empty")
             raise IllegalMove(
-                f"the discard pile has {len(self.pile)} card(s): index 0 to {len(self.pile) - 1}"
+                "the discard pile has {count} card(s): index 0 to {last}",
+                count=len(self.pile),
+                last=len(self.pile) - 1,
             )
         card = self.pile[i]
         taken = self.pile[i:]
@@ -322,21 +328,22 @@ class Game:
         if free:
             if all(h == card for h in hand):
                 raise IllegalMove(
-                    f"you could not discard afterwards: {C.name(card)} may not be discarded "
-                    "again this turn"
+                    "you could not discard afterwards: {card} may not be discarded again this turn",
+                    card=C.name(card),
                 )
         else:
             new_hand = hand + taken
             cost = placement_cost(card, new_hand, self.melds)
             if cost is None:
                 raise IllegalMove(
-                    f"you may not take {C.name(card)}: it must be played this turn and no meld "
-                    "or lay-off could take it"
+                    "you may not take {card}: it must be played this turn and no meld or "
+                    "lay-off could take it",
+                    card=C.name(card),
                 )
             if self.options.must_discard and cost >= len(new_hand):
                 raise IllegalMove(
-                    f"you may not take {C.name(card)}: playing it would leave you nothing to "
-                    "discard"
+                    "you may not take {card}: playing it would leave you nothing to discard",
+                    card=C.name(card),
                 )
         del self.pile[i:]
         hand.extend(taken)
@@ -361,7 +368,7 @@ class Game:
         hand = self.hands[self.turn]
         for card in set(played):
             if hand.count(card) < played.count(card):
-                raise IllegalMove(f"you do not hold {C.name(card)}")
+                raise IllegalMove("you do not hold {card}", card=C.name(card))
         return played
 
     def _do_meld(self, action: dict) -> tuple[dict, list[dict]]:
@@ -372,7 +379,7 @@ class Game:
         meld = make_meld(self.next_meld_id, played, self.turn)
         problem = self._play_problem(played, None, None)
         if problem:
-            raise IllegalMove(problem)
+            raise problem
         self.next_meld_id += 1
         self.melds.append(meld)
         self._remove(played)
@@ -387,12 +394,12 @@ class Game:
         meld_id = action.get("meld")
         meld = next((m for m in self.melds if m.id == meld_id), None)
         if meld is None or isinstance(meld_id, bool):
-            raise IllegalMove(f"there is no meld {meld_id!r} on the table")
+            raise IllegalMove("there is no meld {meld} on the table", meld=repr(meld_id)[:20])
         if layoff_position(meld, card) is None:
-            raise IllegalMove(_why_not_layoff(meld, card))
+            raise _why_not_layoff(meld, card)
         problem = self._play_problem([card], meld, card)
         if problem:
-            raise IllegalMove(problem)
+            raise problem
         lay_off(meld, card, self.turn)
         self._remove([card])
         normal = {"type": "layoff", "card": C.name(card), "meld": meld.id}
@@ -415,11 +422,11 @@ class Game:
     def _do_discard(self, action: dict) -> tuple[dict, list[dict]]:
         card = self._held([action.get("card")])[0]
         if self.must_play is not None:
-            raise IllegalMove(f"{C.name(self.must_play)} must be played this turn")
+            raise IllegalMove("{card} must be played this turn", card=C.name(self.must_play))
         if card == self.no_discard:
             raise IllegalMove(
-                f"you took {C.name(card)} from the discard pile this turn: you may not discard "
-                "it again"
+                "you took {card} from the discard pile this turn: you may not discard it again",
+                card=C.name(card),
             )
         seat = self.turn
         self.hands[seat].remove(card)
@@ -643,41 +650,50 @@ def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:
 def _parse(text: object) -> int:
     try:
         return C.parse(text)
-    except ValueError as e:
-        raise IllegalMove(str(e)) from None
+    except ValueError:
+        shown = text if isinstance(text, str) else repr(text)
+        raise IllegalMove(
+            "{text} is not a card: write the rank (A 2 … 10 J Q K) then the suit (S H D C), "
+            "e.g. AS, 10H, QD",
+            text=shown[:12],
+        ) from None
 
 
-def _why_not_layoff(meld: Meld, card: int) -> str:
+def _why_not_layoff(meld: Meld, card: int) -> IllegalMove:
     name = C.name(card)
     shown = " ".join(C.names(meld.cards))
     if meld.kind == "set":
         if C.rank(card) != meld.rank:
-            return f"{name} is not of the rank of the set {shown}"
-        if len(meld.cards) >= 4:
-            return f"the set {shown} is full"
-        return f"the set {shown} already holds that suit"
-    if C.suit(card) != meld.suit:
-        return f"{name} is not of the suit of the run {shown}"
-    if C.rank(card) == C.ACE:
+            template = N_("{card} is not of the rank of the set {meld_cards}")
+        elif len(meld.cards) >= 4:
+            template = N_("the set {meld_cards} is full")
+        else:
+            template = N_("the set {meld_cards} already holds the suit of {card}")
+    elif C.suit(card) != meld.suit:
+        template = N_("{card} is not of the suit of the run {meld_cards}")
+    elif C.rank(card) == C.ACE:
         if meld.lo == 0 or meld.hi == HIGH_ACE:
-            return f"the run {shown} already holds an ace"
-        return f"an ace only goes next to a 2 or a king, not on {shown}"
-    if (meld.lo == 0 and C.rank(card) == C.KING) or (meld.hi == HIGH_ACE and C.rank(card) == 1):
-        return f"a run cannot go round the corner (K-A-2): {name} does not fit {shown}"
-    return f"{name} does not extend the run {shown} at either end"
+            template = N_("the run {meld_cards} already holds an ace")
+        else:
+            template = N_("an ace only goes next to a 2 or a king, not on {meld_cards}")
+    elif (meld.lo == 0 and C.rank(card) == C.KING) or (meld.hi == HIGH_ACE and C.rank(card) == 1):
+        template = N_("a run cannot go round the corner (K-A-2): {card} does not fit {meld_cards}")
+    else:
+        template = N_("{card} does not extend the run {meld_cards} at either end")
+    return IllegalMove(template, card=name, meld_cards=shown)
 
 
-def _wrong_phase(phase: Phase, kind: str) -> str:
+def _wrong_phase(phase: Phase, kind: str) -> IllegalMove:
     known = {"draw", "meld", "layoff", "discard", "end_hand", "deal"}
     if kind not in known:
-        return f"unknown action {kind[:20]!r}"
+        return IllegalMove("unknown action {kind}", kind=repr(kind[:20]))
     if phase is Phase.DRAW:
-        return "draw first: from the stock or the discard pile"
+        return IllegalMove("draw first: from the stock or the discard pile")
     if phase is Phase.PLAY:
         if kind == "draw":
-            return "you have already drawn this turn"
-        return "you may only end the hand instead of drawing, when the stock is empty"
-    return "the hand is over: the next dealer deals"
+            return IllegalMove("you have already drawn this turn")
+        return IllegalMove("you may only end the hand instead of drawing, when the stock is empty")
+    return IllegalMove("the hand is over: the next dealer deals")
 
 
 _HANDLERS = {

@@ -26,7 +26,22 @@ HIGH_ACE = 13
 
 
 class IllegalMove(ValueError):
-    """An action the rules refuse. The message is for the player; the game is unchanged."""
+    """An action the rules refuse; the game is unchanged.
+
+    ``str(e)`` is the English message for the player. ``e.template`` (English, with
+    ``{named}`` fields) and ``e.params`` (strings and numbers) let a client say it in another
+    language: ``str(e) == e.template.format(**e.params)``. A ``reason`` parameter is itself
+    a template to translate; ``card``, ``cards`` and ``meld_cards`` hold card names."""
+
+    def __init__(self, template: str, **params: str | int) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params))
+
+
+def N_(template: str) -> str:
+    """Marks an English template for the translators; returns it unchanged."""
+    return template
 
 
 def position_rank(pos: int) -> int:
@@ -117,22 +132,22 @@ def _shape(cards: list[int]) -> tuple[str, int, int, int] | str:
     """Classify cards as a meld: ("set", rank, 0, 0) or ("run", suit, lo, hi), or a reason."""
     n = len(cards)
     if n < 3:
-        return "a meld needs at least 3 cards"
+        return N_("a meld needs at least 3 cards")
     ranks = [C.rank(c) for c in cards]
     suits = [C.suit(c) for c in cards]
     if len(set(ranks)) == 1:
         if n > 4:
-            return "a set has 3 or 4 cards"
+            return N_("a set has 3 or 4 cards")
         if len(set(suits)) != n:
-            return "the cards of a set must all be of different suits"
+            return N_("the cards of a set must all be of different suits")
         return ("set", ranks[0], 0, 0)
     if len(set(suits)) != 1:
-        return "a meld is 3 or 4 cards of one rank, or a run of one suit"
+        return N_("a meld is 3 or 4 cards of one rank, or a run of one suit")
     if len(set(ranks)) != n:
-        return "a run cannot hold the same card twice"
+        return N_("a run cannot hold the same card twice")
     aces = ranks.count(C.ACE)
     if aces > 1:
-        return "a run holds at most one ace"
+        return N_("a run holds at most one ace")
     others = sorted(r for r in ranks if r != C.ACE)
     if aces:
         # The ace sits high when it can (RULES.md §5), otherwise low.
@@ -141,10 +156,10 @@ def _shape(cards: list[int]) -> tuple[str, int, int, int] | str:
         if others[0] == 1 and others[-1] - others[0] == len(others) - 1:
             return ("run", suits[0], 0, others[-1])
         if others[0] == 1 and others[-1] == C.KING:
-            return "a run cannot go round the corner (K-A-2)"
-        return "the cards of a run must be consecutive"
+            return N_("a run cannot go round the corner (K-A-2)")
+        return N_("the cards of a run must be consecutive")
     if others[-1] - others[0] != n - 1:
-        return "the cards of a run must be consecutive"
+        return N_("the cards of a run must be consecutive")
     return ("run", suits[0], others[0], others[-1])
 
 
@@ -152,7 +167,9 @@ def make_meld(meld_id: int, cards: list[int], seat: int) -> Meld:
     """Build a meld from cards, or raise :class:`IllegalMove` saying why they are not one."""
     shape = _shape(cards)
     if isinstance(shape, str):
-        raise IllegalMove(f"{' '.join(C.names(cards))} is not a meld: {shape}")
+        raise IllegalMove(
+            "{cards} is not a meld: {reason}", cards=" ".join(C.names(cards)), reason=shape
+        )
     kind, a, lo, hi = shape
     if kind == "set":
         ordered = sorted(cards, key=C.suit)
@@ -234,7 +251,7 @@ def lay_off(meld: Meld, card: int, seat: int) -> None:
         meld.by.insert(0, seat)
         meld.points.insert(0, card_value_in_run(card, meld.lo == 0))
     else:
-        raise IllegalMove(f"{C.name(card)} does not fit on meld {meld.id}")
+        raise IllegalMove("{card} does not fit on meld {meld}", card=C.name(card), meld=meld.id)
 
 
 def suit_masks(hand: list[int]) -> list[int]:

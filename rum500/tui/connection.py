@@ -147,7 +147,7 @@ class NetSession:
         try:
             await self.client.act(action)
         except ActionRefused as e:
-            raise Refused(str(e)) from None
+            raise Refused(str(e), e.template, e.params) from None
         except ConnectionLost as e:
             raise ConnectionError(str(e)) from None
 

@@ -150,18 +150,39 @@ _REFUSALS: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
-def refusal(message: str) -> str:
-    """The host's refusal in the current language where its shape is known; else as sent."""
+def refusal(
+    message: str,
+    template: str | None = None,
+    params: dict | None = None,
+    ascii: bool = False,
+) -> str:
+    """The host's (or the rules') refusal in the current language: by its English template
+    and parameters when given (``rum500.rules.IllegalMove``), else by the shape of the
+    sentence for the common ones, else as sent."""
+    if template:
+        fields = {}
+        for key, value in (params or {}).items():
+            if key == "reason":
+                fields[key] = _(str(value))
+            elif key in ("card", "cards", "meld_cards"):
+                fields[key] = " ".join(_card_or_text(c, ascii) for c in str(value).split())
+            else:
+                fields[key] = value
+        try:
+            text = _(template).format(**fields)
+        except (KeyError, IndexError, ValueError):
+            return message
+        return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
     text = message.strip().rstrip(".")
-    for pattern, template in _REFUSALS:
+    for pattern, shape in _REFUSALS:
         m = pattern.match(text)
         if m:
-            return _(template).format(*(_card_or_text(g) for g in m.groups()))
+            return _(shape).format(*(_card_or_text(g, ascii) for g in m.groups()))
     return message
 
 
-def _card_or_text(text: str) -> str:
+def _card_or_text(text: str, ascii: bool = False) -> str:
     try:
-        return card_text(C.name(C.parse(text)))
+        return card_text(C.name(C.parse(text)), ascii)
     except ValueError:
         return text

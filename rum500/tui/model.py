@@ -27,7 +27,15 @@ Spawn = Callable[[Coroutine[Any, Any, Any]], Any]
 
 
 class Refused(Exception):
-    """The host refused an action; ``str(e)`` is the reason for the player."""
+    """The host refused an action; ``str(e)`` is the reason for the player, ``template`` and
+    ``params`` (when the host sent them) the same reason to translate."""
+
+    def __init__(
+        self, message: str, template: str | None = None, params: dict | None = None
+    ) -> None:
+        super().__init__(message)
+        self.template = template
+        self.params = params or {}
 
 
 class Zone(StrEnum):
@@ -251,7 +259,7 @@ class TableModel:
             who = msg.get("name") or self.player_name(msg.get("seat"))
             self.chat_lines.append(f"{who}: {msg.get('text', '')}")
         elif kind in ("error", "refused"):
-            self.say(describe.refusal(str(msg.get("message", ""))), error=True)
+            self.say(describe.refusal(str(msg.get("message", "")), ascii=self.ascii), error=True)
         elif kind == "notice":
             self.log.append(str(msg.get("text", "")))
         self.on_change()
@@ -435,7 +443,7 @@ class TableModel:
         try:
             await self.send(action)
         except Refused as e:
-            self.say(describe.refusal(str(e)), error=True)
+            self.say(describe.refusal(str(e), e.template, e.params, self.ascii), error=True)
         except (ConnectionError, OSError) as e:
             self.connection_lost(str(e))
         finally:
@@ -527,14 +535,8 @@ class TableModel:
         shown = describe.cards_text(chosen, self.ascii)
         try:
             make_meld(0, [C.parse(c) for c in chosen], 0)
-        except IllegalMove:
-            self.say(
-                _(
-                    "{cards} is not a meld: a set is 3 or 4 of a rank, a run 3 or more in "
-                    "a row of one suit."
-                ).format(cards=shown),
-                error=True,
-            )
+        except IllegalMove as e:  # say exactly why, as the rules put it
+            self.say(describe.refusal(str(e), e.template, e.params, self.ascii), error=True)
             return
         self.say(
             _("{cards} may not be melded now: {card} must still be played this turn.").format(

@@ -169,8 +169,11 @@ async def test_refusals_leave_the_game_unchanged(make_host, clients):
         await other.act({"type": "draw", "source": "stock"})
     with pytest.raises(ActionRefused, match="spectators"):
         await watcher.act({"type": "draw", "source": "stock"})
-    with pytest.raises(ActionRefused):
+    with pytest.raises(ActionRefused) as refused:
         await mover.act({"type": "discard", "card": "AS"})  # must draw first
+    # the refusal comes with the rules' template and parameters, to translate
+    assert refused.value.template == "draw first: from the stock or the discard pile"
+    assert refused.value.template.format(**refused.value.params) == str(refused.value)
     with pytest.raises(ActionRefused):
         await mover.act({"type": "fly"})
     # an action for another seat, sent by hand

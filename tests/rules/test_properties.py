@@ -218,7 +218,8 @@ def test_illegal_actions_are_refused_and_change_nothing(params):
             try:
                 g.apply(cand)
             except IllegalMove as e:
-                assert str(e)
+                assert str(e) and e.template.format(**e.params) == str(e)
+                assert all(isinstance(v, (str, int)) for v in e.params.values())
                 refused += 1
             else:
                 raise AssertionError(f"accepted an action not in legal_actions: {cand}")

@@ -46,7 +46,7 @@ class LocalSession:
         try:
             events = self.game.apply(action, seat=self.seat)
         except IllegalMove as e:
-            raise Refused(str(e)) from None
+            raise Refused(str(e), e.template, e.params) from None
         self._push(events)
         if self.autoplay:
             self.play_bots()

@@ -13,6 +13,7 @@ from rum500.i18n import set_language
 from rum500.rules import Game, Options
 from rum500.tui import render
 from rum500.tui.model import Refused, TableModel, Zone
+from tests.rules.positions import position
 from tests.tui.local import LocalSession
 
 
@@ -240,6 +241,31 @@ async def test_refused_exception_from_send_becomes_message() -> None:
         model._submit({"type": "draw", "source": "stock"})
         await settle()
         assert model.message == "9♦ нужно сыграть в этот ход."
+    finally:
+        set_language("en")
+
+
+async def test_refusals_are_translated_by_their_template() -> None:
+    """The rules' refusals (template + parameters) read in Russian, cards included."""
+    game = position(["KS AS 2S 5D", "4H 5H 6H"], pile="2C", phase="play")
+    model = TableModel(name="You")
+    model.apply_message({"type": "state", "view": game.view(0), "events": []})
+    set_language("ru")
+    try:
+        # the local check of a meld says exactly why, in the player's language
+        model.selected = Counter(["KS", "AS", "2S"])
+        model.meld_selected()  # shown in hand order: 2♠ К♠ Т♠
+        why = "секвенция не может идти через туз (К-Т-2)"
+        assert model.message == f"2♠ К♠ Т♠ — не комбинация: {why}."
+
+        async def refuse(action: dict) -> None:
+            raise Refused("you do not hold QS", "you do not hold {card}", {"card": "QS"})
+
+        model.send = refuse
+        model.spawn = asyncio.ensure_future
+        model._submit({"type": "discard", "card": "5D"})
+        await settle()
+        assert model.message == "У вас нет Д♠."
     finally:
         set_language("en")
 
