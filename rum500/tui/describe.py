@@ -126,7 +126,8 @@ def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
     return str(kind)
 
 
-# The engine's refusals are English; the common ones are translated here by their shape.
+# For a refusal that comes without its template (a host that sends none), the common ones
+# are recognised by their shape.
 _REFUSALS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^(\S+) must be played this turn$"), N_("{0} must be played this turn.")),
     (re.compile(r"^you do not hold (\S+)$"), N_("You do not hold {0}.")),
@@ -159,9 +160,9 @@ def refusal(
     """The host's (or the rules') refusal in the current language: by its English template
     and parameters when given (``rum500.rules.IllegalMove``), else by the shape of the
     sentence for the common ones, else as sent."""
-    if template:
+    if isinstance(template, str) and template:
         fields = {}
-        for key, value in (params or {}).items():
+        for key, value in (params if isinstance(params, dict) else {}).items():
             if key == "reason":
                 fields[key] = _(str(value))
             elif key in ("card", "cards", "meld_cards"):

@@ -259,7 +259,10 @@ class TableModel:
             who = msg.get("name") or self.player_name(msg.get("seat"))
             self.chat_lines.append(f"{who}: {msg.get('text', '')}")
         elif kind in ("error", "refused"):
-            self.say(describe.refusal(str(msg.get("message", "")), ascii=self.ascii), error=True)
+            why = describe.refusal(
+                str(msg.get("message", "")), msg.get("template"), msg.get("params"), self.ascii
+            )
+            self.say(why, error=True)
         elif kind == "notice":
             self.log.append(str(msg.get("text", "")))
         self.on_change()
