@@ -45,12 +45,15 @@ def _valid(entry: object) -> bool:
 
 
 def get(address: str, name: str | None = None) -> dict | None:
-    """``{"token", "name", "seat"}`` saved for ``address`` ("host:port") and ``name``; without
-    one for that name, the newest saved for the address (None if there is none)."""
+    """``{"token", "name", "seat"}`` saved for ``address`` ("host:port") and ``name``; with no
+    name, the newest saved for the address (None if there is none). A token saved under
+    another name is never used: two players on one machine keep their own seats."""
     data = load_all()
     entry = data.get(_key(address, name))
     if _valid(entry):
         return entry
+    if name:
+        return None
     mine = [e for k, e in data.items() if k.split(" ")[0] == address and _valid(e)]
     return max(mine, key=lambda e: e.get("at", 0)) if mine else None
 

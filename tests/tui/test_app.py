@@ -143,6 +143,8 @@ async def test_token_on_disk_and_rejoin_after_a_drop(table: Running, home: Path)
     assert saved[f"{table.session.key} Ann"]["token"] == table.host.token
     assert tokens.get(table.session.key, "Ann")["seat"] == 0
     assert tokens.get(table.session.key)["token"] == table.host.token
+    # another player on this machine never gets Ann's token (nor her seat)
+    assert tokens.get(table.session.key, "Bob") is None
     client = table.session.client
     assert client is not None
     await client.drop()  # the line goes dead under the screen
