@@ -259,7 +259,16 @@ def test_two_hosts_never_resume_the_same_match(home: Path) -> None:
 
 def test_resume_command_line_messages(home: Path) -> None:
     env = {**os.environ, "RUM500_HOME": str(home.parent)}
-    cmd = [sys.executable, "-m", "rum500", "host", "--headless", "--bind", "127.0.0.1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "rum500",
+        "host",
+        "--headless",
+        "--no-announce",
+        "--bind",
+        "127.0.0.1",
+    ]
     for extra, needle in (
         (["--resume"], "no game log yet"),
         (["--resume", "7"], "no game 7"),
