@@ -197,7 +197,14 @@ def _build_layout(model: TableModel) -> Layout:
             "quit",
             _window(
                 model,
-                lambda: [("class:label", _("Leave the match? y = leave, n = stay"))],
+                lambda: [
+                    (
+                        "class:label",
+                        _("Close the table for the players waiting? y = close, n = stay")
+                        if model.guests_waiting
+                        else _("Leave the match? y = leave, n = stay"),
+                    )
+                ],
                 height=1,
             ),
             _("Leave"),

@@ -738,9 +738,23 @@ class TableModel:
         self.overlay = self._resting()
         self.on_change()
 
+    @property
+    def guests_waiting(self) -> bool:
+        """We host this table, it has not started, and someone else has sat down: leaving
+        would close it under them."""
+        if self.start_now is None or self.view is not None or not self.lobby:
+            return False
+        seats = self.lobby.get("seats") or []
+        people = [
+            s
+            for s in seats
+            if isinstance(s, dict) and s.get("name") and not s.get("bot") and s.get("connected")
+        ]
+        return len(people) > 1
+
     def ask_quit(self) -> None:
         """q / Ctrl-C: leave at once when nothing is at stake, else ask first."""
-        if not self.in_progress or self.spectator:
+        if (not self.in_progress or self.spectator) and not self.guests_waiting:
             self.exit()
             return
         self.overlay = "quit"

@@ -339,3 +339,40 @@ async def test_hosting_waits_for_players_until_g(home: Path) -> None:
         inp.send_text("y")
         assert await asyncio.wait_for(task, 5) == 0
     assert (home / "tokens.json").exists()
+
+
+async def test_closing_a_waiting_room_with_guests_asks_first(home: Path) -> None:
+    from net.client import Client
+    from rum500.tui.main import host_and_play
+
+    config = HostConfig(players=3, bots=0, host_player="Ann", seed=9, table_name="Ann's table")
+    model = TableModel(name="Ann")
+    with create_pipe_input() as inp:
+        task = asyncio.ensure_future(
+            host_and_play(
+                config,
+                "Ann",
+                False,
+                interactive_start=True,
+                input=inp,
+                output=DummyOutput(),
+                model=model,
+            )
+        )
+        await until(lambda: model.can_start() and model.address is not None)
+        host, port = parse_address(model.address)
+        bob = await Client.connect(host, port, name="Bob")
+        try:
+            await until(lambda: model.guests_waiting)
+            inp.send_text("q")  # Bob is waiting: ask before closing the table under him
+            await until(lambda: model.overlay == "quit")
+            assert not task.done()
+            inp.send_text("n")
+            await until(lambda: model.overlay != "quit")
+            assert not task.done()
+            inp.send_text("q")
+            await until(lambda: model.overlay == "quit")
+            inp.send_text("y")
+            assert await asyncio.wait_for(task, 5) == 0
+        finally:
+            await bob.close()
