@@ -524,8 +524,9 @@ class Game:
             "no_discard": C.name(self.no_discard) if self.no_discard is not None else None,
             "table_points": self.table_points(),
             "totals": list(self.totals),
-            "results": [dict(r) for r in self.results],
-            "last_hand": self.results[-1] if self.results else None,
+            # earlier hands without their face-up hands (last_hand has the latest in full)
+            "results": [{k: r[k] for k in _RESULT_SUMMARY} for r in self.results],
+            "last_hand": _copy_result(self.results[-1]) if self.results else None,
             "reshuffled": self.reshuffled,
             "winner": self.winner,
             "target": self.options.target,
@@ -645,6 +646,14 @@ def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:
     s = c // 13
     by_rank[r] |= 1 << s
     by_suit[s] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
+
+
+#: what a view keeps of each finished hand (the whole score sheet is in last_hand and events)
+_RESULT_SUMMARY = ("hand", "dealer", "went_out", "scores", "totals")
+
+
+def _copy_result(r: dict) -> dict:
+    return {**r, "hands": [list(h) for h in r["hands"]]}
 
 
 def _parse(text: object) -> int:
