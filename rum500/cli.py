@@ -37,6 +37,26 @@ def _positive(text: str) -> int:
     return value
 
 
+def _review_timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 1.0 <= value <= 600.0:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError("from 1 to 600 seconds")
+    return value
+
+
+def _review(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--review-timeout",
+        type=_review_timeout,
+        default=30.0,
+        metavar="SECONDS",
+        help="after a hand, deal anyway when not everyone pressed Enter by then (30)",
+    )
+
+
 def _players(text: str) -> int:
     value = int(text)
     if not MIN_PLAYERS <= value <= MAX_PLAYERS:
@@ -125,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lan", action="store_true", help="announce the table on the LAN too")
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                    help="pause before each bot move (0.7)")
+    _review(p)
     _table_options(p)
 
     p = sub.add_parser("host", help="host a table (and play at it)")
@@ -133,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=float, default=1.0, metavar="SECONDS",
                    help="bots' pause before each action while people are seated (1.0)")
     p.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
+    _review(p)
     _host_args(p)
 
     p = sub.add_parser("join", help="join a table by name or HOST:PORT")
