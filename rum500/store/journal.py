@@ -2,6 +2,7 @@
 
 The host calls, synchronously and in this order: :meth:`Journal.start_match` once,
 :meth:`Journal.record` after each successful ``Game.apply`` and *before* it sends any update,
+:meth:`Journal.take_back` when a player takes back actions of their turn (``Game.pop``),
 :meth:`Journal.seats` when names, tokens or bots change, and :meth:`Journal.finish` at game
 over. ``record`` commits (WAL, ``synchronous=FULL``) before it returns, so an action a player
 has seen applied is on disk.
@@ -156,6 +157,35 @@ class Journal:
             self._pending.append(self._op_action(n, seq, seat, stored, results, over))
         except Exception as e:
             self._warn("input", f"the game log could not record an action: {e!r}")
+            return
+        self._flush()
+
+    def take_back(self, seq: int) -> None:
+        """The action with index ``seq`` (in ``Game.actions``) and any after it are taken
+        back: they leave the log, which then replays to exactly the live game."""
+        try:
+            seq = int(seq)
+            if seq < 0:
+                raise ValueError(f"no action {seq}")
+            if seq >= self._n:
+                return  # nothing of ours to take back
+            if self.game is not None:
+                try:
+                    g = self.game
+                    self.game = Game.replay(
+                        g.players, g.seed, g.actions[:seq], g.options, g.first_deck
+                    )
+                except Exception as e:
+                    self._warn("shadow", f"the game log's copy of the match disagrees: {e}")
+                    self.game = None
+                else:
+                    self._hands = len(self.game.results)
+            self._n = seq
+            hands = self._hands if self.game is not None else None
+            totals = list(self.game.totals) if self.game is not None else None
+            self._pending.append(self._op_take_back(seq, hands, totals))
+        except Exception as e:
+            self._warn("input", f"the game log could not take back an action: {e!r}")
             return
         self._flush()
 
@@ -320,6 +350,26 @@ class Journal:
                 )
             if over is not None:
                 _finish(conn, self.match_id, over[0], over[1], stamp)
+            conn.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (stamp, self.match_id))
+
+        return op
+
+    def _op_take_back(self, n: int, hands: int | None, totals: list[int] | None) -> Op:
+        stamp = now()
+
+        def op(conn: sqlite3.Connection) -> None:
+            if self.match_id is None:
+                return
+            conn.execute("DELETE FROM actions WHERE match_id = ? AND n >= ?", (self.match_id, n))
+            if hands is not None and totals is not None:
+                conn.execute(
+                    "DELETE FROM hands WHERE match_id = ? AND hand > ?", (self.match_id, hands)
+                )
+                conn.execute(
+                    "UPDATE matches SET totals = ?, hands_played = ?, status = 'playing',"
+                    " winner = NULL, finished_at = NULL WHERE id = ?",
+                    (dumps(totals), hands, self.match_id),
+                )
             conn.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (stamp, self.match_id))
 
         return op
