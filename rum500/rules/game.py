@@ -640,6 +640,25 @@ class Game:
     def copy(self) -> Game:
         return Game.from_dict(self.to_dict())
 
+    def pop(self) -> dict:
+        """Take back the last action and return it (in its normalised form, as in
+        :attr:`actions`). Afterwards the position is exactly ``Game.replay`` of the actions
+        before it — random state included. Raises :class:`IllegalMove` when no action has
+        been played yet (in a restored game: when its saved action list is empty).
+
+        The position is rebuilt by replaying the match from its seed (as python-chess's
+        ``Board.pop`` rebuilds from its move stack): the action list in :meth:`to_dict` is the
+        whole history from the deal of the first hand."""
+        if not self.actions:
+            raise IllegalMove("there is no action to take back")
+        last = dict(self.actions[-1])
+        before = Game.replay(
+            self.players, self.seed, self.actions[:-1], self.options, self.first_deck
+        )
+        self.__dict__.clear()
+        self.__dict__.update(before.__dict__)
+        return last
+
 
 def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:
     r = c % 13
