@@ -233,6 +233,8 @@ class Server:
         self.on_change: list[Callable[[], None]] = []
         #: called with (seat that acted or None, events) after each update is sent
         self.on_events: list[Callable[[int | None, list[dict]], None]] = []
+        #: more fields for the ``lobby`` message (the host's ``addresses``)
+        self.lobby_extra: dict = {}
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task] = set()
         self._pinger: asyncio.Task | None = None
@@ -313,6 +315,7 @@ class Server:
             "state": self.state,
             "seats": [s.public() for s in self.seats],
             "spectators": sum(1 for c in self.conns if c.seat is None),
+            **self.lobby_extra,
         }
 
     def broadcast_lobby(self) -> None:
@@ -352,6 +355,18 @@ class Server:
             self.state = FINISHED
             self.broadcast_lobby()
         return events
+
+    def resend(self, events: list[dict] | None = None) -> None:
+        """Send every connection its view again (with ``events``, none by default): for a
+        change of the table's own, e.g. who the host waits for."""
+        if self.state != LOBBY:
+            self._broadcast_state(events or [], None)
+
+    def notice(self, code: str, text: str) -> None:
+        """Tell every connection about trouble at the host (a ``notice`` message)."""
+        frame = encode({"type": "notice", "code": code, "text": text})
+        for conn in list(self.conns):
+            conn.send_frame(frame)
 
     def _broadcast_state(self, events: list[dict], by: int | None) -> None:
         self.seq += 1
