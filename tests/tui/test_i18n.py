@@ -1,13 +1,18 @@
-"""Catalogs: the committed .mo is the compiled .po, every marked message has a Russian
+"""Catalogs: the committed .mo is the compiled .po (Babel), every marked message has a Russian
 translation that keeps its {placeholders}, and the language switch works."""
 
 from __future__ import annotations
 
 import gettext
+import io
 import re
 import string
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+from babel.messages.mofile import write_mo
 
 from rum500 import i18n
 from rum500.tui import describe
@@ -20,17 +25,40 @@ def english_after() -> None:
     i18n.set_language("en")
 
 
+def _mo_catalog(data: bytes) -> dict:
+    """What gettext reads from a .mo: {msgid or (msgid, n): text}, without the header."""
+    loaded = gettext.GNUTranslations(io.BytesIO(data))
+    return {k: v for k, v in loaded._catalog.items() if k != ""}  # type: ignore[attr-defined]
+
+
 def test_committed_mo_matches_po() -> None:
     pos = i18n.po_files()
     assert pos, "no .po catalog found"
     for po in pos:
-        catalog = i18n.parse_po(po.read_text(encoding="utf-8"))
-        assert po.with_suffix(".mo").read_bytes() == i18n.compile_mo(catalog), (
-            f"{po.with_suffix('.mo')} is stale: run python -m rum500.i18n"
+        catalog = i18n.read_catalog(po)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)  # what pybabel compile writes
+        shipped = po.with_suffix(".mo").read_bytes()
+        assert _mo_catalog(shipped) == _mo_catalog(compiled.getvalue()), (
+            f"{po.with_suffix('.mo')} is stale: run pybabel compile -d rum500/locale -D rum500"
         )
         with po.with_suffix(".mo").open("rb") as f:
             loaded = gettext.GNUTranslations(f)
-        assert loaded.gettext("Help") == catalog["Help"]
+        assert loaded.gettext("Help") == catalog.get("Help").string
+        assert loaded.plural(2) == 1 and loaded.plural(5) == 2  # Russian plural forms
+
+
+def test_compile_command_writes_what_gettext_reads(tmp_path: Path) -> None:
+    """``pybabel compile`` (the documented step) gives the shipped .mo's catalog."""
+    po = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / "rum500.po"
+    out = tmp_path / "rum500.mo"
+    r = subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "compile", "-i", str(po),
+         "-o", str(out), "-l", "ru"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    assert _mo_catalog(out.read_bytes()) == _mo_catalog(po.with_suffix(".mo").read_bytes())
 
 
 def _fields(text: str) -> set[str]:
@@ -39,17 +67,21 @@ def _fields(text: str) -> set[str]:
 
 def test_every_message_is_translated_with_its_placeholders() -> None:
     po = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / "rum500.po"
-    catalog = i18n.parse_po(po.read_text(encoding="utf-8"))
+    catalog = i18n.read_catalog(po)
     messages = i18n.extract_messages()
     assert len(messages) > 100
+    # babel.cfg's IllegalMove keyword: the rules' refusals are extracted too
+    assert (None, "it is not your turn") in messages
+    assert ("rank", "K") in messages
     missing = []
     for ctx, msgid in messages:
-        key = msgid if ctx is None else f"{ctx}\x04{msgid}"
-        if not catalog.get(key):
+        entry = catalog.get(msgid, context=ctx)
+        if entry is None or not entry.string or entry.fuzzy:
             missing.append(msgid)
             continue
-        assert _fields(catalog[key]) == _fields(msgid), msgid
+        assert _fields(entry.string) == _fields(msgid), msgid
     assert missing == []
+    assert i18n.missing_entries(po) == []
 
 
 def test_language_switch() -> None:
@@ -72,19 +104,3 @@ def test_language_from_the_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     assert i18n.detect_language() == "ru"
     monkeypatch.setenv("LC_ALL", "C.UTF-8")
     assert i18n.detect_language() == "en"
-
-
-def test_parse_po_handles_continuations_and_fuzzy() -> None:
-    text = (
-        'msgid ""\nmsgstr ""\n"Language: ru\\n"\n\n'
-        'msgid "a"\nmsgstr "б"\n\n'
-        '#, fuzzy\nmsgid "c"\nmsgstr "д"\n\n'
-        'msgctxt "rank"\nmsgid "K"\nmsgstr "К"\n\n'
-        'msgid ""\n"two\\n"\n"lines"\nmsgstr ""\n"две\\n"\n"строки"\n'
-    )
-    cat = i18n.parse_po(text)
-    assert cat["a"] == "б" and "c" not in cat
-    assert cat["rank\x04K"] == "К"
-    assert cat["two\nlines"] == "две\nстроки"
-    with pytest.raises(ValueError, match="line"):
-        i18n.parse_po('msgid "x"\nnonsense "y"\n')
