@@ -1,8 +1,8 @@
 """The LAN for real: a host in one network namespace, ``rum500 list`` and a client in
 another, joined by a veth pair; zeroconf discovery on loopback in a namespace of its own.
 
-Needs root and ``ip`` (iproute2); skipped with the reason otherwise. Every address used
-(10.77.x.y, 127.0.0.1) exists only inside the namespaces these tests create."""
+Needs root and ``ip`` (iproute2); skipped with the reason otherwise (failed in CI). Every
+address used (10.77.x.y, 127.0.0.1) exists only inside the namespaces these tests create."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import capability
+
 pytestmark = [pytest.mark.e2e, pytest.mark.netns]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,9 +28,9 @@ RUM500 = [sys.executable, "-m", "rum500"]
 
 def _need_root_and_ip() -> None:
     if shutil.which("ip") is None:
-        pytest.skip("needs iproute2 ('ip')")
+        capability.missing("needs iproute2 ('ip')")
     if os.geteuid() != 0:
-        pytest.skip("needs root for network namespaces")
+        capability.missing("needs root for network namespaces")
 
 
 def sh(*args: str) -> None:
@@ -74,7 +76,7 @@ def lan(tmp_path, monkeypatch) -> Iterator[tuple[str, str, str, str]]:
     except subprocess.CalledProcessError as e:
         for ns in (a, b):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-        pytest.skip(f"cannot make network namespaces here: {e.stderr.strip()}")
+        capability.missing(f"cannot make network namespaces here: {e.stderr.strip()}")
     monkeypatch.setenv("RUM500_HOME", str(tmp_path))  # a game log, if any, goes there
     yield a, addr_a, b, addr_b
     for ns in (a, b):
@@ -200,7 +202,7 @@ def test_sigterm_stops_cleanly_and_says_goodbye(lan):
 
 
 LOOPBACK = textwrap.dedent("""
-    import asyncio, json
+    import asyncio, json, sys
     from net.client import Client
     from net.discovery import watch
     from rum500.hosting import HostConfig, start_host
@@ -213,16 +215,26 @@ LOOPBACK = textwrap.dedent("""
             async for event, t in watch(lo):
                 events.append((event, t.name, t.seats_taken, t.state, t.port, t.host_player))
 
+        async def seen(what, deadline=20.0):
+            # wait for the browser to report ``what`` (event, name, seats taken), with a deadline
+            loop = asyncio.get_running_loop()
+            end = loop.time() + deadline
+            while not any(e[:3] == what for e in events):
+                if loop.time() > end:
+                    sys.exit(f"never saw {what} in {deadline} s; saw {events}")
+                await asyncio.sleep(0.05)
+
         browser = asyncio.create_task(browse())
         one = await start_host(HostConfig(players=2, table_name="Attic", announce=True,
                                           interfaces=lo, host_player="Kay"))
         two = await start_host(HostConfig(players=3, table_name="Attic", announce=True,
                                           interfaces=lo))
-        await asyncio.sleep(2)
+        await seen(("added", "Attic", 1))
+        await seen(("added", "Attic-2", 0))
         c = await Client.connect(one.address, one.port, name="Lou")
-        await asyncio.sleep(2)
+        await seen(("updated", "Attic", 2))
         await two.close()
-        await asyncio.sleep(1.5)
+        await seen(("removed", "Attic-2", 0))
         await c.close()
         await one.close()
         browser.cancel()
@@ -231,6 +243,7 @@ LOOPBACK = textwrap.dedent("""
 
     asyncio.run(main())
 """)
+
 
 
 def test_discovery_on_loopback(tmp_path, monkeypatch):
@@ -245,7 +258,7 @@ def test_discovery_on_loopback(tmp_path, monkeypatch):
         sh("ip", "-n", ns, "route", "add", "224.0.0.0/4", "dev", "lo")
     except subprocess.CalledProcessError as e:
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-        pytest.skip(f"cannot make a network namespace here: {e.stderr.strip()}")
+        capability.missing(f"cannot make a network namespace here: {e.stderr.strip()}")
     try:
         done = run_in_ns(ns, [sys.executable, "-c", LOOPBACK], timeout=60)
         assert done.returncode == 0, done.stderr

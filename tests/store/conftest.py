@@ -13,6 +13,7 @@ import pytest
 
 from rum500.rules import Game, Options
 from rum500.store import Journal
+from tests import capability
 
 
 @pytest.fixture
@@ -72,12 +73,12 @@ def mount(args: list[str]) -> None:
 def tmpfs(tmp_path: Path) -> Iterator[Path]:
     """A real 4 MiB file system (tmpfs), so the disk can really fill up or turn read-only."""
     if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("needs root and mount(8) to make a small file system")
+        capability.missing("needs root and mount(8) to make a small file system")
     where = tmp_path / "fs"
     where.mkdir()
     try:
         mount(["-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)])
     except subprocess.CalledProcessError as e:
-        pytest.skip(f"cannot mount a tmpfs here: {e.stderr!r}")
+        capability.missing(f"cannot mount a tmpfs here: {e.stderr!r}")
     yield where
     subprocess.run(["umount", "-l", str(where)], check=False)

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from tests import capability
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,10 +27,8 @@ def why_not() -> str | None:
 
 
 def require() -> None:
-    """Skip the test, saying why, where no private network namespace can be made."""
-    reason = why_not()
-    if reason:
-        pytest.skip(reason)
+    """Where no private network namespace can be made: skip the test saying why (fail in CI)."""
+    capability.require(why_not())
 
 
 def argv(command: str) -> list[str]:
@@ -39,6 +37,6 @@ def argv(command: str) -> list[str]:
 
 
 def run(command: str, timeout: float) -> subprocess.CompletedProcess[str]:
-    """Run ``command`` to its end in a private namespace (skips where none can be made)."""
+    """Run ``command`` to its end in a private namespace (see :func:`require`)."""
     require()
     return subprocess.run(argv(command), cwd=ROOT, capture_output=True, text=True, timeout=timeout)

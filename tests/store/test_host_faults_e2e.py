@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from rum500.store import load_for_resume
+from tests import capability
 from tests.store import isolated
 
 
@@ -78,7 +79,7 @@ def test_disk_full_mid_match_the_host_plays_on(tmpfs: Path) -> None:
 def test_read_only_log_the_host_plays_on(tmp_path: Path) -> None:
     isolated.require()
     if shutil.which("mount") is None:
-        pytest.skip("mount(8) is not installed")
+        capability.missing("mount(8) is not installed")
     data, view = tmp_path / "data", tmp_path / "view"
     data.mkdir()
     view.mkdir()
