@@ -194,7 +194,7 @@ class Game:
             _add_masks(c, by_rank, by_suit)
             size += 1
             if i == top and free_top:
-                if any(h != c for h in hand):
+                if self._free_take_ok(c):
                     found.append(i)
                 continue
             cost = placement_cost_masks(c, by_rank, by_suit, self.melds)
@@ -205,6 +205,16 @@ class Game:
         if not self.stock:
             out.append({"type": "end_hand"})
         return out
+
+    def _free_take_ok(self, card: int) -> bool:
+        """May the seat to move take ``card`` free (top card free)? Unless another card could
+        then be discarded, only if every card in hand (all copies of it) could be laid off."""
+        hand = self.hands[self.turn]
+        if any(h != card for h in hand):
+            return True
+        return not self.options.must_discard and _can_lay_off_all(
+            [card] * (len(hand) + 1), self.melds
+        )
 
     def _legal_plays(self) -> list[dict]:
         hand = self.hands[self.turn]
@@ -248,22 +258,23 @@ class Game:
             return None
         nd = self.no_discard
         if nd is not None and hand.count(nd) - played.count(nd) == left:
-            return IllegalMove(
-                "you would be left with only {card}, which you may not discard again this turn",
-                card=C.name(nd),
-            )
+            # Only copies of the free card would be left: fine if they can all go to the
+            # table, one lay-off after another, so the player goes out (RULES.md §4.2).
+            if self.options.must_discard or not _can_lay_off_all(
+                [nd] * left, self._melds_after(played, onto, card)
+            ):
+                return IllegalMove(
+                    "you would be left with only {card}, which you may not discard again this turn",
+                    card=C.name(nd),
+                )
+            return None
         mp = self.must_play
         if mp is None or mp in played:
             return None
         rest = list(hand)
         for c in played:
             rest.remove(c)
-        if onto is None:
-            melds = self.melds + [make_meld(-1, played, self.turn)]
-        else:
-            grown = onto.copy()
-            lay_off(grown, card, self.turn)  # type: ignore[arg-type]
-            melds = [grown if m is onto else m for m in self.melds]
+        melds = self._melds_after(played, onto, card)
         cost = placement_cost(mp, rest, melds)
         if cost is None or (self.options.must_discard and cost >= len(rest)):
             return IllegalMove(
@@ -271,6 +282,15 @@ class Game:
                 card=C.name(mp),
             )
         return None
+
+    def _melds_after(self, played: list[int], onto: Meld | None, card: int | None) -> list[Meld]:
+        """The table's melds once ``played`` is down (a new meld, or ``card`` on ``onto``);
+        the game's own melds are not touched."""
+        if onto is None:
+            return self.melds + [make_meld(-1, played, self.turn)]
+        grown = onto.copy()
+        lay_off(grown, card, self.turn)  # type: ignore[arg-type]
+        return [grown if m is onto else m for m in self.melds]
 
     # ------------------------------------------------------------------ actions
 
@@ -326,7 +346,7 @@ class Game:
         taken = self.pile[i:]
         free = self.options.top_card_free and i == len(self.pile) - 1 and bool(self.stock)
         if free:
-            if all(h == card for h in hand):
+            if not self._free_take_ok(card):
                 raise IllegalMove(
                     "you could not discard afterwards: {card} may not be discarded again this turn",
                     card=C.name(card),
@@ -658,6 +678,24 @@ class Game:
         self.__dict__.clear()
         self.__dict__.update(before.__dict__)
         return last
+
+
+def _can_lay_off_all(cards: list[int], melds: list[Meld]) -> bool:
+    """Could ``cards`` all be laid off on ``melds``, one after another (each lay-off may
+    extend a meld for the next)? ``melds`` are not changed."""
+    if not cards:
+        return True
+    card, rest = cards[0], cards[1:]
+    for i, m in enumerate(melds):
+        if layoff_position(m, card) is None:
+            continue
+        if not rest:
+            return True
+        grown = m.copy()
+        lay_off(grown, card, -1)
+        if _can_lay_off_all(rest, melds[:i] + [grown] + melds[i + 1 :]):
+            return True
+    return False
 
 
 def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:
