@@ -40,11 +40,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import ipaddress
 import json
 import logging
 import secrets
 import signal
 import socket
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -54,7 +56,7 @@ from typing import Any
 from net.protocol import PROTOCOL_VERSION
 from net.server import PLAYING, Limits, Server
 from rum500.bots import make_bot
-from rum500.rules import Game, Options, Phase
+from rum500.rules import Game, IllegalMove, Options, Phase
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +82,8 @@ class HostConfig:
     journal: object | None = None
     resume_game: Game | None = None
     resume_seats: list[dict] | None = None
-    deal_pause: float = 3.0  # the host deals for a human dealer after this long
+    review_timeout: float = 30.0  # after a hand, deal anyway when not all are ready by then
+    deal_pause: float = 3.0  # unused since the hand-end review (kept for old callers)
     takeover_after: float | None = 60.0  # None: never play an away player's seat
     interfaces: list[str] | None = None  # addresses zeroconf uses (None: all)
     limits: Limits | None = None
@@ -97,6 +100,13 @@ class GameTable:
         self.names: list[str] = [f"seat {i}" for i in range(self.seats)]
         #: called with the events of every start and every applied action
         self.listeners: list[Callable[[list[dict]], None]] = []
+        #: the server, once hosting: who is seated, connected, away (set by start_host)
+        self.server: Server | None = None
+        #: the hand-end review: seats that said ready, and when the host deals anyway
+        self.ready: set[int] = set()
+        self.review_until: float | None = None
+        self._host_acts = False  # the host itself applies the action (its deal ends a review)
+        self._log_failed = False  # a notice about the game log was sent, no success since
         if self.game is None:  # refuse impossible options now, not when the match starts
             (config.options or Options()).validate(self.seats)
 
@@ -118,6 +128,8 @@ class GameTable:
             self.game = Game(self.seats, self.config.seed, self.config.options)
         self.names = [s["name"] for s in seats]
         self._journal("start_match", self.match_info(seats))
+        if self.game.phase is Phase.HAND_OVER:  # a resumed match between two hands
+            self._open_review()
         v = self.game.view(None)
         events = [
             {
@@ -144,12 +156,92 @@ class GameTable:
         }
 
     def apply(self, seat: int, action: dict) -> list[dict]:
-        if self.game is None:
+        game = self.game
+        if game is None:
             raise ValueError("the match has not started yet")
-        events = self.game.apply(action, seat=seat)  # IllegalMove is a ValueError
-        self._journal("record", len(self.game.actions) - 1, seat, dict(self.game.actions[-1]))
-        if self.game.phase is Phase.GAME_OVER:
-            self._journal("finish", self.game.winner, list(self.game.totals))
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind == "ready" or (
+            kind == "deal" and game.phase is Phase.HAND_OVER and not self._host_acts
+        ):
+            return self._ready(seat)  # a player's deal only says "ready": the host deals
+        if kind == "take_back":
+            return self._take_back(seat)
+        events = game.apply(action, seat=seat)  # IllegalMove is a ValueError
+        self._journal("record", len(game.actions) - 1, seat, dict(game.actions[-1]))
+        if game.phase is Phase.GAME_OVER:
+            self._journal("finish", game.winner, list(game.totals))
+        if game.phase is Phase.HAND_OVER:
+            self._open_review()
+        else:
+            self.ready.clear()
+            self.review_until = None
+        self._tell(events)
+        return events
+
+    def host_apply(self, seat: int, action: dict) -> list[dict]:
+        """Apply an action the host plays itself (a bot's, an away player's, the deal that
+        ends a review) through the server, so that everyone is told."""
+        assert self.server is not None
+        self._host_acts = True
+        try:
+            return self.server.submit(seat, action)
+        finally:
+            self._host_acts = False
+
+    # -- the hand-end review
+
+    def _open_review(self) -> None:
+        self.ready.clear()
+        self.review_until = time.monotonic() + max(0.0, self.config.review_timeout)
+
+    @property
+    def review_open(self) -> bool:
+        return self.game is not None and self.game.phase is Phase.HAND_OVER
+
+    def waiting(self) -> list[int]:
+        """The seats the review waits for: connected human players who have not said ready."""
+        if not self.review_open or self.server is None:
+            return []
+        return [
+            s.index
+            for s in self.server.seats
+            if s.taken and not s.bot and s.conn is not None and s.index not in self.ready
+        ]
+
+    def review_left(self) -> float:
+        """Seconds until the host deals anyway (0.0 when no review is open)."""
+        if not self.review_open or self.review_until is None:
+            return 0.0
+        return max(0.0, self.review_until - time.monotonic())
+
+    def _ready(self, seat: int) -> list[dict]:
+        assert self.game is not None
+        if self.game.phase is not Phase.HAND_OVER:
+            raise IllegalMove("ready is only for the end of a hand")
+        if seat in self.ready:
+            return []  # said twice: nothing new
+        self.ready.add(seat)
+        return [{"type": "ready", "seat": seat}]
+
+    # -- take back
+
+    def _take_back(self, seat: int) -> list[dict]:
+        game = self.game
+        assert game is not None
+        seats = self.server.seats if self.server is not None else []
+        if any(s.index != seat and not s.bot for s in seats):
+            raise IllegalMove("take back is only for a table with no other human")
+        last = game.actions[-1] if game.actions else None
+        if (
+            game.phase is not Phase.PLAY
+            or game.turn != seat
+            or last is None
+            or last.get("type") not in ("meld", "layoff")
+        ):  # in the play phase, the actions since the draw are this turn's melds and lay-offs
+            raise IllegalMove("nothing to take back this turn")
+        undone = game.pop()
+        self._journal("take_back", len(game.actions))
+        events = [{"type": "take_back", "seat": seat, "action": undone}]
         self._tell(events)
         return events
 
@@ -157,8 +249,8 @@ class GameTable:
         for listener in self.listeners:
             try:
                 listener(events)
-            except Exception:
-                log.exception("a listener of the table failed")
+            except Exception:  # a bug (e.g. a bot's observe): logged as an error, not hidden
+                log.exception("a listener of the table failed on %r", events)
 
     def view(self, seat: int | None) -> dict:
         if self.game is None:
@@ -168,7 +260,33 @@ class GameTable:
         # a very long match must not outgrow a frame: keep the newest score sheets only
         v["results_start"] = max(0, len(v["results"]) - MAX_RESULTS)
         v["results"] = v["results"][v["results_start"] :]
+        v["review"] = (
+            {
+                "hand": self.game.hand_number,
+                "waiting": self.waiting(),
+                "seconds_left": round(self.review_left(), 2),
+            }
+            if self.review_open
+            else None
+        )
+        v["takeover"] = self.takeover()
         return v
+
+    def takeover(self) -> list[float | None]:
+        """Per seat: seconds until a bot plays the seat of an away player (0.0 while it does);
+        None for a present player or a bot, and for every seat when takeover is off."""
+        after = self.config.takeover_after
+        if self.server is None or after is None:
+            return [None] * self.seats
+        now = time.monotonic()
+        out: list[float | None] = []
+        for s in self.server.seats:
+            if s.taken and not s.bot and s.conn is None:
+                since = s.away_since if s.away_since is not None else now
+                out.append(round(max(0.0, since + after - now), 1))
+            else:
+                out.append(None)
+        return out
 
     def seats_changed(self, seats: list[dict]) -> None:
         self.names = [s["name"] or f"seat {i}" for i, s in enumerate(seats)]
@@ -183,13 +301,31 @@ class GameTable:
         }
 
     def _journal(self, method: str, *args: Any) -> None:
+        """Call the game log. Its I/O trouble (``OSError``, ``sqlite3.Error``) is expected:
+        a warning and a ``log_failed`` notice, and the game goes on. Anything else it raises
+        is a bug: logged as an error (with the traceback), and the players are told too."""
         journal = self.config.journal
         if journal is None:
             return
         try:
             getattr(journal, method)(*args)
-        except Exception as e:
+        except (OSError, sqlite3.Error) as e:
             log.warning("the game log failed (%s: %s); the game goes on in memory", method, e)
+            self.log_trouble(f"the game log could not be written ({e}); the match goes on")
+            return
+        except Exception as e:
+            log.exception("the game log's %s failed", method)
+            self.log_trouble(f"the game log failed ({type(e).__name__}); the match goes on")
+            return
+        self._log_failed = False
+
+    def log_trouble(self, text: str) -> None:
+        """Tell the players once (until the log works again) that the game log is failing."""
+        if self._log_failed:
+            return
+        self._log_failed = True
+        if self.server is not None:
+            self.server.notice("log_failed", text)
 
 
 class Host:
@@ -213,6 +349,13 @@ class Host:
         self._txt: dict | None = None
         table.listeners.append(self._observe)
         self._txt_task: asyncio.Task | None = None
+        self._sent_waiting: list[int] = []  # the review's waiting list in the last update
+        table.server = server
+        server.on_events.append(self._sent)
+
+    def notice(self, code: str, text: str) -> None:
+        """Tell every player about trouble at the host (a ``notice`` message)."""
+        self.server.notice(code, text)
 
     @property
     def port(self) -> int:
@@ -271,10 +414,15 @@ class Host:
                 if observe is not None:
                     observe(events, self.table.view(s.index))
 
+    def _sent(self, by: int | None, events: list[dict]) -> None:
+        self._sent_waiting = self.table.waiting()
+
     def _changed(self) -> None:
         self._wake.set()
         if self.table.finished:
             self._done.set()
+        if self.table.waiting() != self._sent_waiting:  # someone came or left mid-review
+            self.server.resend()
         if self.announcer is not None:
             txt = self.txt()
             if txt != self._txt:
@@ -313,11 +461,10 @@ class Host:
             return None
         seat = server.seats[table.to_move]
         now = time.monotonic()
+        if table.review_open:  # the dealer deals when every connected human is ready, or at
+            return seat.index, table.review_left() if table.waiting() else 0.0  # the timeout
         if seat.bot:
             return seat.index, self.config.bot_delay if self._humans_seated() else 0.0
-        assert table.game is not None
-        if table.game.phase is Phase.HAND_OVER:
-            return seat.index, self.config.deal_pause if seat.conn is not None else 0.0
         if seat.conn is None and self.config.takeover_after is not None:
             since = seat.away_since if seat.away_since is not None else now
             wait = max(0.0, since + self.config.takeover_after - now)
@@ -337,7 +484,8 @@ class Host:
                 continue
             seat, wait = nxt
             key = (self.server.seq, seat)
-            if self._plan is None or self._plan[:2] != key:
+            # a review's deadline is the table's own: no plan of ours to keep
+            if self.table.review_open or self._plan is None or self._plan[:2] != key:
                 self._plan = (*key, time.monotonic() + wait)
             left = self._plan[2] - time.monotonic()
             if left > 0:
@@ -345,25 +493,72 @@ class Host:
                     await asyncio.wait_for(self._wake.wait(), left)
                 continue  # whatever happened, decide again
             self._plan = None
-            self._play(seat)
+            try:
+                self._play(seat)
+            except Exception:  # a bug: say so loudly, and do not spin on it
+                log.exception("the host could not play seat %d", seat)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), 1.0)
             await asyncio.sleep(0)
 
     def _play(self, seat: int) -> None:
+        """Play one action for ``seat``: the deal that ends a review, or its bot's choice.
+        A bot that raises or chooses an illegal action is a bug: logged as an error (tests
+        fail on it), and the seat plays its first legal action so the table goes on."""
         table = self.table
+        if table.review_open:
+            table.host_apply(seat, {"type": "deal"})
+            return
         view = table.view(seat)
-        if table.game is not None and table.game.phase is Phase.HAND_OVER:
-            action: dict = {"type": "deal"}
-        else:
-            try:
-                action = self._bot(seat).choose(view)
-            except Exception:
-                log.exception("the bot of seat %d failed; it plays the first legal action", seat)
-                action = view["legal_actions"][0]
         try:
-            self.server.submit(seat, action)
+            action = self._bot(seat).choose(view)
+        except Exception:
+            log.exception("the bot of seat %d failed; it plays the first legal action", seat)
+            action = view["legal_actions"][0]
+        try:
+            table.host_apply(seat, action)
         except ValueError as e:
-            log.warning("the bot of seat %d chose an illegal action %r: %s", seat, action, e)
-            self.server.submit(seat, view["legal_actions"][0])
+            log.error("the bot of seat %d chose an illegal action %r: %s", seat, action, e)
+            table.host_apply(seat, view["legal_actions"][0])
+
+
+def lan_addresses(bind: str, port: int, interfaces: list[str] | None = None) -> list[str]:
+    """Where friends can reach the table by hand: ``ADDRESS:PORT`` for each non-loopback
+    address of this machine the host listens on (IPv6 as ``[ADDRESS%IFACE]:PORT`` when
+    link-local); a host bound to one address gives just that one, and a host that listens on
+    loopback only (or finds no other address) ``127.0.0.1:PORT`` (``[::1]:PORT``)."""
+    if bind not in ("", "0.0.0.0", "::"):
+        return [_host_port(bind, port)]
+    families = {"0.0.0.0": (4,), "::": (6,), "": (4, 6)}[bind]
+    found: list[tuple[int, int, str]] = []
+    try:
+        import ifaddr  # zeroconf's own dependency
+
+        adapters = list(ifaddr.get_adapters())
+    except Exception as e:  # an odd platform: fall back to loopback below
+        log.warning("cannot list this machine's addresses: %s", e)
+        adapters = []
+    for adapter in adapters:
+        for ip in adapter.ips:
+            text = ip.ip[0] if isinstance(ip.ip, tuple) else ip.ip
+            try:
+                addr = ipaddress.ip_address(text)
+            except ValueError:
+                continue
+            if addr.version not in families or addr.is_loopback or addr.is_unspecified:
+                continue
+            if interfaces and text not in interfaces:
+                continue
+            if addr.version == 6 and addr.is_link_local:
+                text = f"{text}%{adapter.name}"
+            order = (addr.version, 1 if addr.is_link_local else 0)
+            found.append((*order, _host_port(text, port)))
+    out = list(dict.fromkeys(a for *_, a in sorted(found, key=lambda f: f[:2])))
+    return out or [_host_port("127.0.0.1" if 4 in families else "::1", port)]
+
+
+def _host_port(address: str, port: int) -> str:
+    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
 
 
 def _connectable(bind: str) -> str:
@@ -395,6 +590,8 @@ async def start_host(config: HostConfig) -> Host:
     host = Host(config, table, server)
     server.on_change.append(host._changed)
     await server.start(config.bind, config.port)
+    server.lobby_extra["addresses"] = lan_addresses(config.bind, server.port, config.interfaces)
+    _notice_log_warnings(config.journal, host)
     try:
         if config.resume_game is not None:
             table.start([s.record() for s in server.seats])
@@ -424,6 +621,21 @@ async def start_host(config: HostConfig) -> Host:
     host._driver = asyncio.create_task(host._drive())
     host._changed()
     return host
+
+
+def _notice_log_warnings(journal: object, host: Host) -> None:
+    """A game log that reports its trouble through ``on_warning`` (:class:`Journal` never
+    raises) tells the players too: a ``log_failed`` notice."""
+    if journal is None or not hasattr(journal, "on_warning"):
+        return
+    before = getattr(journal, "on_warning", None)
+
+    def warn(message: str) -> None:
+        if before is not None:
+            before(message)
+        host.notice("log_failed", message)
+
+    setattr(journal, "on_warning", warn)  # noqa: B010
 
 
 def _resume_seats(config: HostConfig) -> list[dict]:
@@ -472,6 +684,7 @@ def config_from_args(args: Any) -> HostConfig:
         password=password or None,
         announce=not getattr(args, "no_announce", False),
         bot_delay=getattr(args, "bot_delay", 1.0),
+        review_timeout=getattr(args, "review_timeout", 30.0),
         journal=None,
     )
 

@@ -13,6 +13,7 @@ first dealer (``lot``: cards turned face up from a pack that is shuffled again t
 from __future__ import annotations
 
 import asyncio
+import bisect
 import re
 
 import pytest
@@ -45,8 +46,9 @@ class Snapshots:
     def __init__(self, players: int) -> None:
         self.players = players
         self.host = None
-        self.allowed: list[dict] = []  # index = state seq - 1
-        self.hands: list[list[list[str]]] = []  # the true hands, per state
+        self.allowed: list[dict] = []  # per snapshot
+        self.hands: list[list[list[str]]] = []  # the true hands, per snapshot
+        self.seqs: list[int] = []  # the state seq each snapshot is first sent with
         self._seen: dict = {}
         self._hand = 0
 
@@ -64,6 +66,12 @@ class Snapshots:
                 self._seen[s] |= set(game.view(s)["hand"])
         self.allowed.append({s: set(v) for s, v in self._seen.items()})
         self.hands.append([game.view(s)["hand"] for s in range(self.players)])
+        self.seqs.append(self.host.server.seq + 1 if self.host else 1)  # the coming update
+
+    def index(self, seq: int) -> int:
+        """The snapshot of state ``seq`` (an update with no action, e.g. a player's
+        ``ready`` during the hand-end review, shows the position of the one before)."""
+        return bisect.bisect_right(self.seqs, seq) - 1
 
     def start_match(self, info: dict) -> None:
         self._snap()
@@ -81,7 +89,7 @@ def check_frame(msg: dict, seat: int | None, snaps: Snapshots) -> int:
     if msg["type"] != "state":
         assert not cards_in(msg, set()), msg  # lobby, chat, welcome …: no cards at all
         return 0
-    k = msg["seq"] - 1
+    k = snaps.index(msg["seq"])
     allowed = snaps.allowed[k]
     view = dict(msg["view"])
     for key in PUBLIC_SHEETS:
@@ -139,6 +147,7 @@ def test_the_check_catches_a_leak():
     snaps = Snapshots(2)
     snaps.allowed = [{0: {"AS", "2S"}, 1: {"KH"}, None: set()}]
     snaps.hands = [[["AS", "2S"], ["KH"]]]
+    snaps.seqs = [1]
     leaky = {
         "type": "state",
         "seq": 1,

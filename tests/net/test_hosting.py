@@ -150,7 +150,9 @@ async def test_an_away_seat_is_played_by_a_bot_and_handed_back(make_host, client
 
 
 async def test_the_host_deals_for_a_dealer_who_does_not(make_host, clients):
-    host = await make_host(players=2, bots=1, deal_pause=0.05, seed=2, options=Options(target=5000))
+    host = await make_host(
+        players=2, bots=1, review_timeout=0.05, seed=2, options=Options(target=5000)
+    )
     ann = await clients(host, "Ann")
     bot = make_bot("random", 9)
     game = host.table.game
