@@ -7,9 +7,12 @@ module that owns it; those modules are imported lazily so ``rum500 --help`` stay
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
+import os
 import sys
+from collections.abc import Callable
 
 from rum500.rules.options import EMPTY_STOCK_RULES, MAX_PLAYERS, MIN_PLAYERS
 
@@ -30,21 +33,54 @@ HANDLERS = {
 }
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be a positive whole number")
-    return value
+#: the biggest score target a table accepts (a bigger one would never end)
+MAX_TARGET = 1_000_000_000
+MAX_SEED = 2**63 - 1
 
 
-def _review_timeout(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 1.0 <= value <= 600.0:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError("from 1 to 600 seconds")
-    return value
+def _whole(low: int, high: int, what: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, else a clear message."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what or 'a whole number'} from {low} to {high}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _seconds(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: seconds from ``low`` to ``high`` (no nan, no infinity)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not low <= value <= high:  # also refuses nan and inf
+            raise argparse.ArgumentTypeError(f"from {low:g} to {high:g} seconds")
+        return value
+
+    parse.__name__ = "seconds"
+    return parse
+
+
+_positive = _whole(1, MAX_TARGET)
+_target = _whole(1, MAX_TARGET, "a score")
+_seed = _whole(0, MAX_SEED, "a seed")
+_port = _whole(0, 65535, "a TCP port")
+_players = _whole(MIN_PLAYERS, MAX_PLAYERS, "players")
+_host_bots = _whole(0, MAX_PLAYERS - 1, "bots")
+_play_bots = _whole(1, MAX_PLAYERS - 1, "bots")
+_jobs = _whole(1, 1024, "processes")
+_delay = _seconds(0.0, 60.0)
+_timeout = _seconds(0.1, 600.0)
+_review_timeout = _seconds(1.0, 600.0)
 
 
 def _review(p: argparse.ArgumentParser) -> None:
@@ -64,15 +100,28 @@ def _players(text: str) -> int:
     return value
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lang", choices=["en", "ru"], help="language (default: from the locale)")
-    p.add_argument("--ascii", action="store_true", help="no Unicode suit symbols or box lines")
-    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
+def _common(p: argparse.ArgumentParser, top: bool = False) -> None:
+    """--lang, --ascii and -v: accepted before the command (``top``) and after it."""
+    prefix = "top_" if top else ""
+    p.add_argument(
+        "--lang", choices=["en", "ru"], dest=prefix + "lang",
+        help="language (default: from the locale)",
+    )
+    p.add_argument(
+        "--ascii", action="store_true", dest=prefix + "ascii",
+        help="no Unicode suit symbols or box lines",
+    )
+    p.add_argument(
+        "-v", "--verbose", action="count", default=0, dest=prefix + "verbose",
+        help="more logging",
+    )
 
 
 def _table_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("table options (RULES.md §9)")
-    g.add_argument("--target", type=_positive, default=500, help="score that wins (500)")
+    g.add_argument(
+        "--target", type=_target, default=500, help="score that wins (500; up to 1000000000)"
+    )
     g.add_argument("--decks", type=int, choices=[1, 2], help="decks (auto: 1 up to 4 players)")
     g.add_argument(
         "--top-card-free",
@@ -86,7 +135,7 @@ def _table_options(p: argparse.ArgumentParser) -> None:
         default="play_on",
         help="when the stock runs out (play_on)",
     )
-    g.add_argument("--seed", type=int, help="seed of the shuffles (random by default)")
+    g.add_argument("--seed", type=_seed, help="seed of the shuffles (random by default)")
 
 
 def _host_args(p: argparse.ArgumentParser) -> None:
@@ -95,12 +144,12 @@ def _host_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=_players, default=4, help="seats at the table (4)")
     p.add_argument(
         "--bots",
-        type=int,
+        type=_host_bots,
         default=None,
-        help="seats filled by bots at the start (default: none for host, all but yours for play)",
+        help="seats filled by bots at the start (default: none)",
     )
     p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard")
-    p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    p.add_argument("--port", type=_port, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (0.0.0.0)")
     p.add_argument(
         "--password",
@@ -126,8 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rummy 500 (Michigan rum) on the local network, in the terminal. "
         "With no command: the lobby.",
     )
-    _common(parser)
-    parser.add_argument("--name", help="your player name")
+    _common(parser, top=True)
+    parser.add_argument("--name", dest="top_name", help="your player name")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("play", help="a solo game against bots, straight away")
@@ -135,15 +184,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="your player name")
     p.add_argument(
         "--bots",
-        type=int,
-        choices=range(1, MAX_PLAYERS),
+        type=_play_bots,
         default=1,
         metavar="N",
         help="bots to play against, 1 to 7 (1)",
     )
     p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard")
     p.add_argument("--lan", action="store_true", help="announce the table on the LAN too")
-    p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--bot-delay", type=_delay, default=None, metavar="SECONDS",
                    help="pause before each bot move (0.7)")
     _review(p)
     _table_options(p)
@@ -151,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("host", help="host a table (and play at it)")
     _common(p)
     p.add_argument("--headless", action="store_true", help="no screen: log what happens")
-    p.add_argument("--bot-delay", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--bot-delay", type=_delay, default=1.0, metavar="SECONDS",
                    help="bots' pause before each action while people are seated (1.0)")
     p.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     _review(p)
@@ -163,11 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="your player name")
     p.add_argument("--spectate", action="store_true", help="watch without a seat")
     p.add_argument("--password", nargs="?", const=True, default=None, help="table password")
-    p.add_argument("--timeout", type=float, default=3.0, help="seconds to look for the table")
+    p.add_argument(
+        "--timeout", type=_timeout, default=3.0, help="seconds to look for the table (3)"
+    )
 
     p = sub.add_parser("list", help="the tables on the LAN right now")
     _common(p)
-    p.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (3)")
+    p.add_argument("--timeout", type=_timeout, default=3.0, help="seconds to listen (3)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     p = sub.add_parser("sim", help="bot tournaments")
@@ -176,10 +226,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_players, default=2, help="players per match (2)")
     p.add_argument("--bots", default="hard,medium", help="bot levels, comma separated")
     p.add_argument("--hands", type=_positive, help="play H hands instead of whole matches")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first match (0)")
-    p.add_argument("--jobs", type=_positive, help="processes (default: all cores)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the first match (0)")
+    p.add_argument("--jobs", type=_jobs, help="processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--target", type=_positive, default=500, help="score that wins (500)")
+    p.add_argument("--target", type=_target, default=500, help="score that wins (500)")
 
     p = sub.add_parser("history", help="past matches")
     _common(p)
@@ -206,9 +256,61 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: where a player name given before the command goes (``rum500 --name Ann join …``)
+NAME_DEST = {"lobby": "name", "play": "name", "join": "name", "host": "player"}
+#: arguments that are file names: any bytes the system allows, so not checked as UTF-8
+PATH_ARGS = {"file"}
+
+
+def _merge(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Options given before the command count as if given after it (``rum500 --ascii play``);
+    a name before a command that has no player name is refused with a clear message."""
+    command = args.command or "lobby"
+    args.lang = getattr(args, "lang", None) or args.top_lang
+    args.ascii = bool(getattr(args, "ascii", False) or args.top_ascii)
+    args.verbose = getattr(args, "verbose", 0) + args.top_verbose
+    if args.top_name is not None:
+        dest = NAME_DEST.get(command)
+        if dest is None:
+            parser.error(f"--name before '{command}': that command takes no player name")
+        if getattr(args, dest, None) is None:
+            setattr(args, dest, args.top_name)
+    if not hasattr(args, "name"):
+        args.name = None
+    del args.top_lang, args.top_ascii, args.top_verbose, args.top_name
+
+
+def _check_text(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Every text argument must be valid UTF-8 (``--name $'Bad\\xff'`` is refused)."""
+    for dest, value in vars(args).items():
+        if not isinstance(value, str) or dest in PATH_ARGS:
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            positional = dest in ("table", "game_id") or (
+                dest == "player" and args.command == "stats"
+            )
+            what = dest.upper() if positional else "--" + dest.replace("_", "-")
+            parser.error(f"{what} is not valid UTF-8 text: type it again in plain characters")
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (``rum500 history | head``): stop quietly, as cat does
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _merge(parser, args)
+    _check_text(parser, args)
     level = logging.WARNING - 10 * min(args.verbose, 2)
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     command = args.command or "lobby"
@@ -223,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         raise
     try:
-        return int(getattr(module, func_name)(args) or 0)
+        code = int(getattr(module, func_name)(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
     except KeyboardInterrupt:
         return 130

@@ -29,7 +29,9 @@ def _setup(args: argparse.Namespace) -> str | None:
 
 
 def player_name(args: argparse.Namespace) -> str:
-    name = getattr(args, "name", None) or getattr(args, "player", None)
+    """The player's name: ``--player`` where the command has it (``host``: ``--name`` names
+    the table there), else ``--name``; by default the login name."""
+    name = args.player if hasattr(args, "player") else getattr(args, "name", None)
     if not name:
         try:
             name = getpass.getuser()
@@ -212,7 +214,8 @@ async def host_and_play(
 
 def run_join(args: argparse.Namespace) -> int:
     """``rum500 join TABLE|HOST:PORT``: join a table found on the LAN, or at an address."""
-    if why := _setup(args):
+    set_language(getattr(args, "lang", None))
+    if why := bad_port(args.table) or _no_terminal():
         return _fail(why)
     password = args.password
     if password is True:
@@ -238,6 +241,33 @@ async def find_table(name: str, timeout: float) -> tuple[str, int]:
             return t.address, t.port
     raise SessionError(
         _("no table called {name!r} answered on the LAN; try HOST:PORT.").format(name=name)
+    )
+
+
+def bad_port(text: str) -> str | None:
+    """Why ``text`` is an address with a wrong port (``127.0.0.1:notaport``), or None when it
+    is a good address or a table name."""
+    import ipaddress
+
+    text = text.strip()
+    if parse_address(text) is not None or ":" not in text or any(c.isspace() for c in text):
+        return None
+    if text.startswith("["):
+        host, _sep, rest = text[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+    else:
+        host, _sep, port = text.rpartition(":")
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            if not host or ":" in host:
+                return None
+            if not (host == "localhost" or "." in host or port.isdigit()):
+                return None  # a table name with a colon in it
+    if not port:
+        return _("{address}: the port is missing: give HOST:PORT").format(address=text)
+    return _("{address}: {port!r} is not a port: give a number from 1 to 65535").format(
+        address=text, port=port
     )
 
 
