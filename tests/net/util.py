@@ -35,7 +35,11 @@ async def play_as_bot(client: Client, seed: int = 0, level: str = "random") -> d
             hand = view["review"]["hand"]
             if hand not in readied:
                 readied.add(hand)
-                await client.act({"type": "ready"})
+                try:
+                    await client.act({"type": "ready"})
+                except ActionRefused:
+                    if client.view is view:  # refused while the review waits: a real failure
+                        raise
             continue
         if view["turn"] == client.seat and view["legal_actions"]:
             try:
@@ -46,7 +50,9 @@ async def play_as_bot(client: Client, seed: int = 0, level: str = "random") -> d
     return last
 
 
-async def wait_for(predicate: Callable[[], object], timeout: float = 10.0, step: float = 0.01) -> None:
+async def wait_for(
+    predicate: Callable[[], object], timeout: float = 10.0, step: float = 0.01
+) -> None:
     """Wait until ``predicate()`` is true (a liveness bound, not a speed assertion)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
