@@ -349,9 +349,9 @@ class Host:
         self._txt: dict | None = None
         table.listeners.append(self._observe)
         self._txt_task: asyncio.Task | None = None
-        self._sent_waiting: list[int] = []  # the review's waiting list in the last update
+        self._sent: tuple = ()  # the review's waiting list and the away seats last sent
         table.server = server
-        server.on_events.append(self._sent)
+        server.on_events.append(self._update_sent)
 
     def notice(self, code: str, text: str) -> None:
         """Tell every player about trouble at the host (a ``notice`` message)."""
@@ -414,15 +414,21 @@ class Host:
                 if observe is not None:
                     observe(events, self.table.view(s.index))
 
-    def _sent(self, by: int | None, events: list[dict]) -> None:
-        self._sent_waiting = self.table.waiting()
+    def _who_waits(self) -> tuple:
+        """What views show of the players' presence: the review's waiting list, and the
+        seats with a takeover countdown."""
+        away = tuple(i for i, t in enumerate(self.table.takeover()) if t is not None)
+        return tuple(self.table.waiting()), away
+
+    def _update_sent(self, by: int | None, events: list[dict]) -> None:
+        self._sent = self._who_waits()
 
     def _changed(self) -> None:
         self._wake.set()
         if self.table.finished:
             self._done.set()
-        if self.table.waiting() != self._sent_waiting:  # someone came or left mid-review
-            self.server.resend()
+        if self.table.started and self._who_waits() != self._sent:
+            self.server.resend()  # someone came or went: the views say so at once
         if self.announcer is not None:
             txt = self.txt()
             if txt != self._txt:
