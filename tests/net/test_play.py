@@ -4,12 +4,16 @@ spectators, rejoin, passwords, chat and the lobby."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import struct
 
 import pytest
 
 from net.client import ActionRefused, Client, ConnectionLost, HandshakeError
+from net.framing import ConnectionClosed, decode, encode, read_frame
+from net.protocol import auth_proof
 from rum500.rules import Options
-from tests.net.util import play_as_bot, wait_for
+from tests.net.util import next_message, play_as_bot, synced, wait_for
 
 
 @pytest.mark.parametrize("players,bots", [(2, 0), (4, 1), (5, 2), (8, 0)])
@@ -55,7 +59,9 @@ async def test_lobby_seats_start_and_table_full(make_host, clients):
         await clients(host, "Late")
     assert e.value.code == "table_full" and "watch" in str(e.value)
     late = await clients(host, "Late", spectate=True)
-    assert late.view is None or late.view["hand"] is None
+    await wait_for(lambda: late.view is not None)  # a late joiner is caught up at once …
+    assert late.view["hand"] is None and late.view["legal_actions"] == []  # … as a spectator
+    assert late.view["hand_sizes"] == host.table.game.view(None)["hand_sizes"]
 
 
 async def test_leaving_the_lobby_frees_the_seat(make_host, clients):
@@ -94,31 +100,104 @@ async def test_password_right_wrong_and_missing(make_host, clients):
     await wait_for(lambda: ann.view is not None)
 
 
+class Tap:
+    """A TCP relay on 127.0.0.1 between a client and the host that records every byte each
+    way, from the first: what really leaves the client, whatever code path wrote it."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.upstream = (host, port)
+        self.sent: list[bytes] = []  # client -> host
+        self.received: list[bytes] = []  # host -> client
+        self.port = 0
+        self._server: asyncio.AbstractServer | None = None
+
+    async def start(self) -> Tap:
+        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.upstream)
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter, log: list) -> None:
+            try:
+                while data := await src.read(1 << 16):
+                    log.append(data)
+                    dst.write(data)
+                    await dst.drain()
+            except ConnectionError:
+                pass
+            finally:
+                dst.close()
+
+        await asyncio.gather(
+            pipe(reader, up_writer, self.sent), pipe(up_reader, writer, self.received)
+        )
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+
+
+def frames(data: bytes) -> list[dict]:
+    """Split a recorded byte stream into its messages; every byte must belong to a frame."""
+    out = []
+    while data:
+        (length,) = struct.unpack(">I", data[:4])
+        assert len(data) >= 4 + length, "a cut frame"
+        out.append(decode(data[4 : 4 + length]))
+        data = data[4 + length :]
+    return out
+
+
 async def test_password_is_never_sent_in_the_clear(make_host):
-    host = await make_host(players=2, bots=1, password="s3cret")
-    frames: list[bytes] = []
-    sent: list[bytes] = []
-    c = await Client.connect(
-        host.address, host.port, name="Ann", password="s3cret", trace=frames.append
-    )
-    assert c.seat == 0
-    orig = c._writer.write  # check what we send from now on, too
-    c._writer.write = lambda data: (sent.append(data), orig(data))[1]
-    await c.chat("hello")
-    await c.close()
-    assert all(b"s3cret" not in f for f in frames + sent)
+    """Every byte the client sends, from the first, recorded on the wire: the password is not
+    among them in any form, only the HMAC proof for this connection's nonce."""
+    password = "s3cret-пароль"
+    host = await make_host(players=2, bots=1, password=password)
+    tap = await Tap(host.address, host.port).start()
+    try:
+        c = await Client.connect("127.0.0.1", tap.port, name="Ann", password=password)
+        assert c.seat == 0
+        await wait_for(lambda: c.view is not None)
+        await c.chat("hello")
+        await synced(c)
+        await c.close()
+    finally:
+        await tap.close()
+    await wait_for(lambda: host.server.seats[0].conn is None)
+    sent = b"".join(tap.sent)
+    for form in (password.encode(), password.encode("utf-16-le"), password.encode().hex().encode()):
+        assert form not in sent
+    assert b"s3cret" not in sent
+    out, back = frames(sent), frames(b"".join(tap.received))
+    assert out[0] == {
+        "type": "hello",
+        "version": 1,
+        "name": "Ann",
+        "token": None,
+        "spectate": False,
+    }
+    challenge = next(m for m in back if m["type"] == "challenge")
+    assert out[1] == {"type": "auth", "proof": auth_proof(password, challenge["nonce"])}
+    assert [m["type"] for m in out[2:]].count("auth") == 0
 
 
 async def test_rejoin_mid_turn_keeps_the_position(make_host, clients):
     host = await make_host(players=2, bots=1, seed=3)
     ann = await clients(host, "Ann")
-    await wait_for(lambda: ann.view is not None)
-    # play until it is Ann's turn in the play phase (after a draw)
-    while not (ann.view["turn"] == 0 and ann.view["phase"] == "play"):
-        if ann.view["turn"] == 0 and ann.view["phase"] == "draw":
-            await ann.act({"type": "draw", "source": "stock"})
-        await asyncio.sleep(0.01)
-    before = ann.view
+
+    async def draw_and_stop() -> dict:
+        """Until it is Ann's turn in the play phase (after her draw): that view."""
+        async for msg in ann.messages():
+            v = msg.get("view") if msg["type"] == "state" and msg["seq"] == ann.seq else None
+            if v and v["turn"] == 0 and v["phase"] == "draw":
+                await ann.act({"type": "draw", "source": "stock"})
+            elif v and v["turn"] == 0 and v["phase"] == "play":
+                return v
+        raise AssertionError("the connection ended")
+
+    before = await asyncio.wait_for(draw_and_stop(), 20)
     token = ann.token
     await ann.drop()
     await wait_for(lambda: host.server.seats[0].conn is None)
@@ -140,7 +219,7 @@ async def test_reconnect_after_a_drop(make_host, clients):
     ann = await clients(host, "Ann")
     await wait_for(lambda: ann.view is not None)
     host.server.seats[0].conn.writer.transport.abort()  # the network goes away
-    with pytest.raises(Exception):  # noqa: B017 - ConnectionLost, from messages()
+    with pytest.raises(ConnectionLost):
         async for _ in ann.messages():
             pass
     await ann.reconnect()
@@ -148,11 +227,142 @@ async def test_reconnect_after_a_drop(make_host, clients):
     await wait_for(lambda: host.server.seats[0].conn is not None)
 
 
-async def test_wrong_token_is_refused(make_host, clients):
-    host = await make_host(players=2, bots=1)
+async def seated_table(make_host, clients):
+    """A playing table: Ann at seat 0, Bob at seat 1, a bot at seat 2."""
+    host = await make_host(players=3, bots=1, seed=5)
+    ann = await clients(host, "Ann")
+    bob = await clients(host, "Bob")
+    await wait_for(lambda: ann.view is not None and bob.view is not None)
+    return host, ann, bob
+
+
+def untouched(host, *players: Client) -> None:
+    """Each player still holds its seat on its own connection, and is still connected."""
+    for c in players:
+        seat = host.server.seats[c.seat]
+        assert not c.lost and seat.conn is not None and seat.conn.name == c.name
+        assert seat.token == c.token
+
+
+@pytest.mark.parametrize("name", ["Mallory", "Ann", "Bob"])
+async def test_a_wrong_token_is_refused_whatever_the_name(make_host, clients, name):
+    """A seated player's name with a wrong token takes nothing (not even with the name)."""
+    host, ann, bob = await seated_table(make_host, clients)
+    conns = [s.conn for s in host.server.seats]
     with pytest.raises(HandshakeError) as e:
-        await clients(host, "Mallory", token="not-a-token")
+        await clients(host, name, token="not-" + ann.token)
     assert e.value.code == "bad_token"
+    assert [s.conn for s in host.server.seats] == conns
+    untouched(host, ann, bob)
+
+
+async def test_a_wrong_token_in_the_lobby_is_refused_too(make_host, clients):
+    host = await make_host(players=3, bots=1)
+    ann = await clients(host, "Ann")
+    with pytest.raises(HandshakeError) as e:
+        await clients(host, "Ann", token=ann.token[:-1])
+    assert e.value.code == "bad_token"
+    assert [s.name for s in host.server.seats] == ["Ann", None, "Bot 1"]  # no seat given
+    untouched(host, ann)
+
+
+async def test_an_empty_token_is_no_token(make_host, clients):
+    """``token: ""`` is no token: after the start it gets no seat, whatever the name."""
+    host, ann, bob = await seated_table(make_host, clients)
+    for name in ("Ann", "Bob", "Eve"):
+        with pytest.raises(HandshakeError) as e:
+            await clients(host, name, token="")
+        assert e.value.code == "table_full"
+    untouched(host, ann, bob)
+
+
+async def test_another_seats_token_gives_that_seat_only(make_host, clients):
+    """Bob's token with Ann's name is Bob's seat (and name), never Ann's; acting for Ann
+    from it is refused."""
+    host, ann, bob = await seated_table(make_host, clients)
+    game = host.table.game
+    eve = await clients(host, "Ann", token=bob.token)
+    assert (eve.seat, eve.name) == (1, "Bob")
+    with pytest.raises(ConnectionLost) as lost:
+        await next_message(bob, "never")  # Bob's old connection is closed …
+    assert lost.value.code == "replaced"
+    untouched(host, ann)  # … and Ann's is not
+    before = game.to_dict()
+    await eve.send_raw(
+        {"type": "action", "id": 7, "action": {"type": "draw", "source": "stock"}, "seat": 0}
+    )
+    await synced(eve)
+    assert game.to_dict() == before
+
+
+async def test_a_replaced_connection_can_do_nothing_more(make_host, clients):
+    """Ann's token used again elsewhere: her old connection is told ``replaced`` and closed;
+    whatever it still sends (an action, a chat, its token again in a hello) is never read."""
+    host, ann, bob = await seated_table(make_host, clients)
+    game = host.table.game
+    reader, writer = await asyncio.open_connection(host.address, host.port)
+    writer.write(
+        encode(
+            {"type": "hello", "version": 1, "name": "Ann", "token": ann.token, "spectate": False}
+        )
+    )
+    welcome = await asyncio.wait_for(read_frame(reader), 5)
+    assert welcome["seat"] == 0
+    with pytest.raises(ConnectionLost) as lost:
+        await next_message(ann, "never")
+    assert lost.value.code == "replaced"
+    # the real Ann takes the seat back with her token: the raw connection is the old one now
+    back = await clients(host, "Ann", token=ann.token)
+    got = []
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            got.append(await asyncio.wait_for(read_frame(reader), 5))
+    assert got and got[-1]["type"] == "error" and got[-1]["code"] == "replaced"
+    before = game.to_dict()
+    with contextlib.suppress(ConnectionError):
+        writer.write(encode({"type": "action", "id": 1, "action": {"type": "ready"}}))
+        writer.write(encode({"type": "chat", "text": "I am Ann"}))
+        writer.write(encode({"type": "hello", "version": 1, "name": "Ann", "token": ann.token}))
+        await writer.drain()
+    writer.close()
+    await synced(back)
+    await synced(bob)
+    assert game.to_dict() == before
+    assert host.server.seats[0].conn is not None and host.server.seats[0].conn.name == "Ann"
+    assert not back.lost and not bob.lost
+    assert back.view["hand"] == game.view(0)["hand"]
+
+
+async def test_a_spectator_never_gets_a_seat(make_host, clients):
+    """A spectator's hello with a token — forged, or a seat's own — watches: it takes no
+    seat and replaces nobody. A watching connection that sends a seat's token afterwards
+    (a second hello) stays a spectator and cannot act."""
+    host, ann, bob = await seated_table(make_host, clients)
+    game = host.table.game
+    for token in ("forged", ann.token, bob.token):
+        w = await clients(host, "W", spectate=True, token=token)
+        assert w.seat is None
+        await wait_for(lambda: w.view is not None)  # noqa: B023
+        assert w.view["hand"] is None
+        untouched(host, ann, bob)
+    watcher = await clients(host, "W", spectate=True)
+    assert watcher.seat is None and watcher.token is None
+    await watcher.send_raw(
+        {"type": "hello", "version": 1, "name": "Ann", "token": ann.token, "spectate": False}
+    )
+    error = await next_message(watcher, "error")
+    assert error["code"] == "bad_message"
+    before = game.to_dict()
+    seat = game.to_move
+    with pytest.raises(ActionRefused, match="spectators"):
+        await watcher.act({"type": "draw", "source": "stock"})
+    await watcher.send_raw(
+        {"type": "action", "id": 9, "action": {"type": "draw", "source": "stock"}, "seat": seat}
+    )
+    await synced(watcher)
+    assert game.to_dict() == before
+    assert watcher.view["hand"] is None
+    untouched(host, ann, bob)
 
 
 async def test_refusals_leave_the_game_unchanged(make_host, clients):
@@ -185,7 +395,7 @@ async def test_refusals_leave_the_game_unchanged(make_host, clients):
             "seat": mover.seat,
         }
     )
-    await asyncio.sleep(0.05)
+    await synced(other)  # the host has handled it: wait for its answer, then look
     assert game.to_dict() == before
     await mover.act({"type": "draw", "source": "stock"})
     assert len(game.actions) == len(before["actions"]) + 1
