@@ -11,15 +11,29 @@ Public API (stable; the terminal client and the game log build on it)::
     # the host player joins like everyone else, over the network:
     #   await Client.connect(host.address, host.port, name="Ann", token=host.token)
     host.start_now()               # fill the empty seats with bots and start at once
+    host.notice("log_failed", "…") # a notice message to every client
     await host.finished()          # wait for game over
-    await host.close()             # goodbye to every client, mDNS goodbye, stop
+    await host.close()             # goodbye ("shutdown") to every client, mDNS goodbye, stop
 
 Seats: the host player (``host_player``) sits at seat 0, ``bots`` bots take the last seats,
 and the others are free for players who join; the match starts when every seat is taken.
 Bots play with a human-like pause (``bot_delay``) while a human seat is connected, at once
-otherwise. Between hands the host deals for the next dealer after ``deal_pause`` seconds if
-that player has not. A human seat that stays away longer than ``takeover_after`` seconds is
-played by a bot until its player rejoins with the token.
+otherwise. A human seat that stays away longer than ``takeover_after`` seconds is played by
+a bot until its player rejoins with the token; every view's ``takeover`` counts down to it.
+
+The hand-end review: when a hand ends (phase ``hand_over``) every view carries ``review``
+(``hand``, ``waiting``, ``seconds_left``). A seated player's ``{"type": "ready"}`` — or
+``{"type": "deal"}``, which counts as ready — is a ``ready`` event; the host deals for the
+next dealer as soon as no connected human player is waiting, or ``review_timeout`` seconds
+after the hand ended. Bots never act while a review is open; a table with no human
+connected deals at once.
+
+Take back: ``{"type": "take_back"}`` from the seat to move undoes its last meld or lay-off
+of the turn (``Game.pop``), only at a table where every other seat is a bot.
+
+The lobby message carries ``addresses`` (see :func:`lan_addresses`). Views are sent again
+(``events: []``) when a player comes or goes during a review or while a seat is away.
+See docs/protocol.md for every message and field.
 
 Journal hook (``HostConfig.journal``), called synchronously, in this order:
 ``start_match(info)`` once the match starts — info: ``players`` (count), ``seed``,
@@ -27,8 +41,13 @@ Journal hook (``HostConfig.journal``), called synchronously, in this order:
 also once when a resumed match is hosted (same info, the saved seats) —;
 ``record(seq, seat, action)`` after each applied action (``seq`` is its index in
 ``Game.actions``, ``action`` the engine's normalised form) and before anyone is told of it;
+``take_back(seq)`` when the action with index ``seq`` (the last one) is taken back;
 ``seats(seats)`` when names, tokens or bots change; ``finish(winner, totals)`` at game over.
-A journal call that raises is logged as a warning and the game carries on.
+A journal call that raises ``OSError`` or ``sqlite3.Error`` is logged as a warning and the
+players get a ``log_failed`` notice (once, until a call succeeds); any other exception is a
+bug, logged as an error with its traceback (and noticed too); either way the game carries
+on. A journal with an ``on_warning`` attribute (:class:`rum500.store.journal.Journal`, which
+never raises) has it chained so that its warnings become ``log_failed`` notices as well.
 
 Resume: ``HostConfig.resume_game`` (a ``Game``, e.g. from ``Game.replay``) and
 ``resume_seats`` (``[{name, token, bot}]`` in seat order) host a restored position; players
