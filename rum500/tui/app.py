@@ -8,6 +8,7 @@ the screen and every update redraws at once.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
@@ -49,6 +50,14 @@ def build_table_app(
     return app
 
 
+async def tick(model: TableModel, app: Application[Any]) -> None:
+    """Redraw each second while a countdown is on screen (the review, an away seat)."""
+    while True:
+        await asyncio.sleep(1.0)
+        if model.review.open or model.takeover:
+            app.invalidate()
+
+
 async def run_table(
     session: Session, model: TableModel, input: Input | None = None, output: Output | None = None
 ) -> int:
@@ -59,6 +68,7 @@ async def run_table(
 
     def start() -> None:
         app.create_background_task(session.pump(model))
+        app.create_background_task(tick(model, app))
 
     try:
         result = await app.run_async(pre_run=start)

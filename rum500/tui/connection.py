@@ -174,10 +174,12 @@ class NetSession:
             except ConnectionLost as e:
                 if self.closing:
                     return
-                if e.code in FINAL_CODES or e.code == "shutdown":
+                if e.code == "shutdown":  # final: no retry, back to the lobby
+                    model.host_closed(self._final_reason(e))
+                    return
+                if e.code in FINAL_CODES:
                     model.connection_lost(self._final_reason(e))
-                    if e.code != "shutdown":
-                        return
+                    return
                 else:
                     model.connection_lost()
                 await self._rejoin(model)

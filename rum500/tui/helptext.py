@@ -2,28 +2,39 @@
 
 from __future__ import annotations
 
+import re
+
 from rum500.i18n import _
+
+#: --ascii: the arrows of the help in plain ASCII (the key column re-aligned after them).
+ASCII_ARROWS = str.maketrans({"←": "<-", "→": "->", "↑": "^", "↓": "v", "♦": "D", "—": "-"})
+_KEY_ROW = re.compile(r"^(  \S.*?)(\s{2,})(\S.*)$")
 
 
 def keys_text() -> str:
     return _(
         "KEYS\n"
-        "  ← → Home   move the cursor (hand, discard pile or melds)\n"
-        "  ↑ ↓        move between the discard pile, the melds and your hand\n"
-        "  space      select / unselect the card under the cursor\n"
-        "  s          draw the top card of the stock\n"
-        "  t          take from the discard pile at the cursor's depth\n"
-        "  m          meld the selected cards\n"
-        "  l          lay off the selected card (then choose the meld, Enter)\n"
-        "  d          discard the selected card, or the one under the cursor\n"
-        "  e          end the hand (only when the stock is empty)\n"
-        "  n, Enter   deal the next hand (when it is your deal)\n"
-        "  o          sort the hand by suit / by rank\n"
-        "  h          hint: what the strongest bot would do\n"
-        "  u, Esc     clear the selection\n"
-        "  c          chat\n"
-        "  ?          this help (↑ ↓ scroll, Esc closes)\n"
-        "  q, Ctrl-C  leave (asks first during a match)\n"
+        "  ← → Home End   move the cursor (hand, pile or melds); it stops at the ends\n"
+        "  ↑ ↓            move between the discard pile, the melds and your hand\n"
+        "  space          select / unselect the card under the cursor\n"
+        "  s              draw the top card of the stock\n"
+        "  t              take from the discard pile at the cursor's depth\n"
+        "  m              meld the selected cards\n"
+        "  l              lay off the selected card (then choose the meld, Enter)\n"
+        "  d              discard the selected card (none selected: the first d selects\n"
+        "                 the card under the cursor, a second d discards it)\n"
+        "  e              end the hand when the stock is empty (asks, shows the score)\n"
+        "  u              take back your last meld or lay-off of this turn (solo)\n"
+        "  h              hint: the strongest bot's move, one key away from playing it\n"
+        "  o              sort the hand by suit / by rank\n"
+        "  Esc            clear the selection\n"
+        "  Enter          after a hand: ready for the next one (the review)\n"
+        "  p              the score of every hand so far\n"
+        "  c              chat\n"
+        "  ?              this help (↑ ↓ scroll, Esc closes)\n"
+        "  q, Ctrl-C      leave (asks first during a match)\n"
+        "  On the table: + marks the card you just drew; green, what the others did\n"
+        "  in their last turn; 9♦←2 is a 9♦ laid off by player 2.\n"
         "  Mouse: click a card to select it, a pile card to choose the depth (again to\n"
         "  take), a meld to lay off on it, a key in the bottom line to use it."
     )
@@ -49,5 +60,16 @@ def rules_text() -> str:
     )
 
 
-def help_lines() -> list[str]:
-    return (keys_text() + "\n\n" + rules_text()).splitlines()
+def _ascii_line(line: str) -> str:
+    m = _KEY_ROW.match(line)
+    if not m:
+        return line.translate(ASCII_ARROWS)
+    key = m.group(1).translate(ASCII_ARROWS)
+    column = len(m.group(1)) + len(m.group(2))
+    return key.ljust(column - 1) + " " + m.group(3).translate(ASCII_ARROWS)
+
+
+def help_lines(ascii: bool = False) -> list[str]:
+    """The help screen's lines; with ``ascii`` the arrows in ASCII, the columns kept."""
+    lines = (keys_text() + "\n\n" + rules_text()).splitlines()
+    return [_ascii_line(line) for line in lines] if ascii else lines

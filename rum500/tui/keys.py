@@ -1,4 +1,8 @@
-"""Key bindings of the table screen, made from the model (pyvim's ``create_key_bindings``)."""
+"""Key bindings of the table screen, made from the model (pyvim's ``create_key_bindings``).
+
+With an overlay open, only that overlay's keys act; any other key gets a one-line answer
+(:meth:`TableModel.overlay_key`), never silence.
+"""
 
 from __future__ import annotations
 
@@ -20,20 +24,33 @@ def with_twins(keys: tuple[str, ...]) -> tuple[str, ...]:
 
 def build_key_bindings(model: TableModel) -> KeyBindings:
     kb = KeyBindings()
+
+    def shown(*names: str) -> Condition:
+        return Condition(lambda: model.overlay in names)
+
     table = Condition(lambda: model.overlay is None)
-    chatting = Condition(lambda: model.overlay == "chat")
-    helping = Condition(lambda: model.overlay == "help")
-    quitting = Condition(lambda: model.overlay == "quit")
-    sheet = Condition(lambda: model.overlay == "sheet")
-    final = Condition(lambda: model.overlay == "final")
+    chatting = shown("chat")
+    helping = shown("help")
+    quitting = shown("quit")
+    sheet = shown("sheet")
+    scores = shown("scores")
+    confirm = shown("confirm")
+    final = shown("final")
+    other_overlay = Condition(lambda: model.overlay not in (None, "chat"))
 
     def bind(keys: tuple[str, ...], method, flt=table) -> None:  # type: ignore[no-untyped-def]
         for key in with_twins(keys):
             kb.add(key, filter=flt)(lambda event, method=method: method())
 
+    # any key an overlay does not use: one line saying why nothing happens
+    @kb.add(Keys.Any, filter=other_overlay)
+    def _why(event: KeyPressEvent) -> None:
+        model.overlay_key(event.data)
+
     bind(("left",), lambda: model.move(-1))
     bind(("right",), lambda: model.move(1))
     bind(("home",), model.move_home)
+    bind(("end",), model.move_end)
     bind(("up",), lambda: model.switch_zone(-1))
     bind(("down",), lambda: model.switch_zone(1))
     bind(("space",), model.toggle_select)
@@ -44,14 +61,16 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     bind(("d",), model.discard)
     bind(("e",), model.end_hand)
     bind(("n",), model.deal)
+    bind(("u",), model.take_back)
     bind(("enter",), model.enter)
     bind(("o",), model.toggle_sort)
     bind(("g",), model.start_with_bots)
     bind(("h",), model.hint)
-    bind(("u", "escape"), model.clear_selection)
-    bind(("c",), model.open_chat)
-    bind(("?",), model.toggle_help, table | helping)
-    bind(("q", "c-c"), model.ask_quit, table | final)
+    bind(("escape",), model.clear_selection)
+    bind(("c",), model.open_chat, table | sheet | scores | final)
+    bind(("p",), model.toggle_scores, table | sheet | scores | final)
+    bind(("?",), model.toggle_help, table | helping | sheet | scores | final)
+    bind(("q", "c-c"), model.ask_quit, table | sheet | scores | final)
 
     # help: scroll, close
     bind(("up",), lambda: model.scroll_help(-1, len(help_lines())), helping)
@@ -60,21 +79,29 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     bind(("pagedown", "space"), lambda: model.scroll_help(10, len(help_lines())), helping)
     bind(("escape", "q", "enter"), model.close_overlay, helping)
 
-    # leaving: y leaves, anything else stays
+    # leaving: y leaves, n stays
     bind(("y", "Y", "c-c"), model.confirm_quit, quitting)
     bind(("n", "N", "escape", "q"), model.close_overlay, quitting)
 
-    # the score sheet: Enter deals when it is my deal, else closes
-    def sheet_enter() -> None:
-        if model.legal("deal"):
-            model.deal()
-        else:
-            model.close_overlay()
+    # a yes/no question (ending the hand)
+    bind(("y", "Y"), model.confirm_yes, confirm)
+    bind(("n", "N", "escape", "c-c"), model.close_overlay, confirm)
 
-    bind(("enter", "n"), sheet_enter, sheet)
-    bind(("escape", "space"), model.close_overlay, sheet)
-    bind(("?",), model.toggle_help, sheet | final)
-    bind(("q", "c-c"), model.ask_quit, sheet)
+    # the hand-end review: Enter = ready (or deal / close), arrows scroll, Esc shows the table
+    bind(("enter", "n"), model.review_enter, sheet)
+    bind(("escape",), model.close_overlay, sheet)
+    bind(("up",), lambda: model.scroll_review(-1), sheet)
+    bind(("down",), lambda: model.scroll_review(1), sheet)
+    bind(("pageup",), lambda: model.scroll_review(-10), sheet)
+    bind(("pagedown", "space"), lambda: model.scroll_review(10), sheet)
+
+    # the score table
+    bind(("escape", "enter"), model.close_overlay, scores)
+    bind(("up",), lambda: model.scroll_scores(-1), scores)
+    bind(("down",), lambda: model.scroll_scores(1), scores)
+    bind(("pageup",), lambda: model.scroll_scores(-10), scores)
+    bind(("pagedown", "space"), lambda: model.scroll_scores(10), scores)
+
     bind(("escape",), model.close_overlay, final)
 
     # chat input

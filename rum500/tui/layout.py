@@ -27,7 +27,7 @@ from prompt_toolkit.widgets import Frame
 from prompt_toolkit.widgets.base import Border
 
 from rum500.i18n import _
-from rum500.tui import render
+from rum500.tui import render, sheets
 from rum500.tui.helptext import help_lines
 from rum500.tui.model import TableModel
 
@@ -103,29 +103,21 @@ def _overlay(model: TableModel, name: str, body: HSplit | Window, title: str, **
     )
 
 
-def help_text(model: TableModel) -> StyleAndTextTuples:
-    lines = help_lines()
-    shown = lines[model.help_scroll :]
-    return [("", "\n".join(shown))]
-
-
-def _players_height(model: TableModel) -> int:
-    if model.view:
-        return model.view["players"] + 1
-    if model.lobby:
-        return len(model.lobby.get("seats") or []) + 1
-    return 1
+def _screen_size() -> tuple[int, int]:
+    """(columns, rows) of the terminal (80×24 before there is one)."""
+    try:
+        size = get_app().output.get_size()
+        return max(20, size.columns), max(5, size.rows)
+    except Exception:  # no terminal yet
+        return 80, 24
 
 
 def _screen_width() -> int:
-    try:
-        return max(20, get_app().output.get_size().columns)
-    except Exception:  # no terminal yet
-        return 80
+    return _screen_size()[0]
 
 
 def fitted(get_text, most: int):  # type: ignore[no-untyped-def]
-    """A height that fits the wrapped text (at most ``most`` lines), so the log gets the rest."""
+    """A height that fits the wrapped text (at most ``most`` lines)."""
 
     def height() -> Dimension:
         width = _screen_width()
@@ -136,33 +128,137 @@ def fitted(get_text, most: int):  # type: ignore[no-untyped-def]
     return height
 
 
+def _window_of(lines: list[render.Line], focus: int, height: int, tail: bool) -> list[render.Line]:
+    """``height`` of ``lines``, keeping the focus line (else the start, or the end when
+    ``tail``) in sight; a dim line says when more is hidden below."""
+    if height <= 0:
+        return []
+    if len(lines) <= height:
+        return lines
+    if focus < 0:
+        focus = len(lines) - 1 if tail else 0
+    top = max(0, min(focus - height // 2, len(lines) - height))
+    shown = lines[top : top + height]
+    hidden = len(lines) - top - height
+    if hidden > 0 and focus < top + height - 1 and height > 1:
+        shown = shown[:-1] + [[("class:dim", "  " + _("… {n} more below").format(n=hidden + 1))]]
+    return shown
+
+
+class Plan:
+    """How many lines each part of the table gets on this screen (see :func:`plan`)."""
+
+    def __init__(self, model: TableModel) -> None:
+        cols, rows = _screen_size()
+        self.cols, self.rows = cols, rows
+        self.players = render.players_lines(model, cols)
+        self.pile, self.pile_focus = render.pile_lines(model, cols)
+        self.melds, self.meld_focus = render.meld_lines(model, cols)
+        self.hand, self.hand_focus = render.hand_lines(model, cols)
+        self.recent = render.recent_lines(model, cols)
+        self.keys = render.key_lines(model, cols)
+        h: dict[str, int] = {}
+        h["banner"] = 1 if (model.banner or model.notice) else 0
+        h["title"] = 1
+        h["status"] = 1
+        h["keys"] = min(2, len(self.keys))
+        h["players"] = min(len(self.players), 5 if model.view else 12)
+        h["hand"] = min(4, len(self.hand))
+        h["pile"] = min(3, len(self.pile))
+        h["melds"] = min(2, len(self.melds))
+        left = rows - sum(h.values())
+        if left < 0:  # a tiny window: the table's parts give way, the hand and keys last
+            for part in ("players", "pile", "melds", "hand"):
+                give = min(h[part] - (1 if part in ("hand", "pile") else 0), -left)
+                h[part] -= max(0, give)
+                left += max(0, give)
+        more = min(max(0, left), len(self.melds) - h["melds"])
+        h["melds"] += more
+        left -= more
+        h["recent"] = min(max(0, left), len(self.recent), 2)
+        left -= h["recent"]
+        h["rule"] = 1 if left >= 3 else 0
+        h["log"] = max(0, left - h["rule"])
+        self.h = h
+
+    def bottom(self) -> int:
+        """Lines the overlays leave free at the bottom: the key bar and the status line."""
+        return self.h["keys"] + self.h["status"]
+
+
+_plans: dict[int, tuple[int, Plan]] = {}
+
+
+def plan(model: TableModel) -> Plan:
+    """The plan of this frame (made once per redraw, read by every part)."""
+    try:
+        frame = get_app().render_counter
+    except Exception:  # no application: always fresh
+        return Plan(model)
+    cached = _plans.get(id(model))
+    if cached is None or cached[0] != frame:
+        cached = (frame, Plan(model))
+        _plans.clear()
+        _plans[id(model)] = cached
+    return cached[1]
+
+
 def build_layout(model: TableModel) -> Layout:
     with ascii_borders(model.ascii):
         return _build_layout(model)
 
 
+def _part(model: TableModel, name: str, lines) -> Window:  # type: ignore[no-untyped-def]
+    """One part of the table: ``lines(plan)`` is the (lines, focus, tail) to show."""
+
+    def text() -> StyleAndTextTuples:
+        p = plan(model)
+        shown, focus, tail = lines(p)
+        return render.joined(_window_of(shown, focus, p.h[name], tail))
+
+    return _window(model, text, height=lambda: Dimension.exact(plan(model).h[name]))
+
+
+def _scrolled(model: TableModel, get_lines, get_scroll, framed: int = 2) -> Window:  # type: ignore[no-untyped-def]
+    """An overlay's text, from line ``get_scroll()`` (clamped), cut to the screen width."""
+
+    def text() -> StyleAndTextTuples:
+        p = plan(model)
+        room = max(1, p.rows - p.bottom() - framed)
+        lines = get_lines(p.cols - 4)
+        top = max(0, min(get_scroll(len(lines), room), len(lines) - room))
+        return render.joined([render.cut(line, p.cols - 4) for line in lines[top : top + room]])
+
+    return _window(model, text)
+
+
 def _build_layout(model: TableModel) -> Layout:
-    players = _window(
-        model,
-        lambda: render.players(model),
-        height=lambda: Dimension.exact(_players_height(model)),
-    )
     chat_lines = lambda: max(1, len(list(model.chat_lines)[-20:]))  # noqa: E731
     log_lines = lambda: max(1, len(list(model.log)[-40:]))  # noqa: E731
+
+    def banner() -> StyleAndTextTuples:
+        if model.banner:
+            return [("class:banner", f" {model.banner} ")]
+        return [("class:notice", f" {model.notice} ")]
+
     body = HSplit(
         [
-            ConditionalContainer(
-                _window(model, lambda: [("class:banner", f" {model.banner} ")], height=1),
-                filter=Condition(lambda: bool(model.banner)),
-            ),
+            _window(model, banner, height=lambda: Dimension.exact(plan(model).h["banner"])),
             _window(model, lambda: render.title(model), height=1, style="class:title"),
-            players,
-            _fitted_window(model, render.pile, 4),
-            _fitted_window(model, render.melds, 10),
-            _fitted_window(model, render.hand, 4),
-            _fitted_window(model, render.actions, 2),
-            _fitted_window(model, render.status, 2),
-            Window(height=1, char="-" if model.ascii else "─", style="class:dim"),
+            _part(model, "players", lambda p: (p.players, -1, False)),
+            _part(model, "pile", lambda p: (p.pile, p.pile_focus, True)),
+            _part(model, "melds", lambda p: (p.melds, p.meld_focus, False)),
+            _part(model, "hand", lambda p: (p.hand, p.hand_focus, False)),
+            _window(
+                model,
+                lambda: render.joined(plan(model).recent[: plan(model).h["recent"]]),
+                height=lambda: Dimension.exact(plan(model).h["recent"]),
+            ),
+            Window(
+                height=lambda: Dimension.exact(plan(model).h["rule"]),
+                char="-" if model.ascii else "─",
+                style="class:dim",
+            ),
             VSplit(
                 [
                     _tail_window(model, lambda: render.log(model), log_lines),
@@ -177,50 +273,86 @@ def _build_layout(model: TableModel) -> Layout:
                         always_hide_cursor=True,
                     ),
                 ],
-                height=Dimension(min=2, weight=1),
+                height=lambda: Dimension.exact(plan(model).h["log"]),
+            ),
+            _part(model, "keys", lambda p: (p.keys, -1, False)),
+            _window(
+                model,
+                lambda: render.cut(render.status(model), _screen_width()),
+                height=1,
             ),
         ]
     )
+    above_keys = lambda: max(3, plan(model).rows - plan(model).bottom())  # noqa: E731
+
+    def review_scroll(n: int, room: int) -> int:
+        model.review.scroll = max(0, min(model.review.scroll, n - room))
+        return model.review.scroll
+
+    def scores_scroll(n: int, room: int) -> int:
+        if model.scores_scroll is None:
+            return n  # the newest hands
+        model.scores_scroll = max(0, min(model.scores_scroll, n - room))
+        return model.scores_scroll
+
     floats = [
         _overlay(
             model,
             "help",
-            _window(model, lambda: help_text(model)),
+            _scrolled(
+                model,
+                lambda w: [[("", line)] for line in help_lines(model.ascii)],
+                lambda n, room: model.help_scroll,
+            ),
             _("Help"),
             top=0,
-            bottom=0,
             left=0,
             right=0,
+            height=above_keys,
         ),
         _overlay(
             model,
             "quit",
-            _window(
-                model,
-                lambda: [
-                    (
-                        "class:label",
-                        _("Close the table for the players waiting? y = close, n = stay")
-                        if model.guests_waiting
-                        else _("Leave the match? y = leave, n = stay"),
-                    )
-                ],
-                height=1,
-            ),
+            _window(model, lambda: [("class:label", model.quit_question())], height=1),
             _("Leave"),
         ),
         _overlay(
-            model, "sheet", _window(model, lambda: render.score_sheet(model)), _("Score sheet")
+            model,
+            "confirm",
+            _window(model, lambda: [("class:label", model.confirm_text)], wrap_lines=True),
+            _("Are you sure?"),
+            left=2,
+            right=2,
+        ),
+        _overlay(
+            model,
+            "sheet",
+            _scrolled(model, lambda w: sheets.review_lines(model, w), review_scroll),
+            _("Hand over"),
+            top=0,
+            left=0,
+            right=0,
+            height=above_keys,
+        ),
+        _overlay(
+            model,
+            "scores",
+            _scrolled(model, lambda w: sheets.score_table_lines(model, w), scores_scroll),
+            _("Scores, hand by hand"),
+            top=0,
+            left=0,
+            right=0,
+            height=above_keys,
         ),
         _overlay(
             model,
             "final",
             _window(model, lambda: render.final(model, width=_screen_width() - 8)),
             _("Final standings"),
-            top=1,
-            bottom=1,
+            top=0,
             left=2,
             right=2,
+            height=above_keys,
         ),
         _overlay(
             model,

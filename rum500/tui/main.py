@@ -108,7 +108,10 @@ async def play_at(
     model.start_now = start_now
     if note:
         model.say(note)
-    return await run_table(session, model, input=input, output=output)
+    status = await run_table(session, model, input=input, output=output)
+    if model.closed_by_host:  # final: the lobby (or the shell) says why
+        raise SessionError(model.closed_by_host)
+    return status
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -195,6 +198,8 @@ async def host_and_play(
             note = _(
                 "Hosting {table} on port {port}. Press g to fill free seats with bots and start."
             ).format(table=host.table_name, port=host.port)
+        model = model or TableModel(name=name, ascii=ascii)
+        model.hosting = True
         return await play_at(
             host.address,
             host.port,

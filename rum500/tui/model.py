@@ -12,15 +12,19 @@ host's refusal, if any, comes back as a one-line message.
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Coroutine
 from enum import StrEnum
 from typing import Any
 
 from rum500 import cards as C
-from rum500.i18n import _
+from rum500.i18n import _, ngettext
 from rum500.rules.melds import IllegalMove, make_meld
 from rum500.tui import describe
+from rum500.tui.changes import Changes
+from rum500.tui.review import Review
 
 Send = Callable[[dict], Awaitable[Any]]
 Spawn = Callable[[Coroutine[Any, Any, Any]], Any]
@@ -105,10 +109,22 @@ class TableModel:
         self.message = ""
         self.message_is_error = False
         self.banner = ""
-        self.overlay: str | None = None  # "help", "quit", "sheet", "final", "chat"
+        # "help", "quit", "sheet" (the hand-end review), "scores", "confirm", "final", "chat"
+        self.overlay: str | None = None
         self.help_scroll = 0
+        self.scores_scroll: int | None = None  # None: the newest hands in sight
+        self.review = Review()
+        self.changes = Changes()
+        self.notice = ""  # the host's latest notice (a banner)
+        self.confirm_text = ""
+        self.confirm_action: Callable[[], None] | None = None
+        self.takeover: dict[int, float] = {}  # away seat -> when a bot takes it (monotonic)
+        self.addresses: list[str] = []  # where friends reach this table (the lobby message)
+        self.hosting = False  # our own process hosts this table
+        self.closed_by_host: str | None = None  # the host closed the table: why
         self.chat_input = ""
         self.sheet: dict | None = None  # the last finished hand's result, until closed
+        self.sheet_closed_for: int | None = None  # the hand whose review the player closed
         self.final_closed = False
         self.sent: list[dict] = []
         self.busy = False
@@ -203,7 +219,38 @@ class TableModel:
         return flags
 
     def available_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
-        """The moves open right now, as (key, label, method): only legal ones are offered."""
+        """The keys that work right now, as (key, label, method): only legal moves are
+        offered, and with an overlay open only that overlay's keys."""
+        overlay = self.overlay
+        if overlay == "sheet":
+            out = [("Enter", self.review_enter_label(), self.review_enter)]
+            out.append(("↑↓", _("scroll"), lambda: self.scroll_review(1)))
+            out.append(("p", _("scores"), self.toggle_scores))
+            if self.review.open or self.finished:
+                out.append(("Esc", _("look at the table"), self.close_overlay))
+            return out + self._always_keys()
+        if overlay == "scores":
+            return [
+                ("↑↓", _("scroll"), lambda: self.scroll_scores(1)),
+                ("p", _("close"), self.toggle_scores),
+                ("Esc", _("close"), self.close_overlay),
+            ] + self._always_keys()
+        if overlay == "confirm":
+            return [
+                ("y", _("yes"), self.confirm_yes),
+                ("n", _("no"), self.close_overlay),
+            ]
+        if overlay == "quit":
+            return [("y", _("leave"), self.confirm_quit), ("n", _("stay"), self.close_overlay)]
+        if overlay == "help":
+            return [
+                ("↑↓", _("scroll"), lambda: self.scroll_help(1, 1)),
+                ("Esc", _("close"), self.close_overlay),
+            ]
+        if overlay == "final":
+            return [("p", _("scores"), self.toggle_scores)] + self._always_keys()
+        if overlay == "chat":
+            return [("Enter", _("send"), self.chat_send), ("Esc", _("cancel"), self.close_overlay)]
         out: list[tuple[str, str, Callable[[], None]]] = []
         if self.can_start():
             out.append(("g", _("start with bots"), self.start_with_bots))
@@ -220,16 +267,26 @@ class TableModel:
                 out.append(("d", _("discard"), self.discard))
             if self.legal("end_hand"):
                 out.append(("e", _("end the hand"), self.end_hand))
-            if self.legal("deal"):
+            if self.can_take_back():
+                out.append(("u", _("take back"), self.take_back))
+            if self.legal("deal") and not self.review.open:
                 out.append(("n", _("deal"), self.deal))
+        if self.phase == "hand_over" and self.view and self.view.get("last_hand"):
+            out.append(("Enter", _("review"), self.enter))
         if self.view and self.view.get("hand"):
             out.append(("o", _("sort"), self.toggle_sort))
-        if self.my_turn:
+        if self.my_turn and self.phase in ("draw", "play"):
             out.append(("h", _("hint"), self.hint))
-        out.append(("c", _("chat"), self.open_chat))
-        out.append(("?", _("help"), self.toggle_help))
-        out.append(("q", _("quit"), self.ask_quit))
-        return out
+        if self.view and self.view.get("results"):
+            out.append(("p", _("scores"), self.toggle_scores))
+        return out + self._always_keys()
+
+    def _always_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
+        return [
+            ("c", _("chat"), self.open_chat),
+            ("?", _("help"), self.toggle_help),
+            ("q", _("quit"), self.ask_quit),
+        ]
 
     # ------------------------------------------------------------------ messages from the host
 
@@ -251,6 +308,9 @@ class TableModel:
                     i for i, s in enumerate(seats) if isinstance(s, dict) and s.get("away")
                 }
             self.table_name = str(msg.get("table") or self.table_name)
+            addresses = msg.get("addresses")
+            if isinstance(addresses, list):
+                self.addresses = [str(a)[:60] for a in addresses[:8] if isinstance(a, str)]
         elif kind == "state":
             view = msg.get("view")
             if isinstance(view, dict) and "players" in view:  # {} before the match starts
@@ -264,13 +324,24 @@ class TableModel:
             )
             self.say(why, error=True)
         elif kind == "notice":
-            self.log.append(str(msg.get("text", "")))
+            text = " ".join(str(msg.get("text") or msg.get("code") or "").split())[:200]
+            self.notice = text
+            if text:
+                self.log.append(text)
         self.on_change()
 
     def set_view(self, view: dict, events: list[dict] | None = None) -> None:
         """A new view (and the public events that led to it)."""
         old_turn = self.view["turn"] if self.view else None
+        old_hand = Counter((self.view or {}).get("hand") or [])
         self.view = view
+        self.changes.apply(
+            [e for e in events or [] if isinstance(e, dict)],
+            view.get("seat"),
+            Counter(view.get("hand") or []) - old_hand,
+        )
+        self.review.update(view.get("review"))
+        self._set_takeover(view.get("takeover"))
         if isinstance(view.get("names"), list):
             self.names = [str(n or "") for n in view["names"]]
         if len(self.names) < view["players"]:
@@ -297,8 +368,18 @@ class TableModel:
             self.pile_cursor = None
         if self.choosing_meld_for and self.choosing_meld_for not in have:
             self.choosing_meld_for = None
-        if view["phase"] == "hand_over" and self.sheet is None and view.get("last_hand"):
-            self.sheet = dict(view["last_hand"])
+        last = view.get("last_hand")
+        if (
+            view["phase"] == "hand_over"
+            and self.sheet is None
+            and isinstance(last, dict)
+            and last.get("hand") != self.sheet_closed_for
+        ):
+            self.sheet = dict(last)
+        if view["phase"] in ("draw", "play") and self.sheet is not None:
+            self.sheet = None  # the next hand is dealt: the review is over
+            if self.overlay in ("sheet", "confirm"):
+                self.overlay = None
         if view["phase"] == "game_over":
             self.finished = True
         if self.overlay is None:
@@ -307,12 +388,48 @@ class TableModel:
             if self.zone == Zone.MELDS:
                 self.zone = Zone.HAND
             self.pile_cursor = None
-            if self.legal_pile_indices():
-                self.say(_("Your turn: draw from the stock (s) or take from the pile (t)."))
-            else:
-                self.say(_("Your turn: draw from the stock (s)."))
+            self.say(self.draw_prompt())
         elif view["turn"] != old_turn and self.message and not self.message_is_error:
             self.message = ""
+
+    def draw_prompt(self) -> str:
+        """What my turn's draw may be, in one line (only what is open now)."""
+        stock, pile = self.can_draw_stock(), bool(self.legal_pile_indices())
+        if stock and pile:
+            return _("Your turn: draw from the stock (s) or take from the pile (t).")
+        if stock:
+            return _("Your turn: draw from the stock (s).")
+        if pile and self.legal("end_hand"):
+            return _("Your turn: the stock is empty: take from the pile (t) or end the hand (e).")
+        if pile:
+            return _("Your turn: the stock is empty: take from the pile (t).")
+        if self.legal("end_hand"):
+            return _("Your turn: the stock is empty: end the hand (e).")
+        return _("Your turn: draw.")
+
+    def _set_takeover(self, takeover: object) -> None:
+        """The view's away countdowns (seconds from now) as moments on our clock."""
+        self.takeover = {}
+        if not isinstance(takeover, list):
+            return
+        now = time.monotonic()
+        for seat, left in enumerate(takeover[:8]):
+            if isinstance(left, int | float) and math.isfinite(left) and left >= 0:
+                self.takeover[seat] = now + min(float(left), 86400.0)
+
+    def takeover_in(self, seat: int) -> int | None:
+        """Whole seconds until a bot takes this away player's seat (0: a bot plays it)."""
+        at = self.takeover.get(seat)
+        if at is None:
+            return None
+        return max(0, math.ceil(at - time.monotonic()))
+
+    def host_closed(self, why: str) -> None:
+        """The host closed the table: that is final; leave the table screen."""
+        self.closed_by_host = why
+        self.banner = why
+        self.on_change()
+        self.exit()
 
     def connection_lost(self, why: str = "") -> None:
         self.banner = _("Connection lost — trying to rejoin…") + (f" ({why})" if why else "")
@@ -334,20 +451,25 @@ class TableModel:
     # ------------------------------------------------------------------ cursor and selection
 
     def move(self, step: int) -> None:
-        """←/→: move along the zone the cursor is in."""
+        """←/→: move along the zone the cursor is in; it stops at both ends (no wrapping
+        round from the last card to the first: that is how wrong cards get discarded)."""
+
+        def clamp(i: int, n: int) -> int:
+            return max(0, min(n - 1, i))
+
         if self.zone == Zone.HAND:
             n = len(self.hand())
             if n:
-                self.hand_cursor = (self.hand_cursor + step) % n
+                self.hand_cursor = clamp(self.hand_cursor + step, n)
         elif self.zone == Zone.PILE:
             n = len(self.pile())
             if n:
-                i = self.pile_index() or 0
-                self.pile_cursor = (i + step) % n
+                i = self.pile_index()
+                self.pile_cursor = clamp((n - 1 if i is None else i) + step, n)
         else:
             n = len(self.melds())
             if n:
-                self.meld_cursor = (self.meld_cursor + step) % n
+                self.meld_cursor = clamp(self.meld_cursor + step, n)
         self.on_change()
 
     def move_home(self) -> None:
@@ -358,6 +480,16 @@ class TableModel:
             self.pile_cursor = 0 if self.pile() else None
         else:
             self.meld_cursor = 0
+        self.on_change()
+
+    def move_end(self) -> None:
+        """End: the last card of the hand (the top of the pile, the last meld)."""
+        if self.zone == Zone.HAND:
+            self.hand_cursor = max(0, len(self.hand()) - 1)
+        elif self.zone == Zone.PILE:
+            self.pile_cursor = None
+        else:
+            self.meld_cursor = max(0, len(self.melds()) - 1)
         self.on_change()
 
     def switch_zone(self, step: int) -> None:
@@ -458,7 +590,13 @@ class TableModel:
             self.say(_("You are watching: spectators do not play."), error=True)
             return False
         if not self.my_turn:
-            if self.phase == "hand_over":
+            if self.phase == "hand_over" and self.review.open:
+                self.say(
+                    _("The hand is over: press Enter when you are ready for the next one.")
+                    if self.review.waits_for(self.seat)
+                    else self.review_wait_text()
+                )
+            elif self.phase == "hand_over":
                 self.say(
                     _("Waiting for {name} to deal.").format(
                         name=self.player_name(self.view["turn"] if self.view else None)
@@ -603,7 +741,9 @@ class TableModel:
         self._submit(action)
 
     def discard(self) -> None:
-        """Discard the selected card (or the one under the cursor): this ends the turn."""
+        """Discard the selected card: this ends the turn. With nothing selected, the first d
+        selects the card under the cursor and the second discards it (no discard by a
+        stray cursor)."""
         if not self._need_turn():
             return
         if not self._need_play_phase():
@@ -616,6 +756,15 @@ class TableModel:
         if card is None:
             return
         if any(a["card"] == card for a in self.legal("discard")):
+            if not chosen:
+                self.zone = Zone.HAND
+                self.selected[card] += 1
+                self.say(
+                    _("Press d again to discard {card} (or select another card).").format(
+                        card=describe.card_text(card, self.ascii)
+                    )
+                )
+                return
             self.selected.clear()
             self._submit({"type": "discard", "card": card})
             return
@@ -643,24 +792,184 @@ class TableModel:
             )
 
     def end_hand(self) -> None:
+        """e: end the hand (the stock is empty), after a question that shows its score."""
         if not self._need_turn():
             return
         if self.legal("end_hand"):
-            self._submit({"type": "end_hand"})
+            table, left = self.hand_score()
+            self.ask(
+                _(
+                    "End the hand now? You would score {score:+d} (on the table {table}, in "
+                    "hand −{left}). y = end the hand, n = keep playing"
+                ).format(score=table - left, table=table, left=left),
+                lambda: self._submit({"type": "end_hand"}),
+            )
         else:
             self.say(_("You may only end the hand when the stock is empty."), error=True)
 
     def deal(self) -> None:
-        if self.legal("deal"):
+        """n: deal the next hand when it is my deal (during a review: I am ready)."""
+        if self.review.open:
+            self.ready()
+        elif self.legal("deal"):
             self.sheet = None
             if self.overlay == "sheet":
                 self.overlay = self._resting()
             self._submit({"type": "deal"})
         elif self.phase == "hand_over":
             self._need_turn()
+        else:
+            self.say(_("You can deal only when a hand is over and it is your deal."), error=True)
+
+    # ------------------------------------------------------------------ the hand-end review
+
+    def ready(self) -> None:
+        """Enter in the review: tell the host I am ready for the next deal."""
+        if self.spectator or self.seat is None:
+            self.close_overlay()
+            return
+        if not self.review.waits_for(self.seat):
+            self.say(self.review_wait_text())
+            return
+        self.review.ready_sent = True
+        self._submit({"type": "ready"})
+        self.say(self.review_wait_text())
+
+    def review_enter_label(self) -> str:
+        if self.review.waits_for(self.seat) and not self.spectator:
+            return _("ready for the next hand")
+        if not self.review.open and self.legal("deal"):
+            return _("deal the next hand")
+        return _("close")
+
+    def review_enter(self) -> None:
+        """Enter in the review: ready (or deal, with a host that has no review), else close."""
+        if self.review.waits_for(self.seat) and not self.spectator:
+            self.ready()
+        elif not self.review.open and self.legal("deal"):
+            self.deal()
+        else:
+            self.close_overlay()
+
+    def review_wait_text(self) -> str:
+        """Who the next deal waits for, and for how long at most."""
+        waiting = [s for s in self.review.waiting if s != self.seat or not self.review.ready_sent]
+        left = self.review.seconds_left()
+        names = ", ".join(self.player_name(s) for s in waiting)
+        if not self.review.open:
+            return ""
+        if not waiting:
+            return _("Dealing the next hand…")
+        if left is None:
+            return _("Waiting for {names}.").format(names=names)
+        return ngettext(
+            "Waiting for {names}: the next hand is dealt in {n} second.",
+            "Waiting for {names}: the next hand is dealt in {n} seconds.",
+            left,
+        ).format(names=names, n=left)
+
+    def scroll_review(self, step: int) -> None:
+        self.review.scroll = max(0, self.review.scroll + step)
+        self.on_change()
+
+    def toggle_scores(self) -> None:
+        """p: the score of every hand so far, per player (again: close)."""
+        if self.overlay == "scores":
+            self.overlay = self._resting()
+        elif not self.view or not self.view.get("results"):
+            self.say(_("No hand has been scored yet."))
+            return
+        else:
+            self.overlay = "scores"
+            self.scores_scroll = None
+        self.on_change()
+
+    def scroll_scores(self, step: int) -> None:
+        rows = len((self.view or {}).get("results") or [])
+        now = rows if self.scores_scroll is None else self.scores_scroll
+        self.scores_scroll = max(0, min(rows, now + step))
+        self.on_change()
+
+    def overlay_key(self, key: str) -> None:
+        """A key the open overlay does not use: say in one line why nothing happens."""
+        overlay = self.overlay
+        if overlay == "sheet":
+            if self.review.waits_for(self.seat) and not self.spectator:
+                self.say(_("The hand is over: press Enter when you are ready for the next one."))
+            elif self.review.open:
+                self.say(self.review_wait_text() + " " + _("Esc shows the table."))
+            else:
+                self.say(_("The hand is over: Enter closes this sheet."))
+        elif overlay == "scores":
+            self.say(_("The score table is open: p or Esc closes it."))
+        elif overlay == "help":
+            self.say(_("The help is open: Esc closes it."))
+        elif overlay == "final":
+            self.say(_("The match is over: q leaves, Esc shows the table."))
+        elif overlay == "confirm":
+            self.say(_("Answer first: y = yes, n = no."), error=True)
+        elif overlay == "quit":
+            self.say(_("Answer first: y = leave, n = stay."), error=True)
+
+    # ------------------------------------------------------------------ take back, confirm
+
+    @property
+    def solo(self) -> bool:
+        """No other human sits at this table (every other seat is a bot)."""
+        seats = (self.lobby or {}).get("seats")
+        if not isinstance(seats, list) or self.seat is None:
+            return False
+        return all(
+            isinstance(s, dict) and s.get("bot") for i, s in enumerate(seats) if i != self.seat
+        )
+
+    def can_take_back(self) -> bool:
+        if self.legal("take_back"):
+            return True
+        return self.my_turn and self.phase == "play" and self.changes.my_plays > 0 and self.solo
+
+    def take_back(self) -> None:
+        """u: take back my last meld or lay-off of this turn (solo tables only)."""
+        if not self._need_turn():
+            return
+        if self.can_take_back():
+            self._submit({"type": "take_back"})
+        elif not self.solo:
+            self.say(_("Take back is only for a table with no other human."), error=True)
+        else:
+            self.say(_("Nothing to take back this turn: only melds and lay-offs."), error=True)
+
+    def ask(self, question: str, action: Callable[[], None]) -> None:
+        """A yes/no question in an overlay; y runs ``action``."""
+        self.confirm_text = question
+        self.confirm_action = action
+        self.overlay = "confirm"
+        self.on_change()
+
+    def confirm_yes(self) -> None:
+        action = self.confirm_action
+        self.confirm_action = None
+        self.overlay = self._resting()
+        if action is not None:
+            action()
+        self.on_change()
+
+    def hand_score(self) -> tuple[int, int]:
+        """My points on the table this hand and the points left in my hand."""
+        v = self.view or {}
+        seat = v.get("seat")
+        table = v["table_points"][seat] if seat is not None and v.get("table_points") else 0
+        try:
+            left = C.hand_points(C.parse(c) for c in v.get("hand") or [])
+        except ValueError:
+            left = 0
+        return table, left
+
+    # ------------------------------------------------------------------ hint
 
     def hint(self) -> None:
-        """One line: what the strongest bot would do in my place."""
+        """What the strongest bot would do in my place: said in one line, and set up so that
+        one more key plays it (cards selected, the cursor on the meld or the pile's depth)."""
         if not self._need_turn() or not self.view:
             return
         from rum500 import bots
@@ -677,22 +986,67 @@ class TableModel:
                 action = adviser(self.view)
             except Exception:  # a bot's bug must not take the table down
                 continue
+            if not isinstance(action, dict):
+                continue
+            key = self._set_up(action)
+            move = describe.action(action, self.view, self.player_name, self.ascii)
             self.say(
-                _("Hint: {move}").format(
-                    move=describe.action(action, self.view, self.player_name, self.ascii)
-                )
+                _("Hint: {move} (press {key}).").format(move=move, key=key)
+                if key
+                else _("Hint: {move}").format(move=move)
             )
             return
         self.say(_("No hint available."), error=True)
 
+    def _set_up(self, action: dict) -> str:
+        """Put the cursor and selection where ``action`` is one key away; that key."""
+        kind = action.get("type")
+        hand = self.hand()
+        if kind == "draw" and action.get("source") == "stock":
+            return "s"
+        if kind == "draw":
+            self.zone = Zone.PILE
+            self.pile_cursor = action.get("index")
+            return "t"
+        if kind == "meld" and isinstance(action.get("cards"), list):
+            self.selected = Counter(action["cards"]) & Counter(hand)
+            self.choosing_meld_for = None
+            self.zone = Zone.HAND
+            if action["cards"] and action["cards"][0] in hand:
+                self.hand_cursor = hand.index(action["cards"][0])
+            return "m"
+        if kind == "layoff":
+            card = action.get("card")
+            ids = [m["id"] for m in self.melds()]
+            if card in hand and action.get("meld") in ids:
+                self.selected = Counter([card])
+                self.hand_cursor = hand.index(card)
+                self.choosing_meld_for = card
+                self.zone = Zone.MELDS
+                self.meld_cursor = ids.index(action["meld"])
+                return "l"
+        if kind == "discard" and action.get("card") in hand:
+            self.selected = Counter([action["card"]])
+            self.zone = Zone.HAND
+            self.hand_cursor = hand.index(action["card"])
+            return "d"
+        if kind == "end_hand":
+            return "e"
+        return ""
+
     def enter(self) -> None:
-        """Enter: confirm a lay-off being chosen, or deal when it is my deal."""
+        """Enter: confirm a lay-off being chosen, take from the pile at the cursor, or open
+        the review of the hand that just ended."""
         if self.choosing_meld_for:
             self.lay_off()
-        elif self.legal("deal"):
-            self.deal()
         elif self.zone == Zone.PILE and self.my_turn and self.phase == "draw":
             self.take_pile()
+        elif self.phase == "hand_over" and (self.view or {}).get("last_hand"):
+            self.sheet = dict(self.view["last_hand"])  # type: ignore[index]
+            self.overlay = "sheet"
+            self.on_change()
+        elif self.legal("deal"):
+            self.deal()
 
     def can_start(self) -> bool:
         return (
@@ -730,7 +1084,11 @@ class TableModel:
 
     def close_overlay(self) -> None:
         if self.overlay == "sheet":
+            if self.sheet is not None:
+                self.sheet_closed_for = self.sheet.get("hand")
             self.sheet = None
+        elif self.overlay == "confirm":
+            self.confirm_action = None
         elif self.overlay == "final":
             self.final_closed = True
         elif self.overlay == "chat":
@@ -751,6 +1109,25 @@ class TableModel:
             if isinstance(s, dict) and s.get("name") and not s.get("bot") and s.get("connected")
         ]
         return len(people) > 1
+
+    @property
+    def others_seated(self) -> bool:
+        """Another human sits at this table (leaving our own host would close it on them)."""
+        seats = (self.lobby or {}).get("seats")
+        if not isinstance(seats, list):
+            return False
+        return any(
+            isinstance(s, dict) and s.get("name") and not s.get("bot")
+            for i, s in enumerate(seats)
+            if i != self.my_seat
+        )
+
+    def quit_question(self) -> str:
+        if self.guests_waiting:
+            return _("Close the table for the players waiting? y = close, n = stay")
+        if self.hosting and self.others_seated:
+            return _("You host this table: leaving closes it for everyone. y = leave, n = stay")
+        return _("Leave the match? y = leave, n = stay")
 
     def ask_quit(self) -> None:
         """q / Ctrl-C: leave at once when nothing is at stake, else ask first."""

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
 
-from rum500.i18n import _
+from rum500.i18n import _, ngettext
 from rum500.tui import describe
 from rum500.tui.model import TableModel, Zone
 
@@ -21,6 +22,7 @@ STYLE = Style.from_dict(
     {
         "title": "reverse bold",
         "banner": "bg:ansired fg:ansiwhite bold",
+        "notice": "bg:ansiyellow fg:ansiblack bold",
         "label": "bold",
         "dim": "fg:ansibrightblack",
         "card": "bg:ansiwhite",
@@ -29,6 +31,10 @@ STYLE = Style.from_dict(
         "card.plain": "",
         "cursor": "reverse",
         "selected": "bold underline bg:ansiyellow",
+        "cursor.selected": "reverse bold underline fg:ansiyellow",
+        "drawn": "bold fg:ansiblue",
+        "fresh": "bold underline fg:ansigreen",
+        "fresh.text": "fg:ansigreen",
         "take": "bold bg:ansicyan",
         "legal": "underline",
         "must": "bold bg:ansimagenta fg:ansiwhite",
@@ -84,6 +90,69 @@ def card(
     return [(style, body)]
 
 
+Line = StyleAndTextTuples
+#: One unbreakable piece of a wrapped area (a card, a meld, a key): its fragments, whether it
+#: starts a new line, and whether the cursor is on it (the area scrolls to keep it in sight).
+Token = tuple[StyleAndTextTuples, bool, bool]
+
+
+def width_of(fragments: StyleAndTextTuples) -> int:
+    return sum(get_cwidth(f[1]) for f in fragments)
+
+
+def wrap(tokens: list[Token], width: int, indent: int = 1) -> tuple[list[Line], int]:
+    """Lay tokens out in lines of at most ``width`` cells (never splitting one); continuation
+    lines are indented. Returns the lines and the index of the line with the cursor (-1)."""
+    lines: list[Line] = [[]]
+    used = 0
+    focus = -1
+    for frags, newline, cursor in tokens:
+        w = width_of(frags)
+        if newline and lines[-1]:
+            lines.append([])
+            used = 0
+        elif used and used + 1 + w > width:
+            lines.append([("", " " * indent)])
+            used = indent
+        elif used:
+            lines[-1].append(("", " "))
+            used += 1
+        lines[-1].extend(frags)
+        used += w
+        if cursor:
+            focus = len(lines) - 1
+    return lines, focus
+
+
+def joined(lines: list[Line]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out
+
+
+def cut(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
+    """The fragments cut to ``width`` cells (one screen line, never wrapped)."""
+    out: StyleAndTextTuples = []
+    left = width
+    for f in fragments:
+        w = get_cwidth(f[1])
+        if w <= left:
+            out.append(f)
+            left -= w
+            continue
+        text = ""
+        for ch in f[1]:
+            if get_cwidth(text + ch) > left - 1:
+                break
+            text += ch
+        out.append((f[0], text + "…", *f[2:]))  # type: ignore[arg-type]
+        break
+    return out
+
+
 def title(model: TableModel) -> StyleAndTextTuples:
     v = model.view
     parts = [_("Rummy 500")]
@@ -98,50 +167,95 @@ def title(model: TableModel) -> StyleAndTextTuples:
     return [("class:title", f" {text} ")]
 
 
-def players(model: TableModel) -> StyleAndTextTuples:
+def _flags(model: TableModel, s: int, compact: bool) -> str:
+    v = model.view or {}
+    flags = []
+    if s in model.away or s in model.takeover:
+        left = model.takeover_in(s)
+        if left is None:
+            flags.append(_("(away)"))
+        elif left == 0:
+            flags.append(_("(away: a bot plays)"))
+        else:
+            flags.append(_("(away: bot in {n} s)").format(n=left))
+    if s == v.get("dealer"):
+        flags.append(_("(D)"))
+    if s == v.get("seat") and not compact:
+        flags.append(_("(you)"))
+    return " ".join(flags)
+
+
+def players_lines(model: TableModel, width: int = 80) -> list[Line]:
+    """One line per player (two players a line at tables of four or more): seat, name,
+    cards in hand, points on the table this hand, total."""
     v = model.view
     if not v:
-        return waiting(model)
-    out: StyleAndTextTuples = []
-    head = "     {:<20}{:>7}{:>8}{:>8}\n".format(_("Player"), _("Cards"), _("Table"), _("Total"))
-    out.append(("class:label", head))
-    for s in range(v["players"]):
-        mark = "▶ " if v["turn"] == s and v["phase"] in ("draw", "play") else "  "
-        if model.ascii and mark.strip():
-            mark = "> "
-        name = model.player_name(s)[:12]
-        if s in model.away:
-            name += " " + _("(away)")
-        if s == v["dealer"]:
-            name += " " + _("(D)")
-        if s == v["seat"]:
-            name += " " + _("(you)")
-        style = "class:turn" if v["turn"] == s else ("class:me" if s == v["seat"] else "")
-        out.append((style, f"{mark}{s + 1:>2} {name[:20]:<20}"))
-        out.append(
-            (
-                "",
-                "{:>7}{:>8}{:>8}\n".format(
-                    v["hand_sizes"][s], v["table_points"][s], v["totals"][s]
-                ),
+        return [joined(waiting_lines(model))]
+    n = v["players"]
+    cols = 2 if n >= 4 and width >= 60 else 1
+    cell = (width - 3 * (cols - 1)) // cols
+    name_w = max(8, cell - 4 - 5 - 6 - 6)
+    head = "    {:<{w}}{:>5}{:>6}{:>6}".format(
+        _("Player"), _("Cards"), _("Table"), _("Total"), w=name_w
+    )
+    lines: list[Line] = [[("class:label", " │ ".join([head] * cols))]]
+    for row in range(-(-n // cols)):
+        line: Line = []
+        for c in range(cols):
+            s = row * cols + c
+            if s >= n:
+                break
+            if c:
+                line.append(("class:dim", " │ "))
+            playing = v["turn"] == s and v["phase"] in ("draw", "play")
+            mark = (">" if model.ascii else "▶") if playing else " "
+            flags = _flags(model, s, cols > 1)
+            name = model.player_name(s)
+            room = name_w - (len(flags) + 1 if flags else 0)
+            text = (name[: max(3, room)] + (" " + flags if flags else ""))[:name_w]
+            style = "class:turn" if v["turn"] == s else ("class:me" if s == v["seat"] else "")
+            line.append((style, f"{mark}{s + 1:>2} {text:<{name_w}}"))
+            line.append(
+                (
+                    "",
+                    "{:>5}{:>6}{:>6}".format(
+                        v["hand_sizes"][s], v["table_points"][s], v["totals"][s]
+                    ),
+                )
             )
-        )
-    return out[:-1] + [(out[-1][0], out[-1][1].rstrip("\n"))]
+        lines.append(line)
+    return lines
 
 
-def waiting(model: TableModel) -> StyleAndTextTuples:
-    """Before the match starts: who sits where, and how many seats are still free."""
+def players(model: TableModel) -> StyleAndTextTuples:
+    return joined(players_lines(model))
+
+
+def waiting_lines(model: TableModel) -> list[Line]:
+    """Before the match starts: who sits where, how many seats are free, and the addresses
+    friends can type when the LAN does not carry the table's announcement."""
     lobby = model.lobby
     if not lobby:
-        return [("class:dim", _("Waiting for the table…"))]
+        return [[("class:dim", _("Waiting for the table…"))]]
     seats = lobby.get("seats") or []
     taken = sum(1 for s in seats if isinstance(s, dict) and s.get("name"))
-    out: StyleAndTextTuples = [
-        (
-            "class:label",
-            _("Waiting for players: {taken} of {n} seats taken").format(taken=taken, n=len(seats)),
-        )
+    lines: list[Line] = [
+        [
+            (
+                "class:label",
+                _("Waiting for players: {taken} of {n} seats taken").format(
+                    taken=taken, n=len(seats)
+                ),
+            )
+        ]
     ]
+    if model.addresses:
+        lines.append(
+            [
+                ("", "  " + _("Friends can join at:") + " "),
+                ("class:label", "  ".join(model.addresses)),
+            ]
+        )
     for i, s in enumerate(seats):
         name = s.get("name") if isinstance(s, dict) else None
         text = name or _("(free)")
@@ -149,25 +263,33 @@ def waiting(model: TableModel) -> StyleAndTextTuples:
             text += " " + _("(bot)")
         if i == model.my_seat:
             text += " " + _("(you)")
-        out.append(("" if name else "class:dim", f"\n  {i + 1}. {text}"))
-    return out
+        lines.append([("" if name else "class:dim", f"  {i + 1}. {text}")])
+    return lines
 
 
-def pile(model: TableModel) -> StyleAndTextTuples:
+def waiting(model: TableModel) -> StyleAndTextTuples:
+    return joined(waiting_lines(model))
+
+
+def pile_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
+    """The stock's size and the discard pile, bottom to top; the depth the cursor would take
+    from highlighted; the card an opponent just discarded marked."""
     v = model.view
     if not v:
-        return []
-    out: StyleAndTextTuples = [
+        return [], -1
+    head: StyleAndTextTuples = [
         ("class:label", _("Stock: {n}").format(n=v["stock"]) + "   "),
-        ("class:label", _("Discard pile:") + " "),
+        ("class:label", _("Discard pile:")),
     ]
     cards = v["discard_pile"]
+    tokens: list[Token] = [(head, False, False)]
     if not cards:
-        out.append(("class:dim", _("(empty)")))
-        return out
+        tokens.append(([("class:dim", _("(empty)"))], False, False))
+        return wrap(tokens, width)
     depth = model.pile_index()
     legal = model.legal_pile_indices()
     focused = model.zone == Zone.PILE
+    fresh = {m.discarded for m in model.changes.moves.values() if m.discarded}
     for i, c in enumerate(cards):
         extra = ""
         if focused and depth is not None and i >= depth:
@@ -176,95 +298,224 @@ def pile(model: TableModel) -> StyleAndTextTuples:
             extra += " class:cursor"
         elif i in legal:
             extra += " class:legal"
-        out += card(model, c, extra, _click(lambda i=i: model.click_pile(i)))
-        out.append(("", " "))
+        frags = card(model, c, extra, _click(lambda i=i: model.click_pile(i)))
+        if i == len(cards) - 1 and c in fresh and not (focused and depth is not None):
+            frags = frags + [("class:fresh", "*")]
+        tokens.append((frags, False, focused and i == depth))
     if focused and depth is not None:
-        out.append(("class:info", " " + _("← take {n} card(s)").format(n=len(cards) - depth)))
-    return out
+        n = len(cards) - depth
+        tokens.append(
+            (
+                [
+                    (
+                        "class:info",
+                        ngettext("← take {n} card", "← take {n} cards", n).format(n=n),
+                    )
+                ],
+                False,
+                False,
+            )
+        )
+    return wrap(tokens, width)
 
 
-def melds(model: TableModel) -> StyleAndTextTuples:
-    """Every meld, grouped by the player who owns it; lay-offs marked by who laid them off."""
+def pile(model: TableModel) -> StyleAndTextTuples:
+    return joined(pile_lines(model)[0])
+
+
+def layoff_mark(model: TableModel, by: int) -> str:
+    return ("<-" if model.ascii else "←") + str(by + 1)
+
+
+def meld_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
+    """Every meld, a line per player who owns melds; a card laid off by another player is
+    marked ``9♦←2`` (and the heading says so in words). What other players put down in
+    their last turn is highlighted."""
     v = model.view
     if not v:
-        return []
+        return [], -1
     ms = v["melds"]
-    out: StyleAndTextTuples = [("class:label", _("Melds:"))]
+    head: StyleAndTextTuples = [("class:label", _("Melds:"))]
     if not ms:
-        out.append(("class:dim", " " + _("none yet")))
-        return out
-    if any(by != m["owner"] for m in ms for by in m["by"]):
-        out.append(("class:dim", " " + _("('n after a card: laid off by player n)")))
+        head.append(("class:dim", " " + _("none yet")))
+        return [head], -1
+    example = next(
+        ((m["cards"][k], by) for m in ms for k, by in enumerate(m["by"]) if by != m["owner"]),
+        None,
+    )
+    if example is not None:
+        c, by = example
+        shown = describe.card_text(c, model.ascii)
+        head.append(
+            (
+                "class:dim",
+                " "
+                + _("({card}{mark} = {card} laid off by player {n}, {name})").format(
+                    card=shown, mark=layoff_mark(model, by), n=by + 1, name=model.player_name(by)
+                ),
+            )
+        )
+    tokens: list[Token] = [(head, False, False)]
     focused = model.zone == Zone.MELDS
     fits: set[int] = set()
     if model.choosing_meld_for:
         fits = {a["meld"] for a in model.legal("layoff") if a["card"] == model.choosing_meld_for}
+    fresh_melds, fresh_layoffs = model.changes.fresh()
     for owner in range(v["players"]):
         mine = [(i, m) for i, m in enumerate(ms) if m["owner"] == owner]
         if not mine:
             continue
-        out.append(("", "\n "))
         who = f"{owner + 1} {model.player_name(owner)[:12]}:"
-        out.append(("class:me" if owner == v["seat"] else "", who))
+        tokens.append(([("class:me" if owner == v["seat"] else "", who)], True, False))
         for i, m in mine:
             handler = _click(lambda i=i: model.click_meld(i))
-            frame = "class:cursor" if focused and i == model.meld_cursor else ""
+            at = focused and i == model.meld_cursor
+            frame = "class:cursor" if at else ""
             if m["id"] in fits and not frame:
                 frame = "class:legal"
-            out.append((frame, " [", handler))
+            if m["id"] in fresh_melds and not frame:
+                frame = "class:fresh"
+            frags: StyleAndTextTuples = [(frame, "[", handler)]
             for k, c in enumerate(m["cards"]):
                 if k:
-                    out.append((frame, " ", handler))
-                out += card(model, c, "", handler)
+                    frags.append((frame, " ", handler))
+                new = (m["id"], c) in fresh_layoffs
+                frags += card(model, c, "class:fresh" if new else "", handler)
                 by = m["by"][k]
                 if by != m["owner"]:
-                    # a lay-off: marked with the number of the seat that laid it off
-                    out.append(("class:info", f"'{by + 1}", handler))
-            out.append((frame, "]", handler))
+                    frags.append(("class:info", layoff_mark(model, by), handler))
+            frags.append((frame, "]", handler))
+            tokens.append((frags, False, at))
+    return wrap(tokens, width, indent=3)
+
+
+def melds(model: TableModel) -> StyleAndTextTuples:
+    return joined(meld_lines(model)[0])
+
+
+def hand_heading(model: TableModel) -> StyleAndTextTuples:
+    """ "Your hand (by suit) · on the table +54 · in hand −35:" — the hand's running score."""
+    mode = _("by rank") if model.sort_mode == "rank" else _("by suit")
+    table, left = model.hand_score()
+    out: StyleAndTextTuples = [("class:label", _("Your hand ({mode})").format(mode=mode))]
+    out.append(("class:dim", " · "))
+    out.append(("class:score.pos", _("on the table {n:+d}").format(n=table)))
+    out.append(("class:dim", " · "))
+    out.append(("class:score.neg", _("in hand −{n}").format(n=left)))
+    if model.changes.drawn:
+        out.append(("class:dim", " · "))
+        out.append(("class:drawn", "+"))
+        out.append(("class:dim", " " + _("just drawn")))
+    out.append(("class:label", ":"))
     return out
 
 
-def hand(model: TableModel) -> StyleAndTextTuples:
+def hand_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
     v = model.view
     if not v:
-        return []
+        return [], -1
     if v.get("hand") is None:
-        return [("class:dim", _("You are watching this table."))]
-    mode = _("by rank") if model.sort_mode == "rank" else _("by suit")
-    out: StyleAndTextTuples = [("class:label", _("Your hand ({mode}):").format(mode=mode) + " ")]
+        return [[("class:dim", _("You are watching this table."))]], -1
+    tokens: list[Token] = [(hand_heading(model), False, False)]
     cards = model.hand()
     flags = model.selected_flags()
     focused = model.zone == Zone.HAND
     # must_play is public (everyone saw the dig), but it is this hand's duty only on our turn
     must = v.get("must_play") if v.get("turn") == v.get("seat") else None
+    drawn = model.changes.drawn.copy()
     for i, c in enumerate(cards):
         extra = ""
         if c == must:
             extra += " class:must"
-        if flags[i]:
+        at = focused and i == model.hand_cursor
+        if flags[i] and at:
+            extra += " class:cursor.selected"
+        elif flags[i]:
             extra += " class:selected"
-        if focused and i == model.hand_cursor:
+        elif at:
             extra += " class:cursor"
-        out.append(("", "[" if flags[i] else " "))
-        out += card(model, c, extra.strip(), _click(lambda i=i: model.click_hand(i)))
-        out.append(("", "]" if flags[i] else " "))
+        new = drawn[c] > 0
+        if new:
+            drawn[c] -= 1
+        bracket = "class:cursor.selected" if flags[i] and at else ""
+        if flags[i]:
+            left: tuple[str, str] = (bracket, "[")
+        elif new:
+            left = ("class:drawn", "+")
+        else:
+            left = ("", " ")
+        frags: StyleAndTextTuples = [left]
+        frags += card(model, c, extra.strip(), _click(lambda i=i: model.click_hand(i)))
+        frags.append((bracket, "]" if flags[i] else " "))
+        tokens.append((frags, i == 0, at))
     if must:
-        out.append(
+        tokens.append(
             (
-                "class:must",
-                " " + _("must play {card}").format(card=describe.card_text(must, model.ascii)),
+                [
+                    (
+                        "class:must",
+                        _("must play {card}").format(card=describe.card_text(must, model.ascii)),
+                    )
+                ],
+                False,
+                False,
             )
         )
-    return out
+    return wrap(tokens, width, indent=0)
+
+
+def hand(model: TableModel) -> StyleAndTextTuples:
+    return joined(hand_lines(model)[0])
+
+
+def recent_lines(model: TableModel, width: int = 80) -> list[Line]:
+    """Each other player's last turn in words, until that player moves again."""
+    v = model.view
+    if not v or v["phase"] not in ("draw", "play"):
+        return []
+    lines: list[Line] = []
+    me = v.get("seat") or 0  # the player just before me first: the freshest move
+    seats = sorted(model.changes.moves, key=lambda s: (me - s) % v["players"])
+    for s in seats:
+        m = model.changes.moves[s]
+        parts = []
+        if m.source == "stock":
+            parts.append(_("drew from the stock"))
+        elif m.source == "discard":
+            parts.append(
+                ngettext(
+                    "took {cards} from the pile ({n} card deep)",
+                    "took {cards} from the pile ({n} cards deep)",
+                    m.depth,
+                ).format(cards=describe.cards_text(m.taken, model.ascii), n=m.depth)
+            )
+        for cards, _id in m.melded:
+            parts.append(_("melded {cards}").format(cards=describe.cards_text(cards, model.ascii)))
+        for c, _id in m.laid_off:
+            parts.append(_("laid off {card}").format(card=describe.card_text(c, model.ascii)))
+        if m.discarded:
+            parts.append(
+                _("discarded {card}").format(card=describe.card_text(m.discarded, model.ascii))
+            )
+        if m.ended:
+            parts.append(_("ended the hand"))
+        if parts:
+            line: Line = [("class:label", f"{model.player_name(s)[:12]}: ")]
+            line.append(("class:fresh.text", " · ".join(parts)))
+            lines.append(cut(line, width))
+    return lines
+
+
+def key_lines(model: TableModel, width: int = 80) -> list[Line]:
+    tokens: list[Token] = []
+    for key, label, method in model.available_keys():
+        handler = _click(method)
+        tokens.append(([("class:key", key, handler), ("", f" {label} ", handler)], False, False))
+    return wrap(tokens, width, indent=0)[0]
 
 
 def actions(model: TableModel) -> StyleAndTextTuples:
-    out: StyleAndTextTuples = []
-    for key, label, method in model.available_keys():
-        handler = _click(method)
-        out.append(("class:key", f"{key}", handler))
-        out.append(("", f" {label}  ", handler))
-    return out
+    return joined(key_lines(model))
 
 
 def status(model: TableModel) -> StyleAndTextTuples:
@@ -272,17 +523,23 @@ def status(model: TableModel) -> StyleAndTextTuples:
         return [("class:error" if model.message_is_error else "class:info", model.message)]
     v = model.view
     if not v:
+        if model.lobby and model.my_seat is not None:
+            return [("class:dim", _("Seated: waiting for players…"))]
+        if model.lobby:
+            return [("class:dim", _("Watching: waiting for players…"))]
         return [("class:dim", _("Connecting…"))]
     if v["phase"] == "game_over":
         return [("class:info", _("The match is over."))]
     turn = v["turn"]
     if v["phase"] == "hand_over":
+        if model.review.open:
+            return [("class:info", model.review_wait_text())]
         return [
             ("class:info", _("Hand over: {name} deals next.").format(name=model.player_name(turn)))
         ]
     if model.my_turn:
         if v["phase"] == "draw":
-            return [("class:turn", _("Your turn: draw."))]
+            return [("class:turn", model.draw_prompt())]
         return [("class:turn", _("Your turn: meld, lay off, then discard."))]
     return [("class:dim", _("{name} is playing…").format(name=model.player_name(turn)))]
 
@@ -296,42 +553,6 @@ def chat(model: TableModel) -> StyleAndTextTuples:
     if not model.chat_lines:
         return [("class:dim", _("Chat: press c to talk."))]
     return [("", "\n".join(list(model.chat_lines)[-20:]))]
-
-
-def score_sheet(model: TableModel) -> StyleAndTextTuples:
-    r = model.sheet or (model.view or {}).get("last_hand")
-    if not r:
-        return []
-    n = len(r["scores"])
-    out: StyleAndTextTuples = [("class:label", _("Hand {n} — score sheet").format(n=r["hand"]))]
-    out.append(("", "\n\n"))
-    out.append(
-        (
-            "class:label",
-            "{:<16}{:>7}{:>7}{:>7}{:>8}\n".format(
-                _("Player"), _("Table"), _("Hand"), _("Score"), _("Total")
-            ),
-        )
-    )
-    for s in range(n):
-        out.append(
-            (
-                "class:me" if model.view and s == model.view["seat"] else "",
-                f"{model.player_name(s)[:15]:<16}",
-            )
-        )
-        out.append(("", "{:>7}{:>7}".format(r["table_points"][s], -r["hand_points"][s])))
-        score = r["scores"][s]
-        out.append(("class:score.pos" if score >= 0 else "class:score.neg", f"{score:>+7d}"))
-        out.append(("class:label", f"{r['totals'][s]:>8}\n"))
-    out.append(("", "\n"))
-    if r.get("went_out") is not None:
-        out.append(("", _("{who} went out.").format(who=model.player_name(r["went_out"])) + "\n"))
-    if model.legal("deal"):
-        out.append(("class:turn", _("Press Enter to deal the next hand.")))
-    else:
-        out.append(("class:dim", _("Press Enter to close.")))
-    return out
 
 
 def final(model: TableModel, width: int = 60) -> StyleAndTextTuples:

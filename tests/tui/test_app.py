@@ -154,9 +154,45 @@ async def test_token_on_disk_and_rejoin_after_a_drop(table: Running, home: Path)
     assert m.sent[-1] == {"type": "draw", "source": "stock"}
 
 
-async def test_lost_host_shows_a_banner(table: Running) -> None:
+async def test_host_closing_the_table_is_final(table: Running) -> None:
+    """The host closes the table: the screen says so and leaves (no retry loop, no stale
+    s/t offers)."""
     await table.host.close()
-    await until(lambda: "Connection lost" in table.model.banner)
+    assert await asyncio.wait_for(table.task, 10) == 0
+    assert table.model.closed_by_host == "the host closed the table"
+    assert "Connection lost" not in table.model.banner
+
+
+async def test_a_guest_told_the_host_closed_goes_back(home: Path) -> None:
+    """play_at (what join and the lobby use) ends with the reason, which the lobby shows."""
+    from rum500.tui import render
+    from rum500.tui.connection import SessionError
+    from rum500.tui.main import play_at
+
+    host = await start_host(HostConfig(players=3, bots=0, host_player="Ann", seed=3))
+    model = TableModel(name="Bob")
+    try:
+        with create_pipe_input() as inp:
+            task = asyncio.ensure_future(
+                play_at(
+                    host.address,
+                    host.port,
+                    name="Bob",
+                    ascii=False,
+                    input=inp,
+                    output=DummyOutput(),
+                    model=model,
+                )
+            )
+            await until(lambda: model.lobby is not None)
+            await until(lambda: model.message == "")
+            status = "".join(t for _s, t, *_h in render.status(model))
+            assert "waiting for players" in status and "Connecting" not in status
+            await host.close()
+            with pytest.raises(SessionError, match="the host closed the table"):
+                await asyncio.wait_for(task, 10)
+    finally:
+        await host.close()
 
 
 def test_parse_address() -> None:

@@ -11,7 +11,7 @@ import pytest
 from rum500.bots import make_bot
 from rum500.i18n import set_language
 from rum500.rules import Game, Options
-from rum500.tui import render
+from rum500.tui import render, sheets
 from rum500.tui.model import Refused, TableModel, Zone
 from tests.rules.positions import position
 from tests.tui.local import LocalSession
@@ -70,6 +70,10 @@ async def test_draw_from_stock_then_discard_under_cursor() -> None:
     model.move(1)
     card = model.cursor_card()
     assert card is not None
+    model.discard()  # nothing selected: the first d only selects the card under the cursor
+    await settle()
+    assert model.sent == [{"type": "draw", "source": "stock"}]
+    assert model.selected_cards() == [card] and "Press d again" in model.message
     model.discard()
     await settle()
     assert model.sent[-1] == {"type": "discard", "card": card}
@@ -279,17 +283,17 @@ async def test_whole_match_score_sheet_and_final_chart() -> None:
     )
     g = session.game
     bots = [make_bot("random", seed=s) for s in range(3)]
-    sheets = 0
+    shown = 0
     while g.to_move is not None:
         events = g.apply(bots[g.to_move].choose(g.view(g.to_move)))
         session._push(events)
         if any(e["type"] == "hand_end" for e in events):
-            sheets += 1
+            shown += 1
             assert model.overlay in ("sheet", "final") and model.sheet is not None
-            text = "".join(t for _s, t, *_h in render.score_sheet(model))
+            text = "".join(t for line in sheets.review_lines(model) for _s, t, *_h in line)
             assert "Bo" in text and "Total" in text
             model.close_overlay()
-    assert model.overlay == "final" and model.finished and sheets >= 1
+    assert model.overlay == "final" and model.finished and shown >= 1
     text = "".join(t for _s, t, *_h in render.final(model))
     assert "standings" in text and "Cy" in text
     winner = model.view["winner"]

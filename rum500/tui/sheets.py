@@ -1,0 +1,203 @@
+"""The two score overlays: the hand-end review and the table of every hand's score.
+
+The review (``model.sheet`` = the view's ``last_hand``, with the melds still on the table)
+shows who went out; each player's melds and lay-offs with their points, the cards left in
+their hand face up with the penalty; the hand's score line and the new totals; and, while the
+host holds the next deal, the countdown and who it waits for.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from rum500.i18n import _, ngettext
+from rum500.rules.melds import Meld
+from rum500.tui import describe
+from rum500.tui.model import TableModel
+from rum500.tui.render import Line, Token, card, cut, layoff_mark, wrap
+
+
+def _points(m: dict) -> list[int]:
+    """What each card of a meld (view form) scores for the seat that put it down."""
+    try:
+        return list(Meld.from_dict(m).points)
+    except (ValueError, KeyError, TypeError, IndexError):
+        return [0] * len(m.get("cards") or [])
+
+
+def review_lines(model: TableModel, width: int = 76) -> list[Line]:
+    r = model.sheet or (model.view or {}).get("last_hand")
+    if not r:
+        return []
+    v = model.view or {}
+    n = len(r["scores"])
+    lines: list[Line] = []
+    went = r.get("went_out")
+    head = _("Hand {n} — score sheet").format(n=r["hand"])
+    if went is not None:
+        why = _("{who} went out.").format(who=model.player_name(went))
+    elif r.get("reason") == "declined":
+        why = _("The stock ran out and the hand was ended.")
+    else:
+        why = _("The stock ran out.")
+    lines.append([("class:label", head), ("", "  " + why)])
+    lines.append(
+        [
+            (
+                "class:label",
+                "   {:<18}{:>7}{:>8}{:>8}{:>8}".format(
+                    _("Player"), _("Table"), _("Hand"), _("Score"), _("Total")
+                ),
+            )
+        ]
+    )
+    melds = v.get("melds") if v.get("phase") in ("hand_over", "game_over") else None
+    hands = r.get("hands") or []
+    for s in range(n):
+        me = s == v.get("seat")
+        score = r["scores"][s]
+        mark = "*" if s == went else " "
+        lines.append(
+            [
+                ("class:me" if me else "", f"{mark}{s + 1:>2} {model.player_name(s)[:17]:<18}"),
+                ("", "{:>7}{:>8}".format(r["table_points"][s], -r["hand_points"][s])),
+                ("class:score.pos" if score >= 0 else "class:score.neg", f"{score:>+8d}"),
+                ("class:label", f"{r['totals'][s]:>8}"),
+            ]
+        )
+        if melds is not None:
+            lines += _played(model, s, melds, width)
+        left = hands[s] if s < len(hands) else []
+        tokens: list[Token] = [([("class:dim", "     " + _("in hand:"))], False, False)]
+        if left:
+            for c in left:
+                tokens.append((card(model, c), False, False))
+            tokens.append(
+                ([("class:score.neg", "= −{n}".format(n=r["hand_points"][s]))], False, False)
+            )
+        else:
+            tokens.append(([("class:dim", _("nothing"))], False, False))
+        lines += wrap(tokens, width, indent=6)[0]
+    lines.append([])
+    lines += _footer(model)
+    return lines
+
+
+def _played(model: TableModel, s: int, melds: list[dict], width: int) -> list[Line]:
+    """Player ``s``'s melds (the cards they put in them) and lay-offs, with points."""
+    tokens: list[Token] = []
+    for m in melds:
+        pts = _points(m)
+        if m["owner"] == s:
+            cards = [c for c, by in zip(m["cards"], m["by"], strict=False) if by == s]
+            got = sum(p for p, by in zip(pts, m["by"], strict=False) if by == s)
+            frags: StyleAndTextTuples = [("", "[")]
+            for k, c in enumerate(m["cards"]):
+                if k:
+                    frags.append(("", " "))
+                frags += card(model, c)
+                if m["by"][k] != s:
+                    frags.append(("class:info", layoff_mark(model, m["by"][k])))
+            frags.append(("", f"] {got:+d}" if cards else "]"))
+            tokens.append((frags, False, False))
+        else:
+            for k, (c, by) in enumerate(zip(m["cards"], m["by"], strict=False)):
+                if by == s:
+                    p = pts[k] if k < len(pts) else 0
+                    text = _("laid off {card} on {owner}'s meld {p:+d}").format(
+                        card=describe.card_text(c, model.ascii),
+                        owner=model.player_name(m["owner"]),
+                        p=p,
+                    )
+                    tokens.append(([("", text)], False, False))
+    if not tokens:
+        return []
+    head: Token = ([("class:dim", "     " + _("on the table:"))], False, False)
+    return wrap([head, *tokens], width, indent=6)[0]
+
+
+def _footer(model: TableModel) -> list[Line]:
+    out: list[Line] = []
+    if model.review.open:
+        left = model.review.seconds_left()
+        if left is not None:
+            out.append(
+                [
+                    (
+                        "class:label",
+                        ngettext(
+                            "The next hand is dealt in {n} second.",
+                            "The next hand is dealt in {n} seconds.",
+                            left,
+                        ).format(n=left),
+                    )
+                ]
+            )
+        waiting = [
+            s for s in model.review.waiting if not (s == model.seat and model.review.ready_sent)
+        ]
+        if waiting:
+            out.append(
+                [
+                    (
+                        "class:dim",
+                        _("Waiting for: {names}").format(
+                            names=", ".join(model.player_name(s) for s in waiting)
+                        ),
+                    )
+                ]
+            )
+        if model.review.waits_for(model.seat) and not model.spectator:
+            out.append([("class:turn", _("Press Enter when you are ready for the next hand."))])
+        elif model.seat is not None and not model.spectator:
+            out.append([("class:dim", _("You are ready. Esc shows the table."))])
+    elif model.legal("deal"):
+        out.append([("class:turn", _("Press Enter to deal the next hand."))])
+    else:
+        out.append([("class:dim", _("Press Enter to close."))])
+    return out
+
+
+def score_table_lines(model: TableModel, width: int = 76) -> list[Line]:
+    """Every hand so far (as the view has them), a column per player, then the totals."""
+    v = model.view or {}
+    results = v.get("results") or []
+    n = v.get("players") or 0
+    if not n:
+        return []
+    col = max(6, min(12, (width - 6) // max(1, n)))
+    head: Line = [("class:label", f"{_('Hand'):<6}")]
+    for s in range(n):
+        head.append(
+            (
+                "class:me" if s == v.get("seat") else "class:label",
+                f"{model.player_name(s)[: col - 1]:>{col}}",
+            )
+        )
+    lines: list[Line] = [head]
+    start = v.get("results_start") or 0
+    if start:
+        lines.append(
+            [
+                (
+                    "class:dim",
+                    ngettext(
+                        "({n} earlier hand not shown)", "({n} earlier hands not shown)", start
+                    ).format(n=start),
+                )
+            ]
+        )
+    for r in results:
+        line: Line = [("", f"{r.get('hand', '?')!s:<6}")]
+        for s in range(n):
+            sc = r["scores"][s] if s < len(r.get("scores") or []) else 0
+            line.append(("class:score.pos" if sc >= 0 else "class:score.neg", f"{sc:>+{col}d}"))
+        if r.get("went_out") is not None:
+            line.append(("class:dim", " *" + str(r["went_out"] + 1)))
+        lines.append(cut(line, width))
+    total: Line = [("class:label", f"{_('Total'):<6}")]
+    for s in range(n):
+        total.append(("class:label", f"{v['totals'][s]:>{col}}"))
+    lines.append(total)
+    lines.append([("class:dim", _("*n: player n went out. ↑ ↓ scroll, Esc closes."))])
+    return lines
