@@ -4,8 +4,9 @@ A frame on the wire is ``length (uint32, big-endian) | payload (length bytes)``,
 payload is exactly one msgpack-encoded map whose keys are strings. Decoding is bounded so a
 peer can never make us allocate much: payloads over :data:`MAX_FRAME` bytes are refused before
 they are read, strings, arrays and maps have length caps, nesting is at most
-:data:`MAX_DEPTH` levels, and extension types, binary strings and non-string map keys are
-refused. Every refusal raises :class:`FrameError` with a message fit to send back to the peer.
+:data:`MAX_DEPTH` levels of maps and arrays (the message's own map is level 1), and
+extension types, binary strings and non-string map keys are refused (string lengths count
+UTF-8 bytes). Every refusal raises :class:`FrameError` with a message fit to send back to the peer.
 """
 
 from __future__ import annotations
@@ -45,15 +46,15 @@ def encode(message: dict) -> bytes:
 
 
 def _check_depth(obj: Any) -> None:
+    """Maps and arrays count as levels (the message's own map is level 1); scalars do not."""
     stack = [(obj, 1)]
     while stack:
         item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise FrameError(f"message nested deeper than {MAX_DEPTH} levels")
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
+        if isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise FrameError(f"message nested deeper than {MAX_DEPTH} levels")
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((v, depth + 1) for v in children)
         elif isinstance(item, bytes):
             raise FrameError("binary strings are not allowed: use text")
 

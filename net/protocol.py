@@ -30,6 +30,7 @@ ERROR_CODES = {
     "bad_token": "fatal: no seat has this token",
     "bad_password": "fatal: wrong table password",
     "table_full": "fatal: every seat is taken (join as a spectator)",
+    "busy": "fatal: too many connections (from this address, or in all): try again later",
     "flood": "fatal: too many messages too fast",
     "too_slow": "fatal: the client did not read its messages",
     "timeout": "fatal: nothing heard from the client for too long",
@@ -39,7 +40,7 @@ ERROR_CODES = {
     "internal": "fatal: the host met a bug; the table goes on",
 }
 
-CLIENT_TYPES = ("hello", "auth", "action", "chat", "ping", "pong", "leave")
+CLIENT_TYPES = ("hello", "auth", "action", "chat", "ping", "pong", "leave", "resync")
 
 
 class ProtocolError(ValueError):
@@ -47,6 +48,14 @@ class ProtocolError(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def action_id(msg: dict) -> int | None:
+    """The ``id`` of an ``action`` message when it is a usable one, else None."""
+    ident = msg.get("id")
+    if isinstance(ident, int) and not isinstance(ident, bool) and 0 <= ident <= MAX_ACTION_ID:
+        return ident
+    return None
 
 
 def _text(msg: dict, key: str, limit: int, *, required: bool = True) -> str | None:
@@ -66,6 +75,29 @@ def clean_name(name: str) -> str:
     return " ".join(kept.split())
 
 
+#: invisible characters that reorder text on screen (bidirectional overrides and isolates)
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def clean_chat(text: str) -> str:
+    """A chat line fit to show: every run of white space (newlines and tabs included) becomes
+    one space, the ends are trimmed, other control characters, bidirectional controls,
+    surrogates, private-use and unassigned code points are dropped. Other format characters
+    (the zero-width joiner of emoji sequences …) are kept."""
+    kept = []
+    for ch in text:
+        if ch.isspace():
+            kept.append(" ")
+            continue
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs", "Co", "Cn") or ch in BIDI_CONTROLS:
+            continue
+        kept.append(ch)
+    return " ".join("".join(kept).split())
+
+
 def check_client_message(msg: dict) -> dict:
     """Validate a message from a client; return it normalised or raise ``ProtocolError``."""
     kind = msg.get("type")
@@ -78,7 +110,7 @@ def check_client_message(msg: dict) -> dict:
         name = clean_name(_text(msg, "name", MAX_NAME * 4) or "")
         if not name:
             raise ProtocolError("bad_message", "a player name is needed")
-        token = _text(msg, "token", MAX_TOKEN, required=False)
+        token = _text(msg, "token", MAX_TOKEN, required=False) or None  # "" is no token
         spectate = msg.get("spectate", False)
         if not isinstance(spectate, bool):
             raise ProtocolError("bad_message", "'spectate' must be true or false")
@@ -103,11 +135,11 @@ def check_client_message(msg: dict) -> dict:
             raise ProtocolError("bad_message", "'seat' must be a whole number")
         return {"type": "action", "id": ident, "action": action, "seat": seat}
     if kind == "chat":
-        text = clean_name(_text(msg, "text", MAX_CHAT) or "")
+        text = clean_chat(_text(msg, "text", MAX_CHAT) or "")
         if not text:
             raise ProtocolError("bad_message", "an empty chat message")
         return {"type": "chat", "text": text}
-    if kind in ("ping", "pong", "leave"):
+    if kind in ("ping", "pong", "leave", "resync"):
         return {"type": kind}
     raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import logging
 import secrets
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ from net.protocol import (
     NONCE_BYTES,
     PROTOCOL_VERSION,
     ProtocolError,
+    action_id,
     auth_proof,
     check_client_message,
 )
@@ -35,6 +38,28 @@ from net.protocol import (
 log = logging.getLogger(__name__)
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
+WILDCARDS = ("", "0.0.0.0", "::")
+
+
+def dual_stack_socket(port: int) -> socket.socket | None:
+    """A TCP socket on ``[::]:port`` that takes IPv4 too, or None where there is no IPv6."""
+    if not socket.has_ipv6:
+        return None
+    try:
+        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    except OSError:
+        return None
+    try:
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("::", port))
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise
+        return None
+    sock.setblocking(False)
+    return sock
 
 
 @runtime_checkable
@@ -116,7 +141,14 @@ class Limits:
     handshake_timeout: float = 10.0
     idle_timeout: float = 45.0  # nothing heard for this long: the connection is dropped
     ping_interval: float = 15.0
+    #: connections that said hello: every seat keeps a slot, spectators share the rest
     max_connections: int = 100
+    max_spectators_per_peer: int = 40  # spectators from one address
+    max_unidentified: int = 32  # sockets that have not said hello yet, from everyone …
+    max_unidentified_per_peer: int = 8  # … and from one address (then the oldest is closed)
+    password_delay: float = 0.25  # after a wrong password, the next proof from that address
+    password_delay_max: float = 8.0  # waits this long, doubling per failure up to this
+    linger: float = 2.0  # after a fatal error, time the peer has to read it before the close
 
 
 def refusal(e: ValueError) -> dict:
@@ -134,6 +166,16 @@ def refusal(e: ValueError) -> dict:
     return out
 
 
+def peer_address(peername: object) -> str:
+    """The address part of a peer's socket name, IPv4 addresses mapped into IPv6 unmapped
+    (``::ffff:10.0.0.2`` is ``10.0.0.2``) and without a link-local scope."""
+    host = peername[0] if isinstance(peername, tuple) and peername else str(peername)
+    host = str(host).partition("%")[0]
+    if host.startswith("::ffff:") and "." in host:
+        host = host[len("::ffff:") :]
+    return host
+
+
 class Connection:
     """One TCP connection. Frames go straight into the transport's buffer, which is bounded:
     when more than ``Limits.queue_bytes`` are waiting for a peer that does not read, the
@@ -147,6 +189,8 @@ class Connection:
         self.writer = writer
         self.transport = writer.transport
         self.peer = str(writer.get_extra_info("peername"))
+        self.address = peer_address(writer.get_extra_info("peername"))
+        self.opened = time.monotonic()
         self.name = "?"
         self.seat: int | None = None
         self.joined = False
@@ -169,26 +213,33 @@ class Connection:
         waiting = self.transport.get_write_buffer_size()
         if waiting + len(frame) > self.server.limits.queue_bytes:
             log.warning("dropping %s (%s): it does not read its messages", self.name, self.peer)
-            self.drop("too_slow", "you did not read your messages fast enough", flush=False)
+            self.drop("too_slow", "you did not read your messages fast enough", linger=10.0)
             return
         self.transport.write(frame)
 
     def error(self, code: str, message: str) -> None:
         self.send({"type": "error", "code": code, "message": message})
 
-    def drop(self, code: str, message: str, *, flush: bool = True) -> None:
-        """Send a fatal error and close; with ``flush``, what is buffered goes out first."""
+    def drop(
+        self, code: str, message: str, *, flush: bool = True, linger: float | None = None
+    ) -> None:
+        """Send a fatal error and close. The error is the last frame the peer gets: the
+        sending side is shut (FIN) after it, and the socket itself closed ``Limits.linger``
+        seconds later (or as soon as the host closes), so that the peer reads the error
+        before any reset. Without ``flush`` the socket is cut at once."""
         if self.closed:
             return
         frame = encode({"type": "error", "code": code, "message": message})
         self.closed = True
         self.reason = code
+        if not flush:
+            self.transport.abort()
+            return
         with contextlib.suppress(Exception):
             self.transport.write(frame)
-        if flush:
-            self.transport.close()
-        else:
-            self.transport.abort()
+            if self.transport.can_write_eof():
+                self.transport.write_eof()
+        self.server._linger(self.transport, linger)
 
     def allow(self) -> bool:
         """Token bucket: False when the peer sends faster than the limits allow."""
@@ -239,11 +290,27 @@ class Server:
         self._tasks: set[asyncio.Task] = set()
         self._pinger: asyncio.Task | None = None
         self._port = 0
+        #: sockets closed with a fatal error, waiting for the peer to read it (oldest first)
+        self._lingering: dict[asyncio.BaseTransport, asyncio.TimerHandle] = {}
+        #: sockets that have not said hello yet, oldest first
+        self._unidentified: dict[Connection, None] = {}
+        #: per address: (wrong passwords in a row, when the next proof may be checked)
+        self._failures: dict[str, tuple[int, float]] = {}
+        self._password_locks: dict[str, asyncio.Lock] = {}
 
     # ------------------------------------------------------------------ life cycle
 
     async def start(self, bind: str = "127.0.0.1", port: int = 0) -> None:
-        self._server = await asyncio.start_server(self._handle, bind, port, limit=1 << 16)
+        """Listen on ``bind``. A wildcard (``0.0.0.0``, ``::`` or empty) listens on every
+        address of both families on one dual-stack socket (IPv4 alone where the machine has
+        no IPv6)."""
+        if bind in WILDCARDS:
+            sock = dual_stack_socket(port)
+            if sock is not None:
+                self._server = await asyncio.start_server(self._handle, sock=sock, limit=1 << 16)
+        if self._server is None:
+            host = "0.0.0.0" if bind in WILDCARDS else bind
+            self._server = await asyncio.start_server(self._handle, host, port, limit=1 << 16)
         self._port = self._server.sockets[0].getsockname()[1]
         self._pinger = asyncio.create_task(self._ping_loop())
         log.info("table %r listening on %s:%d", self.table_name, bind, self.port)
@@ -263,9 +330,31 @@ class Server:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        for transport in list(self._lingering):
+            self._end(transport)
         if self._server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2)
+
+    def _linger(self, transport: asyncio.BaseTransport, delay: float | None = None) -> None:
+        """Close ``transport`` in ``delay`` seconds (``Limits.linger`` by default); at most
+        64 wait at once (the oldest is closed at once to make room)."""
+        if transport in self._lingering:
+            return
+        while len(self._lingering) >= 64:
+            self._end(next(iter(self._lingering)))
+        delay = self.limits.linger if delay is None else delay
+        loop = asyncio.get_running_loop()
+        self._lingering[transport] = loop.call_later(delay, self._end, transport)
+
+    def _end(self, transport: asyncio.BaseTransport) -> None:
+        handle = self._lingering.pop(transport, None)
+        if handle is not None:
+            handle.cancel()
+        if isinstance(transport, asyncio.WriteTransport) and transport.get_write_buffer_size():
+            transport.abort()  # a peer that never read: what is left is thrown away
+        else:
+            transport.close()
 
     def _changed(self) -> None:
         for callback in list(self.on_change):
@@ -398,19 +487,36 @@ class Server:
     # ------------------------------------------------------------------ connections
 
     def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        full = len(self._tasks) >= self.limits.max_connections  # joined or shaking hands
-        task = asyncio.create_task(self._serve(reader, writer, full))
+        conn = Connection(self, reader, writer)
+        self._admit_unidentified(conn)
+        task = asyncio.create_task(self._serve(conn))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _serve(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, full: bool
-    ) -> None:
-        conn = Connection(self, reader, writer)
+    def _admit_unidentified(self, conn: Connection) -> None:
+        """Make room for a new socket among those that have not said hello: when its address
+        already has ``max_unidentified_per_peer`` of them, or everyone ``max_unidentified``,
+        the oldest of that address (or of the address holding most) is closed with ``busy``.
+        A new socket always gets its chance to say hello."""
+        limits = self.limits
+        mine = [c for c in self._unidentified if c.address == conn.address]
+        victim: Connection | None = None
+        if len(mine) >= limits.max_unidentified_per_peer:
+            victim = mine[0]
+        elif len(self._unidentified) >= limits.max_unidentified:
+            counts: dict[str, int] = {}
+            for c in self._unidentified:
+                counts[c.address] = counts.get(c.address, 0) + 1
+            greedy = max(counts, key=lambda a: counts[a])
+            victim = next(c for c in self._unidentified if c.address == greedy)
+        if victim is not None:
+            self._unidentified.pop(victim, None)
+            log.info("closing %s: too many sockets that have not said hello", victim.peer)
+            victim.drop("busy", "too many connections are waiting to say hello: try again")
+        self._unidentified[conn] = None
+
+    async def _serve(self, conn: Connection) -> None:
         try:
-            if full:
-                conn.drop("table_full", "the host has too many connections")
-                return
             if await self._handshake(conn):
                 await self._read_loop(conn)
         except ConnectionClosed:
@@ -427,6 +533,7 @@ class Server:
             log.exception("connection %s failed", conn.peer)
             conn.drop("internal", "the host met an internal error")
         finally:
+            self._unidentified.pop(conn, None)
             conn.drop("closed", "connection closed")
             self._detach(conn)
 
@@ -437,27 +544,37 @@ class Server:
         return msg
 
     async def _handshake(self, conn: Connection) -> bool:
-        timeout = self.limits.handshake_timeout
-        msg = await self._read(conn, timeout)
-        if msg.get("type") != "hello":
-            raise ProtocolError("handshake", "the first message must be 'hello'")
-        if msg.get("version") != PROTOCOL_VERSION:
-            raise ProtocolError(
-                "version",
-                f"this host speaks rum500 protocol version {PROTOCOL_VERSION}, "
-                f"you sent {msg.get('version')!r}: update rum500",
-            )
-        hello = check_client_message(msg)
+        """``hello`` (then ``auth``): a wrong type is fatal (``handshake``), so is another
+        version; a bad field gets a non-fatal ``bad_message`` and the host waits for the
+        corrected message, all within ``Limits.handshake_timeout`` of the connection."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.limits.handshake_timeout
+
+        async def next_message(kind: str, error: str) -> dict:
+            while True:
+                msg = await self._read(conn, max(0.0, deadline - loop.time()))
+                if conn.closed:
+                    raise ConnectionClosed("closed by the host")
+                if msg.get("type") != kind:
+                    raise ProtocolError("handshake", error)
+                if kind == "hello" and msg.get("version") != PROTOCOL_VERSION:
+                    raise ProtocolError(
+                        "version",
+                        f"this host speaks rum500 protocol version {PROTOCOL_VERSION}, "
+                        f"you sent {msg.get('version')!r}: update rum500",
+                    )
+                try:
+                    return check_client_message(msg)
+                except ProtocolError as e:
+                    conn.error(e.code, e.message)
+
+        hello = await next_message("hello", "the first message must be 'hello'")
         if self.password is not None:
             nonce = secrets.token_hex(NONCE_BYTES)
             conn.send({"type": "challenge", "nonce": nonce})
-            answer = await self._read(conn, timeout)
-            if answer.get("type") != "auth":
-                raise ProtocolError("handshake", "expected 'auth' with the password proof")
-            proof = check_client_message(answer)["proof"]
-            if not hmac.compare_digest(proof, auth_proof(self.password, nonce)):
-                log.info("wrong password from %s", conn.peer)
-                raise ProtocolError("bad_password", "wrong table password")
+            answer = await next_message("auth", "expected 'auth' with the password proof")
+            await self._check_password(conn, answer["proof"], nonce)
+        self._unidentified.pop(conn, None)
         conn.name = hello["name"]
         seat = self._place(conn, hello)
         token = seat.token if seat else None
@@ -488,8 +605,55 @@ class Server:
             self.broadcast_lobby()
         return True
 
+    async def _check_password(self, conn: Connection, proof: str, nonce: str) -> None:
+        """Check a password proof; one address is answered one proof at a time, and after a
+        wrong one the next waits ``password_delay`` seconds, doubling per failure in a row up
+        to ``password_delay_max`` (forgotten after a right one, or an hour)."""
+        address = conn.address
+        lock = self._password_locks.setdefault(address, asyncio.Lock())
+        async with lock:
+            now = time.monotonic()
+            failures, not_before = self._failures.get(address, (0, now))
+            if now - not_before > 3600:
+                failures, not_before = 0, now
+            if not_before > now:
+                await asyncio.sleep(not_before - now)
+            if conn.closed:
+                raise ConnectionClosed("closed by the host")
+            if hmac.compare_digest(proof, auth_proof(self.password or "", nonce)):
+                self._failures.pop(address, None)
+                return
+            failures += 1
+            delay = self.password_wait(failures)
+            self._failures.pop(address, None)
+            self._failures[address] = (failures, time.monotonic() + delay)
+            while len(self._failures) > 4096:  # the oldest address is forgotten
+                self._failures.pop(next(iter(self._failures)))
+            while len(self._password_locks) > 4096:
+                self._password_locks.pop(next(iter(self._password_locks)))
+        log.info("wrong password from %s (%d in a row)", conn.peer, failures)
+        raise ProtocolError("bad_password", "wrong table password")
+
+    def password_wait(self, failures: int) -> float:
+        """The wait before the next proof after ``failures`` wrong ones in a row."""
+        if failures <= 0:
+            return 0.0
+        limits = self.limits
+        return min(limits.password_delay * 2 ** min(failures - 1, 30), limits.password_delay_max)
+
+    def password_delay(self, address: str) -> float:
+        """Seconds the next password proof from ``address`` will wait (0: none)."""
+        failures, not_before = self._failures.get(address, (0, 0.0))
+        return max(0.0, not_before - time.monotonic()) if failures else 0.0
+
     def _place(self, conn: Connection, hello: dict) -> Seat | None:
+        """A seat for the token (always: every seat keeps its slot), a spectator's place, or a
+        free seat in the lobby. Spectators share ``max_connections`` minus the seats, at most
+        ``max_spectators_per_peer`` from one address; beyond that ``busy``."""
         token = hello["token"]
+        if hello["spectate"]:
+            self._room_for_spectator(conn)
+            return None
         if token:
             for seat in self.seats:
                 if seat.token is not None and hmac.compare_digest(seat.token, token):
@@ -501,8 +665,6 @@ class Server:
                     conn.seat = seat.index
                     return seat
             raise ProtocolError("bad_token", "no seat at this table has that token")
-        if hello["spectate"]:
-            return None
         if self.state != LOBBY:
             raise ProtocolError(
                 "table_full", "the match has started: rejoin with your token or watch"
@@ -514,6 +676,15 @@ class Server:
                 conn.seat = seat.index
                 return seat
         raise ProtocolError("table_full", "every seat is taken: join as a spectator")
+
+    def _room_for_spectator(self, conn: Connection) -> None:
+        watching = [c for c in self.conns if c.seat is None and not c.closed]
+        if sum(1 for c in watching if c.address == conn.address) >= (
+            self.limits.max_spectators_per_peer
+        ):
+            raise ProtocolError("busy", "too many connections from your address")
+        if len(watching) >= max(0, self.limits.max_connections - len(self.seats)):
+            raise ProtocolError("busy", "the host has too many connections: try again later")
 
     def _detach(self, conn: Connection) -> None:
         if conn not in self.conns:
@@ -530,12 +701,16 @@ class Server:
     async def _read_loop(self, conn: Connection) -> None:
         while not conn.closed:
             raw = await self._read(conn, self.limits.idle_timeout)
+            if conn.closed:
+                return
             try:
                 msg = check_client_message(raw)
             except ProtocolError as e:
-                if "id" in raw and raw.get("type") == "action":
-                    conn.send({"type": "refused", "id": raw.get("id"), "message": e.message})
-                conn.error(e.code, e.message)
+                ident = action_id(raw) if raw.get("type") == "action" else None
+                if ident is not None:  # answered once: the client awaits this id
+                    conn.send({"type": "refused", "id": ident, "message": e.message})
+                else:
+                    conn.error(e.code, e.message)
                 continue
             kind = msg["type"]
             if kind == "action":
@@ -549,6 +724,11 @@ class Server:
                     other.send_frame(frame)
             elif kind == "ping":
                 conn.send({"type": "pong"})
+            elif kind == "resync":
+                if self.table.started:
+                    conn.send_frame(self._state_frame(conn.seat, [], None))
+                else:
+                    conn.send(self.lobby_message())
             elif kind == "leave":
                 self._leave(conn)
                 return

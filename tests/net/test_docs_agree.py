@@ -1,0 +1,308 @@
+"""docs/protocol.md and the host agree: one test per point a client author written from the
+docs alone would trip on. Every test talks raw msgpack frames over a real socket."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from net.framing import MAX_DEPTH, MAX_FRAME, MAX_STR, decode, encode, read_frame
+from net.protocol import MAX_CHAT, MAX_NAME, auth_proof
+from net.server import Limits
+from rum500.rules import Options
+from tests.net.util import wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = " ".join((ROOT / "docs" / "protocol.md").read_text().split())  # one line
+
+
+def hello(name: str = "X", **kw: object) -> dict:
+    return {"type": "hello", "version": 1, "name": name, **kw}
+
+
+def packed(obj: object) -> bytes:
+    data = msgpack.packb(obj, use_bin_type=True)
+    return struct.pack(">I", len(data)) + data
+
+
+async def raw(host, *first: dict):
+    reader, writer = await asyncio.open_connection(host.address, host.port)
+    for msg in first:
+        writer.write(encode(msg))
+    return reader, writer
+
+
+async def frame(reader: asyncio.StreamReader) -> dict:
+    return await asyncio.wait_for(read_frame(reader), 10)
+
+
+async def until(reader: asyncio.StreamReader, kind: str) -> list[dict]:
+    """Frames up to and including the first of type ``kind``."""
+    seen: list[dict] = []
+    while not seen or seen[-1]["type"] != kind:
+        seen.append(await frame(reader))
+    return seen
+
+
+async def to_the_end(reader: asyncio.StreamReader) -> list[dict]:
+    """Every frame until the host closes the connection."""
+    out: list[dict] = []
+    while True:
+        try:
+            out.append(await asyncio.wait_for(read_frame(reader), 10))
+        except TimeoutError:
+            raise AssertionError(f"the host kept the connection open after {out[-3:]}") from None
+        except Exception:
+            return out
+
+
+def nested(levels: int, kind: str) -> dict:
+    """A message ``levels`` deep, counting the message's own map as level 1."""
+    inner: object = 0
+    for _ in range(levels - 1):
+        inner = {"x": inner} if kind == "map" else [inner]
+    return {"type": "ping", "extra": inner}
+
+
+@pytest.mark.parametrize("kind", ["map", "array"])
+async def test_nesting_is_sixteen_levels_counting_the_message_itself(make_host, kind):
+    assert MAX_DEPTH == 16 and "16 levels" in DOC and "counting the message's own map" in DOC
+    host = await make_host(players=2, bots=1)
+    reader, writer = await raw(host, hello("Deep", spectate=True))
+    await until(reader, "welcome")
+    writer.write(encode(nested(16, kind)))
+    assert (await until(reader, "pong"))[-1] == {"type": "pong"}
+    writer.write(packed(nested(17, kind)))
+    got = await to_the_end(reader)
+    assert got[-1]["code"] == "bad_frame" and "16" in got[-1]["message"]
+    writer.close()
+
+
+async def test_the_string_limit_counts_utf8_bytes_the_name_and_chat_limits_characters(make_host):
+    assert MAX_STR == 16384 and "16 384 bytes" in DOC
+    host = await make_host(players=2, bots=1)
+    reader, writer = await raw(host, hello("é" * (MAX_NAME * 4), spectate=True))
+    welcome = (await until(reader, "welcome"))[-1]
+    assert welcome["name"] == "é" * MAX_NAME  # 96 characters (192 bytes) taken, 24 kept
+    writer.write(encode({"type": "chat", "text": "ж" * MAX_CHAT}))  # 300 characters, 600 bytes
+    assert (await until(reader, "chat"))[-1]["text"] == "ж" * MAX_CHAT
+    writer.write(encode({"type": "chat", "text": "ж" * (MAX_CHAT + 1)}))
+    writer.write(encode({"type": "ping"}))
+    seen = await until(reader, "pong")
+    assert [m["code"] for m in seen if m["type"] == "error"] == ["bad_message"]
+    writer.write(encode({"type": "ping", "pad": "a" * MAX_STR}))  # 16 384 bytes: fine
+    await until(reader, "pong")
+    # 8 193 characters but 16 386 bytes: over the limit, which counts bytes
+    writer.write(packed({"type": "ping", "pad": "é" * (MAX_STR // 2 + 1)}))
+    got = await to_the_end(reader)
+    assert got[-1]["code"] == "bad_frame"
+    writer.close()
+
+
+async def test_a_bad_field_in_hello_is_not_fatal(make_host):
+    assert "bad field in `hello` or `auth`" in DOC
+    host = await make_host(players=2, bots=1)
+    reader, writer = await raw(host, {"type": "hello", "version": 1, "name": ""})
+    error = await frame(reader)
+    assert (
+        error["type"] == "error" and error["code"] == "bad_message" and "name" in error["message"]
+    )
+    writer.write(encode({"type": "hello", "version": 1, "name": "Ann", "spectate": "yes"}))
+    assert (await frame(reader))["code"] == "bad_message"
+    writer.write(encode(hello("Ann")))
+    welcome = await frame(reader)
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0
+    writer.close()
+
+
+async def test_a_bad_field_in_auth_is_not_fatal_a_wrong_proof_is(make_host):
+    host = await make_host(players=2, bots=1, password="s3cret")
+    reader, writer = await raw(host, hello("Ann"))
+    challenge = await frame(reader)
+    assert challenge["type"] == "challenge"
+    writer.write(encode({"type": "auth", "proof": 42}))
+    assert (await frame(reader))["code"] == "bad_message"
+    writer.write(encode({"type": "auth", "proof": auth_proof("s3cret", challenge["nonce"])}))
+    assert (await frame(reader))["type"] == "welcome"
+    writer.close()
+    reader, writer = await raw(host, hello("Bob"))
+    await frame(reader)
+    writer.write(encode({"type": "auth", "proof": "0" * 64}))
+    got = await to_the_end(reader)
+    assert [m["code"] for m in got] == ["bad_password"]
+    writer.close()
+
+
+async def test_a_bad_action_is_answered_once(make_host):
+    assert "answered once" in DOC
+    host = await make_host(players=2, bots=1)
+    reader, writer = await raw(host, hello("Ann"))
+    await until(reader, "welcome")
+    writer.write(encode({"type": "action", "id": 5, "action": "draw"}))  # bad field, usable id
+    writer.write(encode({"type": "action", "id": "six", "action": {"type": "draw"}}))  # no id
+    writer.write(encode({"type": "ping"}))
+    seen = [m for m in await until(reader, "pong") if m["type"] in ("refused", "error")]
+    assert [m["type"] for m in seen] == ["refused", "error"]
+    assert seen[0]["id"] == 5 and "action" in seen[0]["message"]
+    assert seen[1]["code"] == "bad_message" and "id" in seen[1]["message"]
+    writer.close()
+
+
+async def test_game_over_then_the_headless_host_closes_with_shutdown():
+    assert "closes the table 1 s after game over" in DOC
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    argv = [
+        *(sys.executable, "-m", "rum500", "host", "--headless", "--no-announce"),
+        *("--bind", "127.0.0.1", "--players", "2", "--bots", "2", "--bot-level", "random"),
+        *("--bot-delay", "0.01", "--target", "300", "--seed", "3"),
+    ]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+        port = int(re.search(rb":(\d+) ", line).group(1))  # type: ignore[union-attr]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(encode(hello("Rail", spectate=True)))
+        got = await to_the_end(reader)
+        states = [m for m in got if m["type"] == "state"]
+        lobbies = [m for m in got if m["type"] == "lobby"]
+        assert states[-1]["view"]["phase"] == "game_over"
+        assert lobbies[-1]["state"] == "finished"
+        assert got[-1] == {
+            "type": "error",
+            "code": "shutdown",
+            "message": "the host closed the table",
+        }
+        writer.close()
+        assert await asyncio.wait_for(asyncio.to_thread(proc.wait), 30) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+async def test_an_empty_token_is_no_token(make_host):
+    assert '`""` counts as no token' in DOC
+    host = await make_host(players=3, bots=1)
+    reader, writer = await raw(host, hello("Ann", token=""))
+    welcome = await frame(reader)
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0 and welcome["token"]
+    writer.close()
+
+
+async def test_spectate_wins_over_a_token(make_host):
+    assert "`spectate: true` wins" in DOC
+    host = await make_host(players=3, bots=1)
+    reader, writer = await raw(host, hello("Ann"))
+    token = (await frame(reader))["token"]
+    rail, rail_writer = await raw(host, hello("Ann again", token=token, spectate=True))
+    welcome = await frame(rail)
+    assert welcome["seat"] is None and welcome["token"] is None
+    writer.write(encode({"type": "ping"}))
+    await until(reader, "pong")  # the seat's own connection was not replaced
+    assert host.server.seats[0].conn is not None and host.server.seats[0].conn.name == "Ann"
+    wrong, wrong_writer = await raw(host, hello("Mallory", token="nope", spectate=True))
+    assert (await frame(wrong))["seat"] is None  # the token is not even looked at
+    for w in (writer, rail_writer, wrong_writer):
+        w.close()
+
+
+async def test_chat_cleaning_rules(make_host):
+    assert "becomes one space" in DOC
+    host = await make_host(players=2, bots=1)
+    reader, writer = await raw(host, hello("Ann"))
+    await until(reader, "welcome")
+    sent = {
+        "  two\tlines\nhere  ": "two lines here",
+        "ring\x07 the\x00bell": "ring thebell",
+        "evil\u202etxt.exe": "eviltxt.exe",
+        "coder \U0001f469\u200d\U0001f4bb  ok": "coder \U0001f469\u200d\U0001f4bb ok",
+        "a" * 30 + " " * 5 + "b": "a" * 30 + " b",  # not cut like a name
+    }
+    for text, shown in sent.items():
+        writer.write(encode({"type": "chat", "text": text}))
+        assert (await until(reader, "chat"))[-1]["text"] == shown
+    writer.write(encode({"type": "chat", "text": " \n\x01 "}))
+    assert (await until(reader, "error"))[-1]["code"] == "bad_message"
+    writer.close()
+
+
+async def test_too_slow_reaches_the_client_as_the_last_frame(make_host, clients):
+    assert "`too_slow` is the last frame" in DOC
+    limits = Limits(queue_bytes=64 * 1024, rate=1e6, burst=1e6)
+    host = await make_host(players=2, bots=0, limits=limits, options=Options(target=5000))
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect((host.address, host.port))
+    sock.sendall(encode(hello("Sleeper", spectate=True)))
+    ann = await clients(host, "Ann")
+    await wait_for(lambda: any(c.name == "Sleeper" for c in host.server.conns))
+    sleeper = next(c for c in host.server.conns if c.name == "Sleeper")
+    for i in range(100_000):  # chat until the kernel buffers and the sleeper's queue are full
+        await ann.chat(f"message {i} " + "x" * 280)
+        if sleeper.closed:
+            break
+        await asyncio.sleep(0)
+    assert sleeper.reason == "too_slow"
+
+    def read_all() -> bytes:
+        sock.settimeout(10)
+        data = b""
+        while chunk := sock.recv(1 << 16):
+            data += chunk
+        return data
+
+    data = await asyncio.to_thread(read_all)
+    frames, at = [], 0
+    while at < len(data):
+        (n,) = struct.unpack(">I", data[at : at + 4])
+        frames.append(decode(data[at + 4 : at + 4 + n]))
+        at += 4 + n
+    assert at == len(data)
+    assert frames[-1]["type"] == "error" and frames[-1]["code"] == "too_slow"
+    assert [m["type"] for m in frames[:-1]].count("error") == 0
+    sock.close()
+
+
+async def test_frames_the_host_sends_keep_the_limits_it_asks_of_clients(make_host, clients):
+    assert "The host keeps to the same limits" in DOC
+    sizes: list[int] = []
+    host = await make_host(players=2, bots=1, options=Options(target=300))
+    ann = await clients(host, "Ann", trace=lambda f: sizes.append(len(f)))
+    from tests.net.util import play_as_bot
+
+    view = await asyncio.wait_for(play_as_bot(ann, seed=2), 120)
+    assert view["phase"] == "game_over"
+    # every frame went through the client's decode, which applies the very same limits
+    assert len(sizes) > 50 and max(sizes) <= MAX_FRAME + 4
+
+
+async def test_resync_answers_with_the_whole_view(make_host):
+    assert "`resync`" in DOC
+    host = await make_host(players=3, bots=1)
+    reader, writer = await raw(host, hello("Ann"))
+    await until(reader, "lobby")
+    writer.write(encode({"type": "resync"}))
+    writer.write(encode({"type": "ping"}))
+    seen = await until(reader, "pong")
+    assert [m["type"] for m in seen] == ["lobby", "pong"] and seen[0]["state"] == "lobby"
+    host.start_now()
+    await until(reader, "state")
+    writer.write(encode({"type": "resync"}))
+    writer.write(encode({"type": "ping"}))
+    whole = [
+        m
+        for m in await until(reader, "pong")
+        if m["type"] == "state" and m["by"] is None and m["events"] == []
+    ]
+    assert whole and 1 <= whole[-1]["seq"] <= host.server.seq
+    assert whole[-1]["view"]["seat"] == 0 and whole[-1]["view"]["hand"]
+    writer.close()
