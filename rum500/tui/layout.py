@@ -34,6 +34,7 @@ from rum500.tui.model import TableModel
 ASCII_TEXT = str.maketrans(
     {
         "—": "-",
+        "−": "-",
         "…": "...",
         "←": "<-",
         "→": "->",
