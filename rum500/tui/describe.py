@@ -78,6 +78,15 @@ def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
         return [
             _("{who} discards {card}.").format(who=who, card=card_text(e.get("card", "?"), ascii))
         ]
+    if kind == "take_back":
+        undone = e.get("action") if isinstance(e.get("action"), dict) else {}
+        if undone.get("type") == "meld":
+            what = cards_text([str(c) for c in undone.get("cards") or []], ascii)
+        else:
+            what = card_text(str(undone.get("card", "?")), ascii)
+        return [_("{who} takes back {cards}.").format(who=who, cards=what)]
+    if kind == "ready":
+        return [_("{who} is ready for the next hand.").format(who=who)]
     if kind == "reshuffle":
         return [_("The discard pile is shuffled into a new stock.")]
     if kind == "end_hand":

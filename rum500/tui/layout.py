@@ -220,12 +220,13 @@ def _part(model: TableModel, name: str, lines) -> Window:  # type: ignore[no-unt
     return _window(model, text, height=lambda: Dimension.exact(plan(model).h[name]))
 
 
-def _scrolled(model: TableModel, get_lines, get_scroll, framed: int = 2) -> Window:  # type: ignore[no-untyped-def]
-    """An overlay's text, from line ``get_scroll()`` (clamped), cut to the screen width."""
+def _scrolled(model: TableModel, get_lines, get_scroll, pinned=lambda: 0) -> Window:  # type: ignore[no-untyped-def]
+    """An overlay's text, from line ``get_scroll()`` (clamped), cut to the screen width;
+    ``pinned()`` lines below it are another window's."""
 
     def text() -> StyleAndTextTuples:
         p = plan(model)
-        room = max(1, p.rows - p.bottom() - framed)
+        room = max(1, p.rows - p.bottom() - 2 - pinned())
         lines = get_lines(p.cols - 4)
         top = max(0, min(get_scroll(len(lines), room), len(lines) - room))
         return render.joined([render.cut(line, p.cols - 4) for line in lines[top : top + room]])
@@ -328,7 +329,22 @@ def _build_layout(model: TableModel) -> Layout:
         _overlay(
             model,
             "sheet",
-            _scrolled(model, lambda w: sheets.review_lines(model, w), review_scroll),
+            HSplit(
+                [
+                    _scrolled(
+                        model,
+                        lambda w: sheets.review_lines(model, w),
+                        review_scroll,
+                        lambda: len(sheets.review_footer(model)) + 1,
+                    ),
+                    Window(height=1, char="-" if model.ascii else "─", style="class:dim"),
+                    _window(
+                        model,
+                        lambda: render.joined(sheets.review_footer(model)),
+                        height=lambda: Dimension.exact(len(sheets.review_footer(model))),
+                    ),
+                ]
+            ),
             _("Hand over"),
             top=0,
             left=0,

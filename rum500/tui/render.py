@@ -190,7 +190,7 @@ def players_lines(model: TableModel, width: int = 80) -> list[Line]:
     cards in hand, points on the table this hand, total."""
     v = model.view
     if not v:
-        return [joined(waiting_lines(model))]
+        return waiting_lines(model)
     n = v["players"]
     cols = 2 if n >= 4 and width >= 60 else 1
     cell = (width - 3 * (cols - 1)) // cols

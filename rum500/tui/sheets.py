@@ -78,8 +78,6 @@ def review_lines(model: TableModel, width: int = 76) -> list[Line]:
         else:
             tokens.append(([("class:dim", _("nothing"))], False, False))
         lines += wrap(tokens, width, indent=6)[0]
-    lines.append([])
-    lines += _footer(model)
     return lines
 
 
@@ -116,7 +114,8 @@ def _played(model: TableModel, s: int, melds: list[dict], width: int) -> list[Li
     return wrap([head, *tokens], width, indent=6)[0]
 
 
-def _footer(model: TableModel) -> list[Line]:
+def review_footer(model: TableModel) -> list[Line]:
+    """The lines pinned under the review: the countdown, who the deal waits for, Enter."""
     out: list[Line] = []
     if model.review.open:
         left = model.review.seconds_left()

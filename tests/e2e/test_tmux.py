@@ -397,3 +397,192 @@ def test_no_color_and_ascii(term: Tmux) -> None:
     for code in codes:
         for part in code.split(";"):
             assert part in ("", "0", "1", "4", "7", "22", "24", "27", "39", "49"), code
+
+
+# ---------------------------------------------------------------- issue 9: the table at 80×24
+
+
+def my_move(term: Tmux, screen: str) -> None:
+    """One step of a plain player: draw from the stock, discard (d selects the card under the
+    cursor, d again discards it); with the stock empty, end the hand (it asks: y)."""
+    if "End the hand now?" in screen:
+        term.keys("y")
+    elif "Your turn: the stock is empty" in screen and "end the hand (e)" in screen:
+        term.keys("e")
+    elif "s draw from stock" in screen:
+        term.keys("s")
+    elif "d discard" in screen:
+        term.keys("d", "d")
+
+
+def play_until(term: Tmux, done: Callable[[str], bool], timeout: float = 120) -> str:
+    """Play plain moves until ``done(screen)``; no screen on the way is "too small"."""
+    deadline = time.monotonic() + timeout
+    while True:
+        screen = term.wait(
+            lambda s: (
+                done(s)
+                or "too small" in s.lower()
+                or "End the hand now?" in s
+                or ("Your turn" in s and "Press d again" not in s)
+            ),
+            timeout=max(1.0, deadline - time.monotonic()),
+            what="my turn or the end",
+        )
+        assert "too small" not in screen.lower(), screen
+        if done(screen):
+            return screen
+        if "End the hand now?" not in screen:
+            for part in ("Stock:", "Your hand", "q quit", "Ann"):
+                assert part in screen, (part, screen)
+        assert all(len(line) <= term.width for line in screen.splitlines())
+        before = (hand_cards(screen, "Your hand"), status_line(screen, "Your turn"))
+        my_move(term, screen)
+        term.wait(
+            lambda s, before=before: (
+                done(s)
+                or "End the hand now?" in s
+                or (hand_cards(s, "Your hand"), status_line(s, "Your turn")) != before
+            ),
+            timeout=max(1.0, deadline - time.monotonic()),
+            what="the move to land",
+        )
+
+
+@pytest.mark.parametrize("players", [2, 4, 6, 8])
+def test_a_whole_hand_fits_80x24(tmp_path: Path, players: int) -> None:
+    """2 to 8 players, a whole hand at 80×24: hand, pile, melds, keys and whose turn stay on
+    screen; the review at the end holds the next deal until Enter."""
+    term = Tmux(tmp_path, width=80, height=24)
+    try:
+        term.start(
+            rum500(
+                f"play --bots {players - 1} --seed {players} --bot-level random --bot-delay 0 "
+                "--review-timeout 600 --name Ann --lang en"
+            )
+        )
+        screen = play_until(term, lambda s: "score sheet" in s)
+        assert "hand 1 ·" not in screen or "Hand 1 — score sheet" in screen
+        assert re.search(r"Player\s+Table\s+Hand\s+Score\s+Total", screen)
+        assert "Enter ready for the next hand" in screen
+        assert "in hand:" in screen  # the cards left in the hands, face up
+        # the deal waits: the countdown runs, the sheet stays, until Enter
+        left = re.compile(r"The next hand is dealt in (\d+) seconds")
+        first = int(left.search(term.wait(lambda s: left.search(s) is not None)).group(1))
+        screen = term.wait(
+            lambda s: (m := left.search(s)) is not None and int(m.group(1)) < first,
+            what="the countdown to run while the review holds the deal",
+        )
+        assert "Waiting for: Ann" in screen
+        assert "score sheet" in screen and "s draw from stock" not in screen
+        term.keys("s")  # a game key in the review says why, in one line
+        term.wait_text("press Enter when you are ready")
+        term.keys("Enter")
+        screen = term.wait(
+            lambda s: "hand 2 ·" in s and "score sheet" not in s, what="the next hand dealt"
+        )
+        assert "too small" not in screen.lower()
+    finally:
+        term.close()
+
+
+def test_e_asks_first_and_shows_the_score(tmp_path: Path) -> None:
+    term = Tmux(tmp_path, width=80, height=24)
+    try:
+        term.start(
+            rum500(
+                "play --bots 1 --seed 11 --bot-level random --bot-delay 0 --review-timeout 600 "
+                "--name Ann --lang en"
+            )
+        )
+        screen = play_until(
+            term,
+            lambda s: "score sheet" in s or ("Your turn: the stock is empty" in s),
+            timeout=150,
+        )
+        if "score sheet" in screen:
+            pytest.fail("this seed no longer reaches an empty stock on Ann's turn")
+        term.keys("e")
+        screen = term.wait_text("End the hand now?")
+        assert re.search(r"You would score [+-]\d+ \(on the table \d+, in hand −\d+\)", screen)
+        term.keys("n")  # no: keep playing
+        screen = term.wait(lambda s: "End the hand now?" not in s, what="the question closed")
+        assert "score sheet" not in screen and "Your turn" in screen
+        term.keys("e")
+        term.wait_text("End the hand now?")
+        term.keys("y")
+        screen = term.wait_text("score sheet")
+        assert "The stock ran out and the hand was ended." in screen
+    finally:
+        term.close()
+
+
+def test_take_back_at_a_solo_table(term: Tmux) -> None:
+    """Follow the hint until it melds or lays off; u takes it back: the cards come home."""
+    term.start(
+        rum500("play --bots 1 --seed 7 --bot-level random --bot-delay 0 --name Ann --lang en")
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        screen = term.wait(lambda s: "h hint" in s, timeout=20, what="my turn")
+        term.keys("Escape")
+        term.keys("h")
+        shown = term.wait_text("Hint: ")
+        hint = status_line(shown, "Hint: ")
+        if "(press m)" in hint or "(press l)" in hint:
+            before = sorted(hand_cards(shown, "Your hand"))
+            term.keys("m" if "(press m)" in hint else "l")
+            screen = term.wait_text("u take back")
+            assert sorted(hand_cards(screen, "Your hand")) != before
+            term.keys("u")
+            screen = term.wait(
+                lambda s, before=before: sorted(hand_cards(s, "Your hand")) == before,
+                what="the cards back",
+            )
+            assert "u take back" not in screen
+            assert "Ann takes back" in screen  # the log says so
+            return
+        key = re.search(r"\(press (\S)\)", hint)
+        assert key, hint
+        hand = hand_cards(shown, "Your hand")
+        term.keys(key.group(1))
+        term.wait(
+            lambda s, hand=hand: hand_cards(s, "Your hand") != hand or "score sheet" in s,
+            what="the move",
+        )
+        if "score sheet" in term.screen():
+            term.keys("Enter")
+    pytest.fail("the hint never melded or laid off")
+
+
+def test_a_guest_is_told_the_host_closed_the_table(tmp_path: Path) -> None:
+    port = 20000 + os.getpid() % 20000
+    host = Tmux(tmp_path / "host", width=80, height=24)
+    guest = Tmux(tmp_path / "guest", width=80, height=24)
+    (tmp_path / "host").mkdir()
+    (tmp_path / "guest").mkdir()
+    try:
+        host.start(
+            rum500(
+                f"host --players 3 --bind 127.0.0.1 --port {port} --no-announce --name Kitchen "
+                "--player Ann --lang en"
+            )
+        )
+        host.wait_text("Press g")
+        guest.start(rum500(f"join 127.0.0.1:{port} --name Bob --lang en"))
+        screen = guest.wait_text("Seated: waiting for players")
+        assert f"127.0.0.1:{port}" in screen  # the address to give friends
+        assert "Connecting" not in screen
+        host.wait_text("Bob")
+        host.keys("q")
+        host.wait_text("Close the table for the players waiting?")
+        host.keys("y")
+        guest.wait(lambda s: "Rummy 500" not in s, what="the guest's screen to close")
+        err = guest.home / "stderr.txt"
+        end = time.monotonic() + 10
+        while "the host closed the table" not in err.read_text() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert err.read_text().strip() == "rum500: the host closed the table"
+    finally:
+        host.close()
+        guest.close()
