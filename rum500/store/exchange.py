@@ -215,10 +215,17 @@ def _replay(file: Path, m: dict) -> Game:
 
 
 def import_match(conn: sqlite3.Connection, match: dict) -> int:
-    """Store a match checked by :func:`read_export`; returns its new game id."""
-    row = conn.execute("SELECT id FROM matches WHERE uid = ?", (match["uid"],)).fetchone()
+    """Store a match checked by :func:`read_export`; returns its game id. A match the log
+    already holds as unfinished, with fewer actions (a host whose log fell behind wrote the
+    file), is caught up in place; otherwise a match already in the log is refused."""
+    row = conn.execute(
+        "SELECT id, status FROM matches WHERE uid = ?", (match["uid"],)
+    ).fetchone()
     if row is not None:
-        raise StoreError(f"this match is already in the game log as game {row[0]}")
+        mid, status = int(row[0]), row[1]
+        if status == "playing" and catch_up(conn, mid, match):
+            return mid
+        raise StoreError(f"this match is already in the game log as game {mid}")
     game = match["_game"]
     stamp = now()
     with transaction(conn):
@@ -260,3 +267,41 @@ def import_match(conn: sqlite3.Connection, match: dict) -> int:
             [(mid, r["hand"], dumps(r)) for r in game.results],
         )
     return mid
+
+
+def catch_up(conn: sqlite3.Connection, mid: int, match: dict) -> bool:
+    """Append the actions of ``match`` that unfinished game ``mid`` lacks, when its logged
+    actions are the file's first ones; False (nothing written) when they are not."""
+    have = load_match(conn, mid)
+    game = match["_game"]
+    logged = [a["action"] for a in have["actions"]]
+    if len(logged) >= len(game.actions) or logged != game.actions[: len(logged)]:
+        return False
+    stamp = now()
+    over = game.phase is Phase.GAME_OVER
+    with transaction(conn):
+        conn.executemany(
+            "INSERT INTO actions (match_id, n, seq, seat, action, at) VALUES (?,?,?,?,?,?)",
+            [
+                (mid, n, n, match["actions"][n]["seat"], dumps(game.actions[n]), stamp)
+                for n in range(len(logged), len(game.actions))
+            ],
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO hands (match_id, hand, result) VALUES (?, ?, ?)",
+            [(mid, r["hand"], dumps(r)) for r in game.results],
+        )
+        conn.execute(
+            "UPDATE matches SET totals = ?, hands_played = ?, updated_at = ?, status = ?,"
+            " winner = ?, finished_at = ? WHERE id = ?",
+            (
+                dumps(game.totals),
+                len(game.results),
+                stamp,
+                "finished" if over else "playing",
+                game.winner if over else None,
+                match["finished_at"] if over else None,
+                mid,
+            ),
+        )
+    return True

@@ -11,6 +11,10 @@ The journal never raises into the host. When the log cannot be written (a read-o
 disk, a damaged or foreign file) it warns once — through ``logging`` and the ``on_warning``
 callback, and in :attr:`Journal.warning` — keeps what it could not write in memory, and
 writes it all in one transaction as soon as the log is writable again; the match goes on.
+:meth:`Journal.close` (also run at interpreter exit) tries a few more times; if the log is
+still behind it writes the whole match to a match file (``rum500 import`` takes it and
+catches the log up) in the data folder or else the temporary folder, and says so in
+:attr:`Journal.closing_note`.
 
 It keeps its own copy of the game (a "shadow"), applying each recorded action to it: this
 stores the engine's normalized form of the action, records each finished hand for the
@@ -19,11 +23,17 @@ statistics, and notices if the host and the log ever disagree.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import hashlib
 import json
 import logging
+import os
 import sqlite3
+import tempfile
+import time
 import uuid
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -48,8 +58,15 @@ def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def seat_rows(seats: list[dict]) -> list[tuple[int, str, str | None, str | None]]:
-    """(seat, name, token, bot) for each seat of a host's seat list."""
+#: seconds :meth:`Journal.close` waits before each last try of a log that is behind
+CLOSE_RETRIES = (0.2, 0.5, 1.0)
+
+
+def seat_rows(
+    seats: list[dict], bot_level: str = "bot"
+) -> list[tuple[int, str, str | None, str | None]]:
+    """(seat, name, token, bot) for each seat of a host's seat list; a seat whose ``bot`` is
+    just ``True`` gets the table's ``bot_level`` (what ``rum500 stats`` shows)."""
     rows = []
     for i, s in enumerate(seats):
         s = s or {}
@@ -57,7 +74,7 @@ def seat_rows(seats: list[dict]) -> list[tuple[int, str, str | None, str | None]
         name = s.get("name") or f"seat {seat}"
         bot = s.get("bot")
         if bot is True:
-            bot = "bot"
+            bot = bot_level or "bot"
         rows.append((int(seat), str(name), s.get("token"), str(bot) if bot else None))
     return rows
 
@@ -68,9 +85,10 @@ class Journal:
     another live process (:class:`MatchLock`).
 
     ``Journal()`` starts a new match at :meth:`start_match`. To go on with a match of the log,
-    ``Journal(resume_id=GAME_ID, game=GAME)`` with the position rebuilt by
-    :func:`rum500.store.load_for_resume`: ``start_match`` then only refreshes the seats, and
-    the actions are appended after those already logged.
+    ``Journal(resume_id=GAME_ID, game=GAME, match=INFO)`` with the position and info rebuilt
+    by :func:`rum500.store.load_for_resume`: ``start_match`` then only refreshes the seats,
+    and the actions are appended after those already logged. ``bot_level`` is recorded for
+    the seats the host marks only as bots.
     """
 
     def __init__(
@@ -79,9 +97,27 @@ class Journal:
         *,
         resume_id: int | None = None,
         game: Game | None = None,
+        match: dict | None = None,
+        bot_level: str = "bot",
         on_warning: Callable[[str], None] | None = None,
     ) -> None:
         self.path = Path(path) if path is not None else db_path()
+        self.bot_level = bot_level
+        #: what a match file needs besides the actions: uid, created_at, table, seats
+        self.meta: dict = {}
+        if match is not None:
+            self.meta = {
+                "uid": match.get("uid"),
+                "created_at": match.get("created_at"),
+                "table": match.get("table") or "",
+                "seats": [
+                    (int(s.get("seat", k)), str(s.get("name")), None, s.get("bot"))
+                    for k, s in enumerate(match.get("seats") or [])
+                ],
+            }
+        #: set by :meth:`close` when the log was behind: what happened to the unsaved actions
+        self.closing_note: str | None = None
+        self._saved = len(game.actions) if game is not None else 0  # actions on disk
         self.match_id: int | None = resume_id
         self.resuming = resume_id is not None
         self.game: Game | None = game.copy() if game is not None else None
@@ -103,6 +139,9 @@ class Journal:
             self.lock = lock
         if self.resuming and self.game is None:
             self._warn("shadow", "resuming without the rebuilt game: hands are not recorded")
+        ref = weakref.ref(self)
+        self._atexit = lambda: (j := ref()) is not None and j.close()
+        atexit.register(self._atexit)  # a host that ends without close() still saves and unlocks
 
     # ------------------------------------------------------------------ the host's hook
 
@@ -114,8 +153,10 @@ class Journal:
     def start_match(self, info: dict) -> None:
         """A match begins: players, seed, options, deck, table name, seats."""
         try:
-            rows = seat_rows(list(info.get("seats") or []))
+            rows = seat_rows(list(info.get("seats") or []), self.bot_level)
             table = str(info.get("table") or info.get("table_name") or info.get("name") or "")
+            self.meta["seats"] = rows
+            self.meta["table"] = table
             if self.resuming:
                 self._pending.append(self._op_seats(rows, table))
             else:
@@ -181,6 +222,7 @@ class Journal:
                 else:
                     self._hands = len(self.game.results)
             self._n = seq
+            self._saved = min(self._saved, seq)
             hands = self._hands if self.game is not None else None
             totals = list(self.game.totals) if self.game is not None else None
             self._pending.append(self._op_take_back(seq, hands, totals))
@@ -192,7 +234,9 @@ class Journal:
     def seats(self, seats: list[dict]) -> None:
         """Names, tokens or bots changed."""
         try:
-            self._pending.append(self._op_seats(seat_rows(list(seats)), None))
+            rows = seat_rows(list(seats), self.bot_level)
+            self.meta["seats"] = rows
+            self._pending.append(self._op_seats(rows, None))
         except Exception as e:
             self._warn("input", f"the game log could not record the seats: {e!r}")
             return
@@ -208,8 +252,22 @@ class Journal:
         self._flush()
 
     def close(self) -> None:
-        """Write what is still pending (if it can) and close the database."""
+        """Write what is still pending and close the database. A log that is behind gets a
+        few more tries; then the match goes to a match file (see :attr:`closing_note`)."""
+        atexit.unregister(self._atexit)
         self._flush()
+        for pause in CLOSE_RETRIES:
+            if not self._pending:
+                break
+            time.sleep(pause)
+            if self._conn is not None:  # a fresh connection for each last try
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.close()
+                self._conn = None
+            self._flush()
+        if self._pending:
+            self.closing_note = self._save_elsewhere()
+            log.warning("%s", self.closing_note)
         if self._conn is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._conn.close()
@@ -228,6 +286,91 @@ class Journal:
     def pending(self) -> int:
         """How many journal calls wait in memory for the log to become writable."""
         return len(self._pending)
+
+    @property
+    def unsaved(self) -> int:
+        """How many of the match's actions are not in the game log yet."""
+        return self._n - self._saved if self._pending else 0
+
+    # ------------------------------------------------------------------ the last resort
+
+    def match_document(self) -> dict | None:
+        """The whole match as a match file (docs/storage.md) from the journal's own copy of
+        the game, or None when it has none."""
+        game = self.game
+        if game is None or self.meta.get("uid") is None:
+            return None
+        replay = Game(game.players, game.seed, game.options, game.first_deck)
+        actions = []
+        for a in game.actions:
+            seat = replay.to_move
+            replay.apply(a, seat)
+            actions.append({"seat": seat, "action": dict(a)})
+        rows = {r[0]: r for r in self.meta.get("seats") or []}
+        seats = []
+        for k in range(game.players):
+            _seat, name, _token, bot = rows.get(k, (k, f"seat {k}", None, None))
+            seats.append({"seat": k, "name": str(name)[:64] or f"seat {k}", "bot": bot})
+        over = game.phase is Phase.GAME_OVER
+        match = {
+            "uid": self.meta["uid"],
+            "created_at": self.meta.get("created_at") or now(),
+            "finished_at": now() if over else None,
+            "table": self.meta.get("table") or "",
+            "players": game.players,
+            "seed": str(game.seed),
+            "options": game.options.to_dict(),
+            "deck": game.first_deck,
+            "seats": seats,
+            "actions": actions,
+            "status": "finished" if over else "playing",
+            "winner": game.winner if over else None,
+            "totals": list(game.totals),
+        }
+        from rum500.store.exchange import FORMAT, FORMAT_VERSION, canonical
+
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "sha256": hashlib.sha256(canonical(match)).hexdigest(),
+            "match": match,
+        }
+
+    def _save_elsewhere(self) -> str:
+        """Write the match to a match file beside the log or in the temporary folder; the
+        line that tells the user what happened."""
+        total = self._n
+        lost = self.unsaved
+        head = (
+            f"the game log {self.path} is behind: {lost} of {total} actions of this match "
+            "could not be saved there"
+        )
+        try:
+            doc = self.match_document()
+        except Exception as e:  # the shadow cannot be replayed: nothing sound to write
+            log.debug("no match file: %r", e)
+            doc = None
+        if doc is None:
+            return f"{head}, and the match cannot be written elsewhere: they are lost."
+        text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        name = f"rum500-unsaved-{doc['match']['uid'][:12]}.json"
+        for folder in (self.path.parent, Path(tempfile.gettempdir())):
+            file = folder / name
+            try:
+                fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
+            except OSError:
+                with contextlib.suppress(OSError):
+                    file.unlink()
+                continue
+            return (
+                f"{head}. The whole match is saved in {file}: when the disk is fixed, "
+                f"'rum500 import {file}' puts it back in the game log."
+            )
+        return f"{head}, and no match file could be written either: they are lost."
 
     # ------------------------------------------------------------------ writing
 
@@ -262,6 +405,7 @@ class Journal:
                 self.lock = None
         caught_up = len(self._pending)
         self._pending.clear()
+        self._saved = self._n
         if "write" in self._warned:
             self._warned.discard("write")
             self.warning = None
@@ -284,6 +428,7 @@ class Journal:
     ) -> Op:
         uid = uuid.uuid4().hex
         stamp = now()
+        self.meta.update(uid=uid, created_at=stamp)
 
         def op(conn: sqlite3.Connection) -> None:
             cur = conn.execute(

@@ -32,7 +32,7 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
         except StoreError as e:
             note = f"warning: {e} This match will not be saved."
             log.warning("%s", note)
-        config.journal = Journal(where)
+        config.journal = Journal(where, bot_level=_level(config))
         return note
     game, seats, info = load_for_resume(resume, where)
     config.resume_game = game
@@ -40,12 +40,19 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
     config.players = game.players
     if info["table"] and not getattr(args, "name", None):
         config.table_name = info["table"]
-    config.journal = Journal(where, resume_id=info["game_id"], game=game)
+    config.journal = Journal(
+        where, resume_id=info["game_id"], game=game, match=info, bot_level=_level(config)
+    )
     names = ", ".join(s["name"] for s in seats)
     return (
         f"resuming game {info['game_id']} ({names}): hand {game.hand_number}, "
         f"{len(game.actions)} actions replayed, totals {game.totals}"
     )
+
+
+def _level(config: Any) -> str:
+    level = getattr(config, "bot_level", None)
+    return level if isinstance(level, str) and level else "bot"
 
 
 __all__ = ["StoreError", "attach_journal"]

@@ -11,8 +11,13 @@ import argparse
 import asyncio
 import contextlib
 import getpass
+import logging
+import logging.handlers
 import os
+import signal
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from rum500.i18n import _, set_language
@@ -215,6 +220,21 @@ async def host_and_play(
         )
     finally:
         await host.close()
+        _close_journal(config)
+
+
+def _close_journal(config: Any) -> None:
+    """Close the game log (saving what it can, unlocking the match) and say, after the
+    screen, what happened to actions it could not save."""
+    journal = getattr(config, "journal", None)
+    close = getattr(journal, "close", None)
+    if close is None:
+        return
+    with contextlib.suppress(Exception):
+        close()
+    note = getattr(journal, "closing_note", None)
+    if note:
+        print(f"rum500: {note}", file=sys.stderr)
 
 
 def run_join(args: argparse.Namespace) -> int:
@@ -303,10 +323,81 @@ def run_lobby(args: argparse.Namespace) -> int:
 
 
 def _run(coro: Any) -> int:
+    """Run the screen; SIGTERM or SIGHUP (the terminal closed) end it as q would, so the
+    host closes, the game log is saved and its lock file removed."""
+
+    async def main() -> int:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
+        return await coro
+
     try:
-        return asyncio.run(coro)
+        with log_away_from_the_screen():
+            return asyncio.run(main())
     except KeyboardInterrupt:
         return 130
+    except asyncio.CancelledError:
+        return 143
     finally:
         with contextlib.suppress(Exception):
             sys.stdout.flush()
+
+
+LOG_FILE = "rum500.log"
+
+
+@contextlib.contextmanager
+def log_away_from_the_screen() -> Iterator[Path | None]:
+    """While the screen runs, log messages go to ``rum500.log`` in the data folder instead
+    of the terminal (a warning printed there would garble the screen); the host's notices
+    reach the player as a banner. Yields the log file (None if it cannot be opened: the
+    messages are then kept and printed when the screen is gone)."""
+    root = logging.getLogger()
+    terminal = [
+        h
+        for h in root.handlers
+        if isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)
+    ]
+    path: Path | None = None
+    kept: list[logging.LogRecord] = []
+    handler: logging.Handler
+    try:
+        from rum500.store.db import home
+
+        path = home() / LOG_FILE
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=1_000_000, backupCount=1, encoding="utf-8"
+        )
+        with contextlib.suppress(OSError):
+            path.chmod(0o600)
+    except OSError:
+        path = None
+        handler = _Keep(kept)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    for h in terminal:
+        root.removeHandler(h)
+    root.addHandler(handler)
+    try:
+        yield path
+    finally:
+        root.removeHandler(handler)
+        handler.close()
+        for h in terminal:
+            root.addHandler(h)
+        for record in kept:
+            if record.levelno >= logging.WARNING:
+                print(f"rum500: {record.getMessage()}", file=sys.stderr)
+
+
+class _Keep(logging.Handler):
+    def __init__(self, into: list[logging.LogRecord]) -> None:
+        super().__init__()
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.into) < 100:
+            self.into.append(record)
