@@ -44,7 +44,13 @@ class LocalSession:
 
     async def act(self, action: dict) -> None:
         try:
-            events = self.game.apply(action, seat=self.seat)
+            if action.get("type") == "take_back":  # as the host does it at a solo table
+                last = self.game.actions[-1] if self.game.actions else {}
+                if self.game.to_move != self.seat or last.get("type") not in ("meld", "layoff"):
+                    raise IllegalMove("nothing to take back this turn")
+                events = [{"type": "take_back", "seat": self.seat, "action": self.game.pop()}]
+            else:
+                events = self.game.apply(action, seat=self.seat)
         except IllegalMove as e:
             raise Refused(str(e), e.template, e.params) from None
         self._push(events)

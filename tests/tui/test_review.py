@@ -1,0 +1,137 @@
+"""The hand-end review on the table screen, against a real host on 127.0.0.1: the app with
+keys through a pipe input; the host holds the next deal until Enter (or its timeout)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from rum500.hosting import HostConfig, start_host
+from rum500.tui import sheets
+from rum500.tui.app import run_table
+from rum500.tui.connection import NetSession
+from rum500.tui.model import TableModel
+from tests.tui.test_app import Running, home, until  # noqa: F401  (home: the fixture)
+
+
+def keys(model: TableModel) -> set[str]:
+    return {k for k, _l, _f in model.available_keys()}
+
+
+def shown(lines) -> str:  # type: ignore[no-untyped-def]
+    return "\n".join("".join(f[1] for f in line) for line in lines)
+
+
+@pytest.fixture
+async def table() -> AsyncIterator[Running]:
+    host = await start_host(
+        HostConfig(
+            players=2,
+            bots=1,
+            host_player="Ann",
+            seed=7,
+            bot_level="random",
+            bot_delay=0.0,
+            review_timeout=600.0,
+        )
+    )
+    session = NetSession(host.address, host.port, name="Ann", token=host.token)
+    await session.open()
+    host.start_now()
+    model = TableModel(name="Ann")
+    with create_pipe_input() as inp:
+        task = asyncio.ensure_future(run_table(session, model, input=inp, output=DummyOutput()))
+        run = Running(host, session, model, inp, task)
+        await until(lambda: model.view is not None and model.my_turn)
+        try:
+            yield run
+        finally:
+            if not task.done():
+                model.exit()
+                await asyncio.wait_for(task, 5)
+            await host.close()
+
+
+async def play_to_the_end_of_the_hand(t: Running) -> None:
+    """Draw and discard (d, d) by keys until the hand is over; the stock empty: e, y."""
+    m = t.model
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 60
+    while m.phase != "hand_over":
+        assert loop.time() < end, "the hand never ended"
+        await until(lambda: (m.my_turn and not m.busy) or m.phase == "hand_over")
+        if m.phase == "hand_over":
+            break
+        before = (m.phase, len(m.sent))
+        if m.overlay == "confirm":
+            t.keys("y")
+        elif m.legal("end_hand"):
+            t.keys("e")
+            await until(lambda: m.overlay == "confirm")
+            continue
+        elif m.phase == "draw":
+            t.keys("s")
+        else:
+            t.keys("dd")
+        await until(
+            lambda before=before: (m.phase, len(m.sent)) != before or m.phase == "hand_over"
+        )
+
+
+async def test_the_review_holds_the_deal_until_enter(table: Running) -> None:
+    m = table.model
+    await play_to_the_end_of_the_hand(table)
+    await until(lambda: m.review.open and m.overlay == "sheet")
+    assert m.review.waiting == [0] and m.review.waits_for(0)
+    left = m.review.seconds_left()
+    assert left is not None and 500 < left <= 600
+    text = shown(sheets.review_lines(m))
+    assert "score sheet" in text and "Bot 1" in text and "in hand:" in text
+    last = m.view["last_hand"]
+    for s in range(2):  # the cards left in each hand, face up
+        for card in last["hands"][s]:
+            assert sheets.card(m, card)[0][1] in text
+    footer = shown(sheets.review_footer(m))
+    assert "Waiting for: Ann" in footer and "Press Enter when you are ready" in footer
+    # the key bar offers only what works now: no draw
+    assert "Enter" in keys(m) and not keys(m) & {"s", "t", "d", "m"}
+    table.keys("s")  # a game key answers in one line
+    await until(lambda: "press Enter when you are ready" in m.message)
+    assert m.phase == "hand_over" and m.view["hand_number"] == 1
+    # the score table opens over it and closes back to it
+    table.keys("p")
+    await until(lambda: m.overlay == "scores")
+    rows = shown(sheets.score_table_lines(m))
+    assert "Ann" in rows and "Total" in rows and f"{last['scores'][0]:+d}" in rows
+    table.keys("\x1b")
+    await until(lambda: m.overlay == "sheet")
+    table.keys("\r")  # Enter: ready; the host deals at once (no other human)
+    await until(lambda: m.view["hand_number"] == 2 and m.phase in ("draw", "play"))
+    assert {"type": "ready"} in m.sent and m.overlay is None and not m.review.open
+    assert any("ready for the next hand" in line for line in m.log)
+
+
+async def test_a_spectator_sees_the_review_and_enter_closes_it(table: Running) -> None:
+    watcher = NetSession(table.host.address, table.host.port, name="Eve", spectate=True)
+    await watcher.open()
+    eve = TableModel(name="Eve")
+    eve.send, eve.send_chat = watcher.act, watcher.chat
+    pump = asyncio.ensure_future(watcher.pump(eve))
+    try:
+        await until(lambda: eve.view is not None)
+        await play_to_the_end_of_the_hand(table)
+        await until(lambda: eve.review.open and eve.overlay == "sheet")
+        assert "Waiting for: Ann" in shown(sheets.review_footer(eve))
+        assert "Press Enter" not in shown(sheets.review_footer(eve))
+        assert eve.review_enter_label() == "close"
+        eve.review_enter()
+        assert eve.overlay is None and {"type": "ready"} not in eve.sent
+        assert eve.review.open  # still waiting for Ann: the table shows it
+        assert "Waiting for Ann" in eve.review_wait_text()
+    finally:
+        await watcher.close()
+        pump.cancel()
