@@ -111,7 +111,7 @@ def run_stats(args: argparse.Namespace) -> int:
         mean = s["mean_hand_score"]
         rows.append(
             [
-                s["name"] + (f" (bot: {s['bot']})" if s["bot"] else ""),
+                s["name"] + _bot_mark(s["bot"]),
                 str(s["matches"]),
                 str(s["wins"]),
                 f"{100 * s['win_rate']:.0f}%",
@@ -124,6 +124,13 @@ def run_stats(args: argparse.Namespace) -> int:
     print(_table(rows, right={1, 2, 3, 4, 5, 7}))
     print("best: highest final total in one match; run: longest run of wins in a row")
     return 0
+
+
+def _bot_mark(bot: str | None) -> str:
+    """" (bot: hard)" for a bot of a known level; " (bot)" when the log only says bot."""
+    if not bot:
+        return ""
+    return " (bot)" if bot in ("bot", "True", "1") else f" (bot: {bot})"
 
 
 def run_replay(args: argparse.Namespace) -> int:

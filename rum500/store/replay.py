@@ -25,6 +25,21 @@ from rum500.rules import Game
 from rum500.store.log import new_game
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+CARD_START, CARD_END = "\x1e", "\x1f"  # around a card code in Frame.what
+
+
+def card_mark(card: object) -> str:
+    """A card in :attr:`Frame.what`: shown like every other card when rendered."""
+    return f"{CARD_START}{card}{CARD_END}"
+
+
+def cards_mark(cards: list) -> str:
+    return " ".join(card_mark(c) for c in cards)
+
+
+def plain_what(what: str) -> str:
+    """:attr:`Frame.what` with its card codes as plain text (``3D``)."""
+    return what.replace(CARD_START, "").replace(CARD_END, "")
 
 
 @dataclass
@@ -44,7 +59,7 @@ class Frame:
     table_points: list[int]
     totals: list[int]
     must_play: str | None
-    what: str  # the action that led here, in words
+    what: str  # the action that led here, in words (cards marked with card_mark)
     result: dict | None  # the hand's score sheet, once it is over
     winner: int | None
 
@@ -104,16 +119,19 @@ class ReplayModel:
         elif kind == "draw":
             taken = next((e.get("cards") for e in events if e.get("type") == "draw"), None)
             taken = taken or []
-            if len(taken) > 1:
-                text = f"{who} took {taken[0]} and the {len(taken) - 1} card(s) above it"
+            above = len(taken) - 1
+            if above == 1:
+                text = f"{who} took {card_mark(taken[0])} and the card above it"
+            elif above > 1:
+                text = f"{who} took {card_mark(taken[0])} and the {above} cards above it"
             else:
-                text = f"{who} took {' '.join(taken)} from the discard pile"
+                text = f"{who} took {cards_mark(taken)} from the discard pile"
         elif kind == "meld":
-            text = f"{who} melded {' '.join(action.get('cards', []))}"
+            text = f"{who} melded {cards_mark(action.get('cards', []))}"
         elif kind == "layoff":
-            text = f"{who} laid off {action.get('card')} on meld {action.get('meld')}"
+            text = f"{who} laid off {card_mark(action.get('card'))} on meld {action.get('meld')}"
         elif kind == "discard":
-            text = f"{who} discarded {action.get('card')}"
+            text = f"{who} discarded {card_mark(action.get('card'))}"
         elif kind == "end_hand":
             text = f"{who} ended the hand (the stock is empty)"
         elif kind == "deal":
@@ -202,7 +220,12 @@ class ReplayModel:
             f"{self.moves_in_hand()} · step {f.step} of {len(self.frames) - 1}",
             "class:title",
         )
-        line(f.what, "class:what")
+        for k, part in enumerate(f.what.split(CARD_START)):  # the cards as everywhere else
+            card, sep, rest = part.partition(CARD_END) if k else ("", "", part)
+            if sep:
+                cards([card])
+            out.append(("class:what", rest))
+        out.append(("", "\n"))
         if f.winner is not None:
             line(f"{self._who(f.winner)} wins the match.", "class:title")
         r = f.result
@@ -238,7 +261,8 @@ class ReplayModel:
         cards(f.pile)
         out.append(("", "\n"))
         if f.must_play:
-            line(f"{f.must_play} must be played this turn", "class:what")
+            cards([f.must_play])
+            line(" must be played this turn", "class:what")
         if f.melds:
             out.append(("", "Melds:"))
             used = len("Melds:")

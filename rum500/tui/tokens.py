@@ -59,11 +59,18 @@ def get(address: str, name: str | None = None) -> dict | None:
 
 
 def _write(data: dict[str, dict]) -> None:
+    """Write the file readable by its owner only (0600, like the game log): tokens are
+    secrets that take a seat."""
     with contextlib.suppress(OSError):  # a disk that refuses is not worth a crash
         path = _path()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()  # a stale one may have other permissions
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(data, indent=1, sort_keys=True))
+        os.chmod(tmp, 0o600)  # whatever the umask
         tmp.replace(path)
 
 
