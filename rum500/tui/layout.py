@@ -149,8 +149,8 @@ def _window_of(lines: list[render.Line], focus: int, height: int, tail: bool) ->
 class Plan:
     """How many lines each part of the table gets on this screen (see :func:`plan`)."""
 
-    def __init__(self, model: TableModel) -> None:
-        cols, rows = _screen_size()
+    def __init__(self, model: TableModel, size: tuple[int, int] | None = None) -> None:
+        cols, rows = size or _screen_size()
         self.cols, self.rows = cols, rows
         self.players = render.players_lines(model, cols)
         self.pile, self.pile_focus = render.pile_lines(model, cols)

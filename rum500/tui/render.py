@@ -500,9 +500,18 @@ def recent_lines(model: TableModel, width: int = 80) -> list[Line]:
         if m.ended:
             parts.append(_("ended the hand"))
         if parts:
-            line: Line = [("class:label", f"{model.player_name(s)[:12]}: ")]
-            line.append(("class:fresh.text", " · ".join(parts)))
-            lines.append(cut(line, width))
+            tokens: list[Token] = [
+                ([("class:label", f"{model.player_name(s)[:12]}:")], True, False)
+            ]
+            for k, part in enumerate(parts):
+                tokens.append(
+                    (
+                        [("class:fresh.text", part + (" ·" if k < len(parts) - 1 else ""))],
+                        False,
+                        False,
+                    )
+                )
+            lines += wrap(tokens, width, indent=2)[0]
     return lines
 
 

@@ -1,0 +1,232 @@
+"""What changed at the table, and what fits on it: the card just drawn, each opponent's last
+turn, the running score of the hand, the hint one key away, away countdowns, the waiting
+room's addresses, and the plan of an 80×24 screen for every table size."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from rum500 import cards as C
+from rum500.i18n import set_language
+from rum500.rules import Game
+from rum500.tui import describe, render
+from rum500.tui.layout import Plan
+from rum500.tui.model import TableModel, Zone
+from tests.tui.test_model import at_position, seated, settle
+
+#: RULES.md §2: what a card left in the hand costs.
+COST = {"A": 15, "K": 10, "Q": 10, "J": 10, "10": 10}
+
+
+@pytest.fixture(autouse=True)
+def english() -> None:
+    set_language("en")
+
+
+def text(fragments) -> str:  # type: ignore[no-untyped-def]
+    return "".join(f[1] for f in fragments)
+
+
+def lines_text(lines) -> str:  # type: ignore[no-untyped-def]
+    return "\n".join(text(line) for line in lines)
+
+
+async def test_the_card_just_drawn_is_marked_until_the_turn_ends() -> None:
+    model, session = await seated()
+    before = Counter(model.hand())
+    model.draw_stock()
+    await settle()
+    new = Counter(model.hand()) - before
+    assert sum(new.values()) == 1 and model.changes.drawn == new
+    card = next(iter(new))
+    lines, _focus = render.hand_lines(model)
+    frags = [f for line in lines for f in line]
+    i = next(k for k, f in enumerate(frags) if f[1] == describe.card_text(card))
+    assert frags[i - 1] == ("class:drawn", "+")
+    assert "just drawn" in text(render.hand_heading(model))
+    model.discard()
+    model.discard()
+    await settle()
+    assert not model.changes.drawn
+    assert "+" not in [f[1] for line in render.hand_lines(model)[0] for f in line]
+
+
+async def test_an_opponents_last_turn_stays_in_sight_during_mine() -> None:
+    model, session = await seated()
+    model.draw_stock()
+    await settle()
+    model.discard()
+    model.discard()
+    await settle()  # the bot has played its turn: it is mine again
+    assert model.my_turn
+    game_actions = session.game.actions
+    bot_turn = game_actions[-2:]  # the bot's draw and discard
+    assert bot_turn[0]["type"] == "draw" and bot_turn[1]["type"] == "discard"
+    move = model.changes.moves[1]
+    assert move.discarded == bot_turn[1]["card"] and move.source == bot_turn[0]["source"]
+    recent = lines_text(render.recent_lines(model))
+    assert recent.startswith("Bot 1: ")
+    assert f"discarded {describe.card_text(bot_turn[1]['card'])}" in recent
+    pile = text(render.pile(model))
+    assert pile.endswith(describe.card_text(bot_turn[1]["card"]) + "*")  # marked on the pile
+    model.draw_stock()
+    await settle()
+    assert 1 in model.changes.moves  # still shown while I play
+
+
+def test_opponents_melds_and_lay_offs_are_highlighted() -> None:
+    g = Game(2, seed=3)
+    view = g.view(0)
+    view["melds"] = [
+        {"id": 0, "kind": "run", "cards": ["4H", "5H", "6H"], "by": [1, 1, 1], "owner": 1},
+        {"id": 1, "kind": "set", "cards": ["QS", "QH", "QD", "QC"], "by": [0, 0, 0, 1], "owner": 0},
+    ]
+    model = TableModel(name="You")
+    model.apply_message({"type": "welcome", "seat": 0})
+    model.apply_message(
+        {
+            "type": "state",
+            "view": view,
+            "events": [
+                {"type": "draw", "seat": 1, "source": "discard", "cards": ["9C", "2D"]},
+                {"type": "meld", "seat": 1, "meld": 0, "cards": ["4H", "5H", "6H"]},
+                {"type": "layoff", "seat": 1, "card": "QC", "meld": 1},
+                {"type": "discard", "seat": 1, "card": "8S"},
+            ],
+        }
+    )
+    frags = [f for line in render.meld_lines(model)[0] for f in line]
+    fresh_cards = [f[1] for f in frags if "class:fresh" in f[0].split()]
+    assert "Q♣" in fresh_cards and "Q♠" not in fresh_cards
+    assert any(f[1] == "[" and f[0] == "class:fresh" for f in frags)  # the new run's frame
+    recent = lines_text(render.recent_lines(model))
+    assert "took 9♣ 2♦ from the pile (2 cards deep)" in recent
+    assert "melded 4♥ 5♥ 6♥" in recent and "laid off Q♣" in recent and "discarded 8♠" in recent
+    # the same seat's next turn starts afresh
+    model.apply_message(
+        {"type": "state", "view": view, "events": [{"type": "draw", "seat": 1, "source": "stock"}]}
+    )
+    assert lines_text(render.recent_lines(model)) == "Seat 2: drew from the stock"
+
+
+async def test_the_running_score_of_the_hand_is_always_shown() -> None:
+    model, _session = await seated()
+    cost = sum(COST.get(c[:-1], int(c[:-1]) if c[:-1].isdigit() else 0) for c in model.hand())
+    heading = text(render.hand_heading(model))
+    assert f"on the table +0 · in hand −{cost}" in heading
+
+
+@pytest.mark.parametrize("phase", ["draw", "play"])
+async def test_the_hint_is_one_key_from_being_played(phase: str) -> None:
+    def want(g) -> bool:  # type: ignore[no-untyped-def]
+        if g.phase.value != phase:
+            return False
+        kinds = {a["type"] for a in g.legal_actions()}
+        return phase == "draw" or bool(kinds & {"meld", "layoff"})
+
+    model, session = await at_position(2, want)
+    model.hint()
+    hint = model.message
+    assert hint.startswith("Hint: ") and "(press " in hint, hint
+    key = hint.split("(press ")[1][0]
+    method = {k: f for k, _l, f in model.available_keys()}[key]
+    before = model.view
+    sent = len(model.sent)
+    method()  # one key plays it: the hint selected the cards / put the cursor there
+    await settle()
+    assert len(model.sent) == sent + 1
+    said = hint[len("Hint: ") : hint.index(" (press")]
+    assert describe.action(model.sent[-1], before, model.player_name) == said
+
+
+def test_an_away_player_shows_when_a_bot_takes_the_seat() -> None:
+    g = Game(3, seed=2)
+    view = {**g.view(0), "takeover": [None, 42.0, 0.0]}
+    model = TableModel(name="You")
+    model.apply_message({"type": "welcome", "seat": 0})
+    model.apply_message(
+        {
+            "type": "lobby",
+            "state": "playing",
+            "seats": [{"name": "You"}, {"name": "Bo", "away": True}, {"name": "Cy", "away": True}],
+        }
+    )
+    model.apply_message({"type": "state", "view": view, "events": []})
+    shown = lines_text(render.players_lines(model))
+    assert "Bo (away: bot in 42 s)" in shown or "Bo (away: bot in 41 s)" in shown
+    assert "Cy (away: a bot plays)" in shown
+    model.apply_message({"type": "state", "view": {**view, "takeover": "junk"}, "events": []})
+    assert "bot in" not in lines_text(render.players_lines(model))
+
+
+def test_the_waiting_room_gives_the_addresses_and_says_waiting() -> None:
+    model = TableModel(name="Bob")
+    model.apply_message({"type": "welcome", "seat": 1, "table": "Kitchen"})
+    model.apply_message(
+        {
+            "type": "lobby",
+            "state": "lobby",
+            "seats": [{"name": "Ann"}, {"name": "Bob"}, {}],
+            "addresses": ["192.168.1.5:5500", "[fe80::1%eth0]:5500", 7],
+        }
+    )
+    room = lines_text(render.waiting_lines(model))
+    assert "Friends can join at: 192.168.1.5:5500  [fe80::1%eth0]:5500" in room
+    assert "2 of 3 seats taken" in room
+    assert text(render.status(model)) == "Seated: waiting for players…"
+
+
+def _crowded(players: int) -> TableModel:
+    """A table as crowded as it gets: two decks, a 45-card discard pile, 18 melds, a big
+    hand, lay-offs, my turn to draw."""
+    g = Game(players, seed=1)
+    view = g.view(0)
+    deck = [C.name(c) for c in C.deck(2)]
+    view["discard_pile"] = deck[:45]
+    view["hand"] = deck[45:66]
+    melds = []
+    cards = iter(deck[66:] * 3)
+    for i in range(18):
+        size = 3 + i % 4
+        melds.append(
+            {
+                "id": i,
+                "kind": "set",
+                "cards": list(itertools.islice(cards, size)),
+                "by": [i % players] * (size - 1) + [(i + 1) % players],
+                "owner": i % players,
+            }
+        )
+    view["melds"] = melds
+    view["hand_sizes"] = [len(view["hand"])] + [7] * (players - 1)
+    model = TableModel(name="Ann")
+    model.apply_message({"type": "welcome", "seat": 0})
+    model.apply_message({"type": "state", "view": view, "events": []})
+    return model
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8])
+def test_every_table_size_fits_80x24(players: int) -> None:
+    model = _crowded(players)
+    plan = Plan(model, (80, 24))
+    h = plan.h
+    assert sum(h.values()) == 24, h
+    for part in ("title", "players", "pile", "melds", "hand", "keys", "status"):
+        assert h[part] >= 1, (part, h)
+    assert h["players"] == len(plan.players)  # every player in sight (two a line from 4)
+    assert h["hand"] == len(plan.hand)  # the whole hand
+    assert h["melds"] >= 3
+    for lines in (plan.players, plan.pile, plan.melds, plan.hand, plan.keys):
+        assert all(render.width_of(line) <= 80 for line in lines)
+    # the meld under the cursor is in sight however many there are
+    model.zone = Zone.MELDS
+    model.meld_cursor = 17
+    plan = Plan(model, (80, 24))
+    assert plan.meld_focus >= 0
+    from rum500.tui.layout import _window_of
+
+    shown = _window_of(plan.melds, plan.meld_focus, plan.h["melds"], False)
+    assert plan.melds[plan.meld_focus] in shown
