@@ -61,7 +61,10 @@ def test_compile_command_writes_what_gettext_reads(tmp_path: Path) -> None:
     assert _mo_catalog(out.read_bytes()) == _mo_catalog(po.with_suffix(".mo").read_bytes())
 
 
-def _fields(text: str) -> set[str]:
+def _fields(text: str | tuple) -> set[str]:
+    if isinstance(text, tuple | list):  # plural forms (ngettext): each keeps every placeholder
+        forms = [_fields(t) for t in text]
+        return forms[0] if all(f == forms[0] for f in forms) else {"<the plural forms differ>"}
     return {f for _lit, f, _spec, _conv in string.Formatter().parse(text) if f is not None}
 
 
