@@ -58,9 +58,10 @@ async def start(seed: int, home: Path, resume: bool) -> tuple[asyncio.subprocess
 
 
 def public(view: dict) -> dict:
-    """The engine's part of a host's view (the host adds seat names and where its list of
-    score sheets starts)."""
-    return {k: v for k, v in view.items() if k not in ("names", "results_start")}
+    """The engine's part of a host's view (the host adds seat names, where its list of
+    score sheets starts, the hand-end review and the away countdown)."""
+    host_only = ("names", "results_start", "review", "takeover")
+    return {k: v for k, v in view.items() if k not in host_only}
 
 
 def prefix_seen(match: dict, saved: Game, last_view: dict | None) -> int | None:
