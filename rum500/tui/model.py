@@ -876,6 +876,7 @@ class TableModel:
         """p: the score of every hand so far, per player (again: close)."""
         if self.overlay == "scores":
             self.overlay = self._resting()
+            self.message = "" if not self.message_is_error else self.message
         elif not self.view or not self.view.get("results"):
             self.say(_("No hand has been scored yet."))
             return
@@ -1093,6 +1094,8 @@ class TableModel:
             self.final_closed = True
         elif self.overlay == "chat":
             self.chat_input = ""
+        if not self.message_is_error:
+            self.message = ""  # what was said about the overlay goes with it
         self.overlay = self._resting()
         self.on_change()
 
