@@ -191,6 +191,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard")
     p.add_argument("--lan", action="store_true", help="announce the table on the LAN too")
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const="solo",
+        default=None,
+        metavar="GAME_ID",
+        help="go on with the newest unfinished solo match (or game GAME_ID); "
+        "it keeps its own table options",
+    )
     p.add_argument("--bot-delay", type=_delay, default=None, metavar="SECONDS",
                    help="pause before each bot move (0.7)")
     _review(p)
@@ -234,7 +243,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("history", help="past matches")
     _common(p)
     p.add_argument("--json", action="store_true")
-    p.add_argument("--limit", type=_positive, default=50)
+    p.add_argument("--limit", type=_positive, default=50, help="newest N matches (50)")
+    p.add_argument(
+        "--all", action="store_true",
+        help="also the matches left before their first hand ended",
+    )
 
     p = sub.add_parser("stats", help="statistics per player")
     _common(p)

@@ -59,14 +59,26 @@ def _read_log(args: argparse.Namespace, query: Callable[[Any], Any]) -> tuple[An
 def run_history(args: argparse.Namespace) -> int:
     """Past matches, newest first: date, table, players, winner, totals."""
     limit = getattr(args, "limit", 50) or 50
-    matches, code = _read_log(args, lambda conn: L.history(conn, limit))
+    everything = bool(getattr(args, "all", False))
+    found, code = _read_log(
+        args, lambda conn: (L.history(conn, limit, everything), L.not_played(conn))
+    )
     if code is not None:
         return code
+    matches, hidden = found if isinstance(found, tuple) else (found, 0)
     if getattr(args, "json", False):
         print(json.dumps(matches, ensure_ascii=False, indent=1))
         return 0
+    note = ""
+    if hidden and not everything:
+        note = (
+            f"({hidden} match{'es' if hidden != 1 else ''} left before the first hand ended "
+            f"{'are' if hidden != 1 else 'is'} not listed: --all lists them)"
+        )
     if not matches:
         print("No matches in the game log yet.")
+        if note:
+            print(note)
         return 0
     rows = [["game", "date", "table", "players", "winner", "totals", "state"]]
     for m in matches:
@@ -88,6 +100,8 @@ def run_history(args: argparse.Namespace) -> int:
             ]
         )
     print(_table(rows, right={0}))
+    if note:
+        print(note)
     return 0
 
 

@@ -9,10 +9,26 @@ from pathlib import Path
 from rum500.rules import Game, IllegalMove, Options
 from rum500.store.db import StoreError, reading
 
+#: the game id that names the newest unfinished solo match (``rum500 play --resume``)
+SOLO = "solo"
+
+
+def newest_solo(conn: sqlite3.Connection) -> int | None:
+    """The newest unfinished match a host played with one human and bots in every other
+    seat (what ``rum500 play`` starts), or None."""
+    row = conn.execute(
+        "SELECT m.id FROM matches m WHERE m.status = 'playing' AND m.source = 'host'"
+        " AND (SELECT count(*) FROM seats s WHERE s.match_id = m.id AND s.bot IS NULL) = 1"
+        " AND (SELECT count(*) FROM seats s WHERE s.match_id = m.id AND s.bot IS NOT NULL)"
+        " = m.players - 1"
+        " ORDER BY m.id DESC LIMIT 1"
+    ).fetchone()
+    return int(row[0]) if row is not None else None
+
 
 def resolve(conn: sqlite3.Connection, game_id: object) -> int:
-    """The id of a match named on the command line: a number, or ``latest`` (the newest
-    unfinished match the host was playing)."""
+    """The id of a match named on the command line: a number, ``latest`` (the newest
+    unfinished match the host was playing) or ``solo`` (the newest unfinished solo one)."""
     text = str(game_id).strip()
     if text.lower() == "latest":
         row = conn.execute(
@@ -22,6 +38,11 @@ def resolve(conn: sqlite3.Connection, game_id: object) -> int:
         if row is None:
             raise StoreError("there is no unfinished match in the game log to resume")
         return int(row[0])
+    if text.lower() == SOLO:
+        mid = newest_solo(conn)
+        if mid is None:
+            raise StoreError("there is no unfinished solo match in the game log to continue")
+        return mid
     try:
         mid = int(text.lstrip("#"))
     except ValueError:
@@ -151,11 +172,17 @@ def load_for_resume(
     return game, match["seats"], info
 
 
-def history(conn: sqlite3.Connection, limit: int = 50) -> list[dict]:
-    """The newest ``limit`` matches, newest first."""
+#: a match left before its first hand ended: not worth a line of history
+NOT_PLAYED = "status = 'playing' AND hands_played = 0"
+
+
+def history(conn: sqlite3.Connection, limit: int = 50, everything: bool = False) -> list[dict]:
+    """The newest ``limit`` matches, newest first; matches left before their first hand
+    ended only with ``everything`` (they stay in the log and can be resumed)."""
+    where = "" if everything else f"WHERE NOT ({NOT_PLAYED})"
     rows = conn.execute(
         "SELECT id, created_at, finished_at, table_name, players, status, winner, totals,"
-        " hands_played, source FROM matches ORDER BY id DESC LIMIT ?",
+        f" hands_played, source FROM matches {where} ORDER BY id DESC LIMIT ?",
         (limit,),
     ).fetchall()
     out = []
@@ -177,6 +204,11 @@ def history(conn: sqlite3.Connection, limit: int = 50) -> list[dict]:
             }
         )
     return out
+
+
+def not_played(conn: sqlite3.Connection) -> int:
+    """How many matches were left before their first hand ended (history hides them)."""
+    return int(conn.execute(f"SELECT count(*) FROM matches WHERE {NOT_PLAYED}").fetchone()[0])
 
 
 def _names(conn: sqlite3.Connection, mid: int, players: int) -> list[str]:

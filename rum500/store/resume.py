@@ -1,10 +1,12 @@
-"""Giving a host its game log, and ``rum500 host --resume [GAME_ID]``.
+"""Giving a host its game log, and ``rum500 host|play --resume [GAME_ID]``.
 
-:func:`attach_journal` is what ``rum500 host`` (headless or not) calls on its
-``HostConfig`` before ``start_host``: it sets ``config.journal`` to a :class:`Journal`, and,
-for ``--resume``, rebuilds the saved match by replaying its log and sets
+:func:`attach_journal` is what ``rum500 host`` (headless or not) and ``rum500 play`` call on
+their ``HostConfig`` before ``start_host``: it sets ``config.journal`` to a :class:`Journal`,
+and, for ``--resume``, rebuilds the saved match by replaying its log and sets
 ``config.resume_game`` / ``config.resume_seats`` (the saved tokens, so players rejoin
-where they were) — the journal then appends to that same match.
+where they were) — the journal then appends to that same match. A host that plays at its own
+table (``config.host_player``) gets its seat back: ``host_player`` becomes that seat's name.
+The bots go on at the level they played (``config.bot_level``).
 """
 
 from __future__ import annotations
@@ -38,7 +40,14 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
     config.resume_game = game
     config.resume_seats = [{"name": s["name"], "token": s["token"], "bot": s["bot"]} for s in seats]
     config.players = game.players
-    if info["table"] and not getattr(args, "name", None):
+    if getattr(config, "host_player", None):  # the host plays here: give them their seat
+        mine = host_seat(seats, config.host_player)
+        config.host_player = seats[mine]["name"] if mine is not None else config.host_player
+    levels = [s["bot"] for s in seats if s["bot"] and s["bot"] not in ("bot", "True")]
+    if levels:  # the bots go on at the level they played
+        config.bot_level = max(set(levels), key=levels.count)
+    named = getattr(args, "command", "host") == "host" and getattr(args, "name", None)
+    if info["table"] and not named:  # the table keeps its name unless host --name renames it
         config.table_name = info["table"]
     config.journal = Journal(
         where, resume_id=info["game_id"], game=game, match=info, bot_level=_level(config)
@@ -48,6 +57,18 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
         f"resuming game {info['game_id']} ({names}): hand {game.hand_number}, "
         f"{len(game.actions)} actions replayed, totals {game.totals}"
     )
+
+
+def host_seat(seats: list[dict], name: str) -> int | None:
+    """The seat of a resumed match that the host player takes back: the human seat with
+    their name; else seat 0 (where a host sits) if a human had it; else the only human."""
+    humans = [k for k, s in enumerate(seats) if not s.get("bot")]
+    for k in humans:
+        if seats[k]["name"] == name:
+            return k
+    if 0 in humans:
+        return 0
+    return humans[0] if len(humans) == 1 else None
 
 
 def _level(config: Any) -> str:

@@ -194,6 +194,7 @@ async def host_and_play(
     from rum500.hosting import start_host
 
     note = _attach_journal(config, args)
+    name = config.host_player or name  # resumed: the name of the seat taken back
     try:
         host = await start_host(config)
     except (ValueError, OSError) as e:

@@ -44,7 +44,7 @@ def three(home: Path) -> list[Game]:
 def test_history_lists_every_match_newest_first(
     three: list[Game], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "history", "--json")
+    code, out, _ = run(capsys, "history", "--all", "--json")
     assert code == 0
     h = json.loads(out)
     assert [m["id"] for m in h] == [3, 2, 1]
@@ -56,9 +56,9 @@ def test_history_lists_every_match_newest_first(
         assert m["hands"] == len(g.results)
         assert m["table"] == "Kitchen"
     assert h[0]["status"] == "playing" and h[0]["winner"] is None
-    code, out, _ = run(capsys, "history", "--limit", "1", "--json")
+    code, out, _ = run(capsys, "history", "--all", "--limit", "1", "--json")
     assert [m["id"] for m in json.loads(out)] == [3]
-    code, out, _ = run(capsys, "history")
+    code, out, _ = run(capsys, "history", "--all")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["game", "date", "table"]
@@ -244,7 +244,8 @@ def test_bad_game_ids(
 def test_commands_as_real_processes(three: list[Game], home: Path) -> None:
     env = {**os.environ, "RUM500_HOME": str(home.parent)}
     ok = subprocess.run(
-        [sys.executable, "-m", "rum500", "history"], env=env, capture_output=True, text=True
+        [sys.executable, "-m", "rum500", "history", "--all"], env=env, capture_output=True,
+        text=True,
     )
     assert ok.returncode == 0 and "Ann, Dan" in ok.stdout
     conn = open_db()

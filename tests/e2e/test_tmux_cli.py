@@ -1,0 +1,158 @@
+"""The command line in a real terminal (tmux): ``play --resume`` goes on with the solo match
+that was left, and ``host --resume`` gives the host player their own seat back.
+
+Each test plays a little, leaves with q (confirmed), and checks that the resumed screen shows
+the very same hand, stock and discard pile — the position is the one that was left.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+if shutil.which("tmux") is None:
+    pytest.skip("tmux is not installed", allow_module_level=True)
+
+CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
+
+
+class Term:
+    """A tmux server of our own with one 100×30 window running one command."""
+
+    def __init__(self, home: Path) -> None:
+        self.socket = f"rum500-cli-{uuid.uuid4().hex[:8]}"
+        self.home = home
+
+    def tmux(self, *args: str) -> str:
+        r = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10
+        )
+        return r.stdout
+
+    def run(self, args: str) -> None:
+        env = f"env RUM500_HOME={self.home} LANG=C.UTF-8 LC_ALL=C.UTF-8"
+        command = f"{env} {sys.executable} -m rum500 {args} 2>>{self.home}/stderr.txt"
+        self.tmux("kill-server")
+        self.socket = f"rum500-cli-{uuid.uuid4().hex[:8]}"  # a fresh server each time
+        self.tmux(
+            "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30",
+            f"{command}; echo EXITED $?; sleep 600",
+        )
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "0", *keys)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "0")
+
+    def wait(self, check: Callable[[str], bool], what: str, timeout: float = 30.0) -> str:
+        end = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            if check(text):
+                return text
+            if time.monotonic() > end:
+                err = self.home / "stderr.txt"
+                raise AssertionError(
+                    f"the screen never showed {what}:\n{text}\n"
+                    f"stderr: {err.read_text() if err.exists() else ''}"
+                )
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        self.tmux("kill-server")
+
+
+@pytest.fixture
+def term(tmp_path: Path) -> Iterator[Term]:
+    t = Term(tmp_path)
+    yield t
+    t.close()
+
+
+def position(screen: str) -> tuple[list[str], str, str]:
+    """(my hand, the stock line, the players block) as the table screen shows them."""
+    lines = screen.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Your hand"))
+    hand = CARD.findall(lines[at + 1])
+    k = next(i for i, line in enumerate(lines) if line.startswith("Stock:"))
+    stock = lines[k].replace("*", "")  # the mark of the last discard may differ
+    players = "\n".join(line.rstrip() for line in lines[1:k])
+    return sorted(hand), stock, players
+
+
+def my_turn_to_play(screen: str) -> bool:
+    return "Your turn: meld" in screen and "Your hand" in screen
+
+
+def leave(term: Term) -> None:
+    term.keys("q")
+    term.wait(lambda s: "y leave" in s, "the leave question")
+    term.keys("y")
+    term.wait(lambda s: "EXITED 0" in s, "rum500 ending")
+
+
+def rows(home: Path, sql: str) -> list[tuple]:
+    conn = sqlite3.connect(home / "games.sqlite3")
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def test_play_resume_goes_on_with_the_solo_match(term: Term) -> None:
+    term.run("play --bots 2 --seed 11 --bot-delay 0 --name Ann")
+    term.wait(lambda s: "Your turn: draw" in s, "my turn")
+    term.keys("s")  # draw from the stock
+    before = position(term.wait(my_turn_to_play, "the drawn card"))
+    assert len(before[0]) == 8  # 3 players: 7 cards each, and the one drawn
+    leave(term)
+    assert not list(term.home.glob("*.lock"))
+    assert rows(term.home, "SELECT status, hands_played FROM matches") == [("playing", 0)]
+    out = subprocess.run(
+        [sys.executable, "-m", "rum500", "history"],
+        capture_output=True, text=True, timeout=60, env={"RUM500_HOME": str(term.home)},
+    ).stdout
+    assert "Ann" not in out and "--all" in out  # left in its first hand: not in history
+
+    term.run("play --resume --bot-delay 0")  # another name by default: the seat is Ann's
+    after = position(term.wait(my_turn_to_play, "the resumed table"))
+    assert after == before
+    assert "Ann" in after[2] and "(you)" in after[2]
+    assert rows(term.home, "SELECT count(*) FROM matches") == [(1,)]  # the same match
+    term.keys("d")  # it goes on: a discard is asked (or made) as in any turn
+    term.wait(lambda s: "Your turn: meld" not in s, "the turn going on")
+
+
+def test_host_resume_gives_the_host_player_their_seat_back(term: Term) -> None:
+    term.run(
+        "host --players 2 --name Kitchen --player Ann --no-announce --bind 127.0.0.1 "
+        "--seed 5 --bot-delay 0"
+    )
+    term.wait(lambda s: "g" in s and "Kitchen" in s, "the waiting room")
+    term.keys("g")  # the free seat gets a bot: start
+    first = term.wait(lambda s: "Your turn" in s or "Bot" in s and "Stock:" in s, "the table")
+    assert "Ann" in first
+    term.wait(lambda s: "Your turn: draw" in s, "my turn")
+    term.keys("s")
+    before = position(term.wait(my_turn_to_play, "the drawn card"))
+    leave(term)
+    assert rows(term.home, "SELECT name FROM seats ORDER BY seat")[0] == ("Ann",)
+
+    term.run("host --resume --no-announce --bind 127.0.0.1 --bot-delay 0")  # no --player
+    screen = term.wait(my_turn_to_play, "the resumed table with my seat")
+    assert "Every seat is taken" not in screen
+    after = position(screen)
+    assert after == before
+    assert "Ann" in after[2] and "(you)" in after[2]
