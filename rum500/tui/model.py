@@ -272,7 +272,10 @@ class TableModel:
             if self.legal("deal") and not self.review.open:
                 out.append(("n", _("deal"), self.deal))
         if self.phase == "hand_over" and self.view and self.view.get("last_hand"):
-            out.append(("Enter", _("review"), self.enter))
+            ready = self.review.waits_for(self.seat) and not self.spectator
+            out.append(
+                ("Enter", _("ready for the next hand") if ready else _("review"), self.enter)
+            )
         if self.view and self.view.get("hand"):
             out.append(("o", _("sort"), self.toggle_sort))
         if self.my_turn and self.phase in ("draw", "play"):
@@ -1044,7 +1047,9 @@ class TableModel:
             self.take_pile()
         elif self.phase == "hand_over" and (self.view or {}).get("last_hand"):
             self.sheet = dict(self.view["last_hand"])  # type: ignore[index]
-            self.overlay = "sheet"
+            self.overlay = "sheet"  # the review again (and ready, when the table waits for me)
+            if self.review.waits_for(self.seat) and not self.spectator:
+                self.ready()
             self.on_change()
         elif self.legal("deal"):
             self.deal()

@@ -135,3 +135,19 @@ async def test_a_spectator_sees_the_review_and_enter_closes_it(table: Running) -
     finally:
         await watcher.close()
         pump.cancel()
+
+
+async def test_esc_shows_the_table_and_enter_there_is_ready(table: Running) -> None:
+    m = table.model
+    await play_to_the_end_of_the_hand(table)
+    await until(lambda: m.review.open and m.overlay == "sheet")
+    table.keys("\x1b")  # look at the table
+    await until(lambda: m.overlay is None)
+    assert ("Enter", "ready for the next hand") in {(k, la) for k, la, _f in m.available_keys()}
+    assert not keys(m) & {"s", "t", "d", "m", "h"}
+    table.keys("t")  # a game key at the table during the review says why not
+    await until(lambda: "press Enter when you are ready" in m.message)
+    assert m.phase == "hand_over"
+    table.keys("\r")
+    await until(lambda: m.view["hand_number"] == 2 and m.phase in ("draw", "play"))
+    assert m.sent.count({"type": "ready"}) == 1 and m.overlay is None
