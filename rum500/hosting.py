@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.protocol import PROTOCOL_VERSION
-from net.server import PLAYING, Limits, Server
+from net.server import PLAYING, WILDCARDS, Limits, Server
 from rum500.bots import make_bot
 from rum500.rules import Game, IllegalMove, Options, Phase
 
@@ -549,12 +549,12 @@ class Host:
 
 def lan_addresses(bind: str, port: int, interfaces: list[str] | None = None) -> list[str]:
     """Where friends can reach the table by hand: ``ADDRESS:PORT`` for each non-loopback
-    address of this machine the host listens on (IPv6 as ``[ADDRESS%IFACE]:PORT`` when
-    link-local); a host bound to one address gives just that one, and a host that listens on
-    loopback only (or finds no other address) ``127.0.0.1:PORT`` (``[::1]:PORT``)."""
-    if bind not in ("", "0.0.0.0", "::"):
+    address of this machine the host listens on — a wildcard bind listens on both families
+    (:meth:`net.server.Server.start`): IPv4 first, then IPv6 as ``[ADDRESS]:PORT``
+    (``[ADDRESS%IFACE]:PORT`` when link-local). A host bound to one address gives just that
+    one; one that listens on loopback only, or finds no other address, ``127.0.0.1:PORT``."""
+    if bind not in WILDCARDS:
         return [_host_port(bind, port)]
-    families = {"0.0.0.0": (4,), "::": (6,), "": (4, 6)}[bind]
     found: list[tuple[int, int, str]] = []
     try:
         import ifaddr  # zeroconf's own dependency
@@ -570,7 +570,7 @@ def lan_addresses(bind: str, port: int, interfaces: list[str] | None = None) -> 
                 addr = ipaddress.ip_address(text)
             except ValueError:
                 continue
-            if addr.version not in families or addr.is_loopback or addr.is_unspecified:
+            if addr.is_loopback or addr.is_unspecified:
                 continue
             if interfaces and text not in interfaces:
                 continue
@@ -579,7 +579,7 @@ def lan_addresses(bind: str, port: int, interfaces: list[str] | None = None) -> 
             order = (addr.version, 1 if addr.is_link_local else 0)
             found.append((*order, _host_port(text, port)))
     out = list(dict.fromkeys(a for *_, a in sorted(found, key=lambda f: f[:2])))
-    return out or [_host_port("127.0.0.1" if 4 in families else "::1", port)]
+    return out or [_host_port("127.0.0.1", port)]
 
 
 def _host_port(address: str, port: int) -> str:

@@ -402,15 +402,17 @@ def test_the_lobby_lists_every_lan_address_of_a_wildcard_host():
         capability.missing(f"no veth interfaces here: {proc.stderr.strip()}")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    v4 = out["0.0.0.0"]
-    assert v4["addresses"] == [f"10.201.0.7:{v4['port']}"]
-    v6 = out["::"]
-    assert f"[fd42::7]:{v6['port']}" in v6["addresses"]
-    for a in v6["addresses"]:  # IPv6 only, never loopback; a link-local one names its link
-        host = a.rsplit(":", 1)[0].strip("[]")
-        ip = ipaddress.IPv6Address(host.split("%")[0])
-        assert not ip.is_loopback
-        assert not ip.is_link_local or host.endswith(("%lan0", "%lan1"))
+    for bind, got in out.items():  # a wildcard listens on both families: both are listed
+        port = got["port"]
+        addresses = got["addresses"]
+        assert addresses[0] == f"10.201.0.7:{port}", bind  # IPv4 first
+        assert f"[fd42::7]:{port}" in addresses, bind
+        for a in addresses[1:]:  # then IPv6 only, never loopback; link-local names its link
+            host = a.rsplit(":", 1)[0]
+            assert host.startswith("[") and host.endswith("]"), a
+            ip = ipaddress.IPv6Address(host.strip("[]").split("%")[0])
+            assert not ip.is_loopback
+            assert not ip.is_link_local or host.endswith(("%lan0]", "%lan1]"))
 
 
 def test_addresses_of_a_host_bound_to_one_address():
