@@ -26,6 +26,27 @@ def newest_solo(conn: sqlite3.Connection) -> int | None:
     return int(row[0]) if row is not None else None
 
 
+def solo_to_continue(path: Path | str | None = None) -> dict | None:
+    """The newest unfinished solo match, for the lobby's "Continue": ``{game_id, players
+    (names), hands, totals}``; None when there is none or the log cannot be read."""
+    try:
+        with reading(Path(path) if path is not None else None) as conn:
+            mid = newest_solo(conn)
+            if mid is None:
+                return None
+            players, hands, totals = conn.execute(
+                "SELECT players, hands_played, totals FROM matches WHERE id = ?", (mid,)
+            ).fetchone()
+            return {
+                "game_id": mid,
+                "players": _names(conn, mid, players),
+                "hands": hands,
+                "totals": _json(totals, mid),
+            }
+    except (StoreError, sqlite3.Error):
+        return None
+
+
 def resolve(conn: sqlite3.Connection, game_id: object) -> int:
     """The id of a match named on the command line: a number, ``latest`` (the newest
     unfinished match the host was playing) or ``solo`` (the newest unfinished solo one)."""

@@ -24,7 +24,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
-from rum500.i18n import _
+from rum500.i18n import _, ngettext
 from rum500.rules.options import EMPTY_STOCK_RULES, MAX_PLAYERS, MIN_PLAYERS
 from rum500.tui.connection import SessionError, parse_address
 from rum500.tui.keys import with_twins
@@ -164,6 +164,8 @@ class LobbyModel:
         self.message = ""
         self.discovery = _("Looking for tables on the LAN…")
         self.choice: dict | None = None
+        #: the newest unfinished solo match (``r`` continues it), see solo_to_continue
+        self.resumable: dict | None = None
         self.exit: Any = lambda: None
         self.on_change: Any = lambda: None
 
@@ -208,6 +210,16 @@ class LobbyModel:
                 "password": None,
                 "spectate": spectate,
             }
+        )
+
+    def continue_solo(self) -> None:
+        """Go on with the newest unfinished solo match (as ``rum500 play --resume``)."""
+        if self.resumable is None:
+            self.message = _("No solo match to continue: play one (p).")
+            self.on_change()
+            return
+        self._choose(
+            {"kind": "continue", "game_id": self.resumable["game_id"], "name": self.name}
         )
 
     # -- forms
@@ -347,14 +359,28 @@ def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
             out.append(("class:cursor" if here else "", line + "\n"))
             out.append(("class:dim", f"      {t.address}:{t.port}\n"))
         out.append(("", "\n"))
-        for key, label in (
+        keys = [
             ("Enter", _("join the table")),
             ("w", _("watch it")),
             ("h", _("host a new table")),
             ("p", _("play solo against bots")),
-            ("a", _("join by host:port")),
-            ("q", _("quit")),
-        ):
+        ]
+        if model.resumable is not None:
+            r = model.resumable
+            keys.append(
+                (
+                    "r",
+                    _("continue your solo match (game {id}: {players}; {hands})").format(
+                        id=r["game_id"],
+                        players=", ".join(r["players"]),
+                        hands=ngettext(
+                            "{n} hand played", "{n} hands played", r["hands"]
+                        ).format(n=r["hands"]),
+                    ),
+                )
+            )
+        keys += [("a", _("join by host:port")), ("q", _("quit"))]
+        for key, label in keys:
             out.append(("class:key", f" {key} "))
             out.append(("", f" {label}\n"))
     if model.message:
@@ -386,6 +412,7 @@ def build_lobby_app(
     bind(("h",), lambda: model.open_form("host"), listing)
     bind(("p",), lambda: model.open_form("solo"), listing)
     bind(("a",), lambda: model.open_form("address"), listing)
+    bind(("r",), model.continue_solo, listing)
     bind(("q", "c-c"), lambda: model.exit(), listing)
     bind(("left",), lambda: model.form_step(-1), in_form)
     bind(("right",), lambda: model.form_step(1), in_form)
@@ -445,6 +472,7 @@ async def run_lobby_screen(
     while True:
         model = LobbyModel(name, ascii=bool(getattr(args, "ascii", False)))
         model.message = message
+        model.resumable = _resumable()
         app = build_lobby_app(model, input, output)
         watcher: asyncio.Task | None = None
 
@@ -467,6 +495,14 @@ async def run_lobby_screen(
             message = str(e)
 
 
+def _resumable() -> dict | None:
+    try:
+        from rum500.store.log import solo_to_continue
+    except ImportError:  # a build without the game log
+        return None
+    return solo_to_continue()
+
+
 async def _play_choice(
     choice: dict, args: argparse.Namespace, input: Input | None, output: Output | None
 ) -> None:
@@ -475,6 +511,15 @@ async def _play_choice(
     from rum500.tui.main import DEFAULT_BOT_DELAY, host_and_play, play_at
 
     ascii = bool(getattr(args, "ascii", False))
+    if choice["kind"] == "continue":
+        config = HostConfig(
+            host_player=choice["name"], bind="127.0.0.1", bot_delay=DEFAULT_BOT_DELAY
+        )
+        resume = argparse.Namespace(command="play", resume=str(choice["game_id"]), name=None)
+        await host_and_play(
+            config, choice["name"], ascii, args=resume, input=input, output=output
+        )
+        return
     if choice["kind"] == "join":
         await play_at(
             choice["host"],

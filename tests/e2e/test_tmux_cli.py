@@ -7,7 +7,9 @@ the very same hand, stock and discard pile — the position is the one that was 
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -40,9 +42,15 @@ class Term:
         )
         return r.stdout
 
-    def run(self, args: str) -> None:
+    def run(self, args: str, private_net: bool = False) -> None:
+        """Run ``rum500 ARGS``; ``private_net``: in a network namespace of its own (the lobby
+        looks for tables on the LAN: its multicast must not leave the test)."""
         env = f"env RUM500_HOME={self.home} LANG=C.UTF-8 LC_ALL=C.UTF-8"
-        command = f"{env} {sys.executable} -m rum500 {args} 2>>{self.home}/stderr.txt"
+        command = f"{env} {sys.executable} -m rum500 {args}"
+        if private_net:
+            inner = f"ip link set lo up && exec {command}"
+            command = f"unshare --net sh -c {shlex.quote(inner)}"
+        command += f" 2>>{self.home}/stderr.txt"
         self.tmux("kill-server")
         self.socket = f"rum500-cli-{uuid.uuid4().hex[:8]}"  # a fresh server each time
         self.tmux(
@@ -112,12 +120,8 @@ def rows(home: Path, sql: str) -> list[tuple]:
 
 
 def test_play_resume_goes_on_with_the_solo_match(term: Term) -> None:
-    term.run("play --bots 2 --seed 11 --bot-delay 0 --name Ann")
-    term.wait(lambda s: "Your turn: draw" in s, "my turn")
-    term.keys("s")  # draw from the stock
-    before = position(term.wait(my_turn_to_play, "the drawn card"))
+    before = leave_a_solo_match(term)
     assert len(before[0]) == 8  # 3 players: 7 cards each, and the one drawn
-    leave(term)
     assert not list(term.home.glob("*.lock"))
     assert rows(term.home, "SELECT status, hands_played FROM matches") == [("playing", 0)]
     out = subprocess.run(
@@ -133,6 +137,29 @@ def test_play_resume_goes_on_with_the_solo_match(term: Term) -> None:
     assert rows(term.home, "SELECT count(*) FROM matches") == [(1,)]  # the same match
     term.keys("d")  # it goes on: a discard is asked (or made) as in any turn
     term.wait(lambda s: "Your turn: meld" not in s, "the turn going on")
+
+
+def leave_a_solo_match(term: Term) -> tuple[list[str], str, str]:
+    """Play a solo match up to my first draw, then leave it; the position left."""
+    term.run("play --bots 2 --seed 11 --bot-delay 0 --name Ann")
+    term.wait(lambda s: "Your turn: draw" in s, "my turn")
+    term.keys("s")  # draw from the stock
+    before = position(term.wait(my_turn_to_play, "the drawn card"))
+    leave(term)
+    return before
+
+
+def test_lobby_continue_goes_on_with_the_solo_match(term: Term) -> None:
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare for a private network namespace")
+    before = leave_a_solo_match(term)
+    term.run("--name Bob", private_net=True)  # the lobby
+    lobby = term.wait(lambda s: "continue your solo match" in s, "the Continue line")
+    assert "game 1: Ann, Bot 1, Bot 2" in lobby
+    term.keys("r")
+    after = position(term.wait(my_turn_to_play, "the resumed table"))
+    assert after == before
+    assert "Ann" in after[2] and "(you)" in after[2]
 
 
 def test_host_resume_gives_the_host_player_their_seat_back(term: Term) -> None:
