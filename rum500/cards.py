@@ -5,7 +5,8 @@ A card is an ``int`` from 0 to 51: ``suit * 13 + rank``, where ``rank`` 0 is the
 the same card simply occurs twice; copies are indistinguishable, as at a real table.
 
 Text form (on screen, in logs, in tests and on the wire): the rank, then the suit letter —
-``AS 2C 10H JD QS KH``. :func:`parse` accepts it case-insensitively (and ``T`` for ten);
+``AS 2C 10H JD QS KH``, and ``JK`` for a joker (52). :func:`parse` accepts it
+case-insensitively (and ``T`` for ten);
 :func:`name` always writes the canonical form, so ``name(parse(t))`` round-trips.
 """
 
@@ -21,13 +22,23 @@ RED_SUITS = frozenset("HD")
 ACE = 0
 KING = 12
 DECK_SIZE = 52
+#: The joker (RULES.md §11.1, only with the jokers option): one number for every copy, like
+#: the two copies of a card with two decks. It has no rank or suit: code that reads either
+#: must leave it out (``card == JOKER`` or ``card >= DECK_SIZE``).
+JOKER = 52
+JOKER_NAME = "JK"
+JOKER_VALUE = 15
+JOKERS_PER_DECK = 2
 
-_NAMES = [r + s for s in SUITS for r in RANKS]
+_NAMES = [r + s for s in SUITS for r in RANKS] + [JOKER_NAME]
 _BY_NAME = {n: i for i, n in enumerate(_NAMES)}
 _BY_NAME.update({n.replace("10", "T"): i for n, i in list(_BY_NAME.items()) if "10" in n})
 
-#: Points of a card left in hand or played anywhere but as a low ace (RULES.md §2).
-VALUES = tuple((15 if r == ACE else 10 if r >= 9 else r + 1) for _ in SUITS for r in range(13))
+#: Points of a card left in hand or played anywhere but as a low ace (RULES.md §2); the
+#: joker's 15 is last (§11.1).
+VALUES = tuple((15 if r == ACE else 10 if r >= 9 else r + 1) for _ in SUITS for r in range(13)) + (
+    JOKER_VALUE,
+)
 LOW_ACE_VALUE = 1
 
 
@@ -73,9 +84,13 @@ def names(cards: Iterable[int]) -> list[str]:
     return [_NAMES[c] for c in cards]
 
 
-def deck(decks: int = 1) -> list[int]:
-    """A fresh, ordered deck (or double deck)."""
-    return list(range(DECK_SIZE)) * decks
+def deck(decks: int = 1, jokers: bool = False) -> list[int]:
+    """A fresh, ordered deck (or double deck), with two jokers per deck when asked."""
+    return (list(range(DECK_SIZE)) + [JOKER] * (JOKERS_PER_DECK if jokers else 0)) * decks
+
+
+def is_joker(card: int) -> bool:
+    return card == JOKER
 
 
 def value(card: int) -> int:
@@ -83,7 +98,7 @@ def value(card: int) -> int:
 
 
 def hand_points(cards: Iterable[int]) -> int:
-    """What a hand costs at the end of a hand: every ace 15 (RULES.md §2)."""
+    """What a hand costs at the end of a hand: every ace 15 (RULES.md §2), a joker 15."""
     return sum(VALUES[c] for c in cards)
 
 

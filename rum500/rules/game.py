@@ -30,13 +30,18 @@ from rum500.rules.melds import (
     N_,
     IllegalMove,
     Meld,
+    candidate_joker_melds,
     candidate_melds,
+    joker_completions,
+    joker_fits,
+    joker_problem,
     lay_off,
     layoff_cards,
     layoff_position,
     make_meld,
     placement_cost,
     placement_cost_masks,
+    placement_cost_wild,
 )
 from rum500.rules.options import Options, hand_size
 
@@ -101,12 +106,16 @@ class Game:
             if len(contenders) == 1:
                 return {"rounds": rounds, "dealer": contenders[0]}
 
+    def _deck(self) -> list[int]:
+        """This table's cards in order: the deck(s), with their jokers when they play."""
+        return C.deck(self.decks, self.options.jokers)
+
     def _first_order(self, deck: list[str] | None) -> list[int] | None:
         if deck is None:
             return None
         order = C.parse_many(deck)
         have = Counter(order)
-        full = Counter(C.deck(self.decks))
+        full = Counter(self._deck())
         for card, n in have.items():
             if n > full[card]:
                 raise ValueError(f"the deck holds {C.name(card)} more than {full[card]} time(s)")
@@ -119,7 +128,7 @@ class Game:
         self.hand_number += 1
         cut = None
         if order is None:
-            order = C.deck(self.decks)
+            order = self._deck()
             self.rng.shuffle(order)
             cut = self.rng.randrange(1, len(order))  # the player left of the dealer cuts
             order = order[cut:] + order[:cut]
@@ -182,22 +191,28 @@ class Game:
         hand = self.hands[self.turn]
         by_rank = [0] * 13
         by_suit = [0, 0, 0, 0]
-        for c in hand:
-            _add_masks(c, by_rank, by_suit)
+        if not self.options.jokers:
+            for c in hand:
+                _add_masks(c, by_rank, by_suit)
         size = len(hand)
         must_discard = self.options.must_discard
         free_top = self.options.top_card_free and bool(self.stock)
+        wild = self.options.jokers
         top = len(self.pile) - 1
         found: list[int] = []
         for i in range(top, -1, -1):
             c = self.pile[i]
-            _add_masks(c, by_rank, by_suit)
+            if not wild:
+                _add_masks(c, by_rank, by_suit)
             size += 1
             if i == top and free_top:
                 if self._free_take_ok(c):
                     found.append(i)
                 continue
-            cost = placement_cost_masks(c, by_rank, by_suit, self.melds)
+            if wild:
+                cost = placement_cost_wild(c, hand + self.pile[i:], self.melds)
+            else:
+                cost = placement_cost_masks(c, by_rank, by_suit, self.melds)
             if cost is not None and not (must_discard and cost >= size):
                 found.append(i)
         for i in reversed(found):
@@ -228,14 +243,29 @@ class Game:
                 meld_cards, None, None
             ) is None:
                 out.append({"type": "meld", "cards": C.names(meld_cards)})
+        jokers = self.options.jokers and C.JOKER in hand
+        if jokers:
+            for ids, wild in candidate_joker_melds(hand):
+                played = [C.JOKER if w else c for c, w in zip(ids, wild, strict=True)]
+                if (simple and (not keep_one or len(played) < len(hand))) or self._play_problem(
+                    played, None, None, make_meld(-1, ids, self.turn, wild)
+                ) is None:
+                    out.append(_meld_action(ids, wild))
         held = set(hand)
         for m in self.melds:
-            for c in layoff_cards(m):
+            spots = layoff_cards(m)
+            for c in spots:
                 if c in held and (
                     (simple and (not keep_one or len(hand) > 1))
                     or self._play_problem([c], m, c) is None
                 ):
                     out.append({"type": "layoff", "card": C.name(c), "meld": m.id})
+            if jokers and spots and joker_fits(m):
+                for c in spots:
+                    if (simple and (not keep_one or len(hand) > 1)) or self._play_problem(
+                        [C.JOKER], m, c, None, True
+                    ) is None:
+                        out.append(_joker_layoff_action(c, m.id))
         distinct = sorted(held)
         if self.must_play is None:
             for c in distinct:
@@ -244,10 +274,17 @@ class Game:
         return out
 
     def _play_problem(
-        self, played: list[int], onto: Meld | None, card: int | None
+        self,
+        played: list[int],
+        onto: Meld | None,
+        card: int | None,
+        new: Meld | None = None,
+        wild: bool = False,
     ) -> IllegalMove | None:
-        """Why putting ``played`` on the table (a new meld, or ``card`` laid off on ``onto``)
-        is refused now, or None. Assumes the cards are held and form a valid play."""
+        """Why putting ``played`` (the cards as held, jokers as JOKER) on the table is refused
+        now, or None: a new meld (``new``, built from ``played`` when not given), or ``card``
+        laid off on ``onto`` (by a joker standing for it when ``wild``). Assumes the cards are
+        held and form a valid play."""
         hand = self.hands[self.turn]
         left = len(hand) - len(played)
         if left == 0:
@@ -261,7 +298,7 @@ class Game:
             # Only copies of the free card would be left: fine if they can all go to the
             # table, one lay-off after another, so the player goes out (RULES.md §4.2).
             if self.options.must_discard or not _can_lay_off_all(
-                [nd] * left, self._melds_after(played, onto, card)
+                [nd] * left, self._melds_after(played, onto, card, new, wild)
             ):
                 return IllegalMove(
                     "you would be left with only {card}, which you may not discard again this turn",
@@ -274,8 +311,8 @@ class Game:
         rest = list(hand)
         for c in played:
             rest.remove(c)
-        melds = self._melds_after(played, onto, card)
-        cost = placement_cost(mp, rest, melds)
+        melds = self._melds_after(played, onto, card, new, wild)
+        cost = self._placement_cost(mp, rest, melds)
         if cost is None or (self.options.must_discard and cost >= len(rest)):
             return IllegalMove(
                 "{card} must be played this turn, and this would leave no way to play it",
@@ -283,14 +320,26 @@ class Game:
             )
         return None
 
-    def _melds_after(self, played: list[int], onto: Meld | None, card: int | None) -> list[Meld]:
+    def _melds_after(
+        self,
+        played: list[int],
+        onto: Meld | None,
+        card: int | None,
+        new: Meld | None = None,
+        wild: bool = False,
+    ) -> list[Meld]:
         """The table's melds once ``played`` is down (a new meld, or ``card`` on ``onto``);
         the game's own melds are not touched."""
         if onto is None:
-            return self.melds + [make_meld(-1, played, self.turn)]
+            return self.melds + [new or make_meld(-1, played, self.turn)]
         grown = onto.copy()
-        lay_off(grown, card, self.turn)  # type: ignore[arg-type]
+        lay_off(grown, card, self.turn, wild)  # type: ignore[arg-type]
         return [grown if m is onto else m for m in self.melds]
+
+    def _placement_cost(self, card: int, hand: list[int], melds: list[Meld]) -> int | None:
+        if self.options.jokers:
+            return placement_cost_wild(card, hand, melds)
+        return placement_cost(card, hand, melds)
 
     # ------------------------------------------------------------------ actions
 
@@ -353,7 +402,7 @@ class Game:
                 )
         else:
             new_hand = hand + taken
-            cost = placement_cost(card, new_hand, self.melds)
+            cost = self._placement_cost(card, new_hand, self.melds)
             if cost is None:
                 raise IllegalMove(
                     "you may not take {card}: it must be played this turn and no meld or "
@@ -396,35 +445,108 @@ class Game:
         if not isinstance(texts, list) or not 1 <= len(texts) <= MAX_MELD_CARDS:
             raise IllegalMove("a meld is a list of 3 to 13 cards")
         played = self._held(texts)
-        meld = make_meld(self.next_meld_id, played, self.turn)
-        problem = self._play_problem(played, None, None)
+        if C.JOKER in played:
+            meld = self._joker_meld(played, action.get("jokers"))
+        else:
+            meld = make_meld(self.next_meld_id, played, self.turn)
+        problem = self._play_problem(played, None, None, meld)
         if problem:
             raise problem
         self.next_meld_id += 1
         self.melds.append(meld)
         self._remove(played)
-        normal = {"type": "meld", "cards": C.names(meld.cards)}
-        events = [
-            {"type": "meld", "seat": self.turn, "meld": meld.id, "cards": C.names(meld.cards)}
-        ]
-        return normal, events + self._after_play()
+        normal = _meld_action(meld.cards, meld.wild)
+        event = {"type": "meld", "seat": self.turn, "meld": meld.id}
+        event.update((k, v) for k, v in normal.items() if k != "type")
+        return normal, [event] + self._after_play()
+
+    def _joker_meld(self, played: list[int], names: object) -> Meld:
+        """The meld of ``played`` (holding jokers) with the jokers standing for ``names`` —
+        filled in by the engine where only one way fits (RULES.md §11.1)."""
+        naturals = [c for c in played if c != C.JOKER]
+        k = len(played) - len(naturals)
+        problem = joker_problem(len(naturals), k)
+        if problem:
+            cards = " ".join(C.names(naturals) + [C.JOKER_NAME] * k)
+            raise IllegalMove("{cards} is not a meld: {reason}", cards=cards, reason=problem)
+        if names is None:
+            names = []
+        if not isinstance(names, list) or len(names) > k:
+            raise IllegalMove("name the card each joker stands for: one name per joker")
+        named = [_parse(n) for n in names]
+        if C.JOKER in named:
+            raise IllegalMove("a joker stands for a card, not for a joker")
+        ways = [
+            named + rest
+            for rest in joker_completions(naturals + named, k - len(named))
+            if len(named) < k
+        ] or [named]
+        if len(ways) > 1:
+            choices = sorted({c for way in ways for c in way})
+            raise IllegalMove(
+                "name the card the joker stands for: {cards}", cards=" ".join(C.names(choices))
+            )
+        stands = ways[0]
+        if len(stands) < k:
+            cards = " ".join(C.names(naturals) + [C.JOKER_NAME] * k)
+            raise IllegalMove(
+                "{cards} is not a meld: {reason}",
+                cards=cards,
+                reason=N_("no card the jokers could stand for makes a meld"),
+            )
+        ids = naturals + stands
+        return make_meld(self.next_meld_id, ids, self.turn, [False] * len(naturals) + [True] * k)
 
     def _do_layoff(self, action: dict) -> tuple[dict, list[dict]]:
-        card = self._held([action.get("card")])[0]
-        meld_id = action.get("meld")
+        held = self._held([action.get("card")])[0]
+        meld = self._target_meld(action.get("meld"))
+        card, wild = self._layoff_identity(held, meld, action)
+        problem = self._play_problem([held], meld, card, None, wild)
+        if problem:
+            raise problem
+        lay_off(meld, card, self.turn, wild)
+        self._remove([held])
+        normal = _joker_layoff_action(card, meld.id) if wild else _layoff_action(card, meld.id)
+        event = {"type": "layoff", "seat": self.turn, **normal}
+        return normal, [event] + self._after_play()
+
+    def _target_meld(self, meld_id: object) -> Meld:
         meld = next((m for m in self.melds if m.id == meld_id), None)
         if meld is None or isinstance(meld_id, bool):
             raise IllegalMove("there is no meld {meld} on the table", meld=repr(meld_id)[:20])
-        if layoff_position(meld, card) is None:
-            raise _why_not_layoff(meld, card)
-        problem = self._play_problem([card], meld, card)
-        if problem:
-            raise problem
-        lay_off(meld, card, self.turn)
-        self._remove([card])
-        normal = {"type": "layoff", "card": C.name(card), "meld": meld.id}
-        events = [{"type": "layoff", "seat": self.turn, "card": C.name(card), "meld": meld.id}]
-        return normal, events + self._after_play()
+        return meld
+
+    def _layoff_identity(self, card: int, meld: Meld, action: dict) -> tuple[int, bool]:
+        """The card that ``card`` (as held) adds to ``meld``, and whether it is a joker standing
+        for it — named in ``action["joker"]``, or filled in where only one fits."""
+        if card != C.JOKER:
+            if layoff_position(meld, card) is None:
+                raise _why_not_layoff(meld, card)
+            return card, False
+        shown = " ".join(C.names(meld.physical()))
+        if not joker_fits(meld):
+            raise IllegalMove(
+                "a joker cannot go on {meld_cards}: never more jokers than natural cards",
+                meld_cards=shown,
+            )
+        spots = layoff_cards(meld)
+        name = action.get("joker")
+        if name is None:
+            if len(spots) != 1:
+                if not spots:
+                    raise IllegalMove("nothing can be laid off on {meld_cards}", meld_cards=shown)
+                raise IllegalMove(
+                    "name the card the joker stands for: {cards}", cards=" ".join(C.names(spots))
+                )
+            return spots[0], True
+        stands = _parse(name)
+        if stands not in spots or stands == C.JOKER:
+            raise IllegalMove(
+                "a joker cannot stand for {card} on {meld_cards}",
+                card=C.name(stands),
+                meld_cards=shown,
+            )
+        return stands, True
 
     def _remove(self, played: list[int]) -> None:
         hand = self.hands[self.turn]
@@ -638,8 +760,8 @@ class Game:
     def _check_cards(self) -> None:
         """Every card of the deck(s) is somewhere, exactly once per copy."""
         everywhere = [c for h in self.hands for c in h] + self.stock + self.pile
-        everywhere += [c for m in self.melds for c in m.cards]
-        if Counter(everywhere) != Counter(C.deck(self.decks)):
+        everywhere += [c for m in self.melds for c in m.physical()]
+        if Counter(everywhere) != Counter(self._deck()):
             raise ValueError("the cards of this position do not make up the deck")
 
     @classmethod
@@ -687,15 +809,38 @@ def _can_lay_off_all(cards: list[int], melds: list[Meld]) -> bool:
         return True
     card, rest = cards[0], cards[1:]
     for i, m in enumerate(melds):
-        if layoff_position(m, card) is None:
-            continue
-        if not rest:
-            return True
-        grown = m.copy()
-        lay_off(grown, card, -1)
-        if _can_lay_off_all(rest, melds[:i] + [grown] + melds[i + 1 :]):
-            return True
+        if card == C.JOKER:
+            spots = layoff_cards(m) if joker_fits(m) else []
+        else:
+            spots = [card] if layoff_position(m, card) is not None else []
+        for spot in spots:
+            if not rest:
+                return True
+            grown = m.copy()
+            lay_off(grown, spot, -1, card == C.JOKER)
+            if _can_lay_off_all(rest, melds[:i] + [grown] + melds[i + 1 :]):
+                return True
     return False
+
+
+def _meld_action(cards: list[int], wild: list[bool] | None) -> dict:
+    """A meld in its normalised form: the cards as put down (``JK`` for a joker) and, with
+    jokers, ``jokers``: what each stands for, in the order of the cards."""
+    if not wild:
+        return {"type": "meld", "cards": C.names(cards)}
+    return {
+        "type": "meld",
+        "cards": [C.JOKER_NAME if w else C.name(c) for c, w in zip(cards, wild, strict=True)],
+        "jokers": [C.name(c) for c, w in zip(cards, wild, strict=True) if w],
+    }
+
+
+def _layoff_action(card: int, meld: int) -> dict:
+    return {"type": "layoff", "card": C.name(card), "meld": meld}
+
+
+def _joker_layoff_action(stands_for: int, meld: int) -> dict:
+    return {"type": "layoff", "card": C.JOKER_NAME, "meld": meld, "joker": C.name(stands_for)}
 
 
 def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:

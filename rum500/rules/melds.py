@@ -8,6 +8,10 @@ Terminology (RULES.md §5):
   ace, so at most 13 cards. When the ace could sit at either end it sits high.
 * **lay-off** — one card added to a meld already on the table: a run grows at either end, a
   set of 3 becomes a set of 4.
+* **joker** (option, RULES.md §11.1) — a wild card that stands for one card, named when it is
+  put down. A meld keeps the cards its jokers stand for in ``cards`` (so every rule of shape
+  reads it as a natural meld) and marks those places in ``wild``. A meld holds at least two
+  natural cards and never more jokers than natural cards.
 
 Runs are described by *positions* 0…13 along one suit: 0 is the low ace, 1…12 are the two to
 the king, 13 is the high ace. A hand's cards of one suit are a 14-bit mask over those
@@ -74,6 +78,21 @@ class Meld:
     suits: int = 0
     points: list[int] = field(default_factory=list)  # points each card scores for its seat
     spots: list[int] | None = None  # cache of layoff_cards(); None when stale
+    wild: list[bool] | None = None  # per card: a joker standing for it; None: no joker
+
+    @property
+    def jokers(self) -> int:
+        return sum(self.wild) if self.wild else 0
+
+    @property
+    def naturals(self) -> int:
+        return len(self.cards) - self.jokers
+
+    def physical(self) -> list[int]:
+        """The cards as they lie: :data:`rum500.cards.JOKER` where a joker stands."""
+        if not self.wild:
+            return list(self.cards)
+        return [C.JOKER if w else c for c, w in zip(self.cards, self.wild, strict=True)]
 
     @property
     def ace(self) -> str | None:
@@ -87,27 +106,50 @@ class Meld:
         return None
 
     def to_dict(self) -> dict:
-        return {
+        """``cards`` as they lie (``JK`` for a joker); with a joker, ``stands_for`` gives, per
+        card, the card a joker stands for (``None`` for a natural card)."""
+        d = {
             "id": self.id,
             "kind": self.kind,
-            "cards": C.names(self.cards),
+            "cards": C.names(self.physical()),
             "by": list(self.by),
             "owner": self.owner,
             "ace": self.ace,
         }
+        if self.jokers:
+            d["stands_for"] = [
+                C.name(c) if w else None for c, w in zip(self.cards, self.wild or [], strict=True)
+            ]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> Meld:
         """Rebuild a meld from its :meth:`to_dict` form (a view's or a saved game's);
         ``ValueError`` when it is not a valid meld in canonical order."""
-        cards = C.parse_many(d["cards"])
-        m = make_meld(int(d["id"]), cards, int(d["owner"]))
+        shown = C.parse_many(d["cards"])
+        wild = [c == C.JOKER for c in shown]
+        cards = shown
+        if any(wild):
+            stands = d["stands_for"]
+            if not isinstance(stands, list) or len(stands) != len(shown):
+                raise ValueError(f"a meld with a joker says what it stands for: {d!r}"[:200])
+            cards = [C.parse(n) if w else c for c, w, n in zip(shown, wild, stands, strict=True)]
+            if any(c == C.JOKER for c in cards):
+                raise ValueError("a joker stands for a card, not for a joker")
+        m = make_meld(int(d["id"]), cards, int(d["owner"]), wild if any(wild) else None)
         if d.get("ace") == "low" and m.hi == HIGH_ACE:  # A..K laid off up from A-2-3
             m.lo, m.hi = 0, C.KING
             m.cards = m.cards[-1:] + m.cards[:-1]
-            m.points = [card_value_in_run(c, True) for c in m.cards]
+            if m.wild:
+                m.wild = m.wild[-1:] + m.wild[:-1]
+            m.points = [
+                C.JOKER_VALUE if m.wild and m.wild[i] else card_value_in_run(c, True)
+                for i, c in enumerate(m.cards)
+            ]
         by = [int(seat) for seat in d["by"]]
         if m.kind != d["kind"] or m.cards != cards or len(by) != len(cards) or m.ace != d["ace"]:
+            raise ValueError(f"not a meld as the table shows one: {d!r}"[:200])
+        if (m.wild or None) != (wild if any(wild) else None):
             raise ValueError(f"not a meld as the table shows one: {d!r}"[:200])
         m.by = by
         return m
@@ -125,6 +167,8 @@ class Meld:
             self.rank,
             self.suits,
             list(self.points),
+            None,
+            list(self.wild) if self.wild else None,
         )
 
 
@@ -163,13 +207,31 @@ def _shape(cards: list[int]) -> tuple[str, int, int, int] | str:
     return ("run", suits[0], others[0], others[-1])
 
 
-def make_meld(meld_id: int, cards: list[int], seat: int) -> Meld:
-    """Build a meld from cards, or raise :class:`IllegalMove` saying why they are not one."""
+def joker_problem(naturals: int, jokers: int) -> str | None:
+    """Why a meld of ``naturals`` natural cards and ``jokers`` jokers is refused, or None."""
+    if jokers and naturals < 2:
+        return N_("a meld needs at least two natural cards besides its jokers")
+    if jokers > naturals:
+        return N_("a meld may never hold more jokers than natural cards")
+    return None
+
+
+def make_meld(meld_id: int, cards: list[int], seat: int, wild: list[bool] | None = None) -> Meld:
+    """Build a meld from cards, or raise :class:`IllegalMove` saying why they are not one.
+
+    With jokers, ``cards`` holds the card each joker stands for and ``wild`` marks them."""
     shape = _shape(cards)
     if isinstance(shape, str):
         raise IllegalMove(
-            "{cards} is not a meld: {reason}", cards=" ".join(C.names(cards)), reason=shape
+            "{cards} is not a meld: {reason}", cards=_shown(cards, wild), reason=shape
         )
+    jokers = {c for c, w in zip(cards, wild, strict=True) if w} if wild else set()
+    if jokers:
+        problem = joker_problem(len(cards) - len(jokers), len(jokers))
+        if problem:
+            raise IllegalMove(
+                "{cards} is not a meld: {reason}", cards=_shown(cards, wild), reason=problem
+            )
     kind, a, lo, hi = shape
     if kind == "set":
         ordered = sorted(cards, key=C.suit)
@@ -177,11 +239,23 @@ def make_meld(meld_id: int, cards: list[int], seat: int) -> Meld:
         for c in ordered:
             m.suits |= 1 << C.suit(c)
         m.points = [C.VALUES[c] for c in ordered]
-        return m
-    ordered = [C.make(position_rank(p), a) for p in range(lo, hi + 1)]
-    m = Meld(meld_id, "run", seat, ordered, [seat] * len(ordered), suit=a, lo=lo, hi=hi)
-    m.points = [card_value_in_run(c, lo == 0) for c in ordered]
+    else:
+        ordered = [C.make(position_rank(p), a) for p in range(lo, hi + 1)]
+        m = Meld(meld_id, "run", seat, ordered, [seat] * len(ordered), suit=a, lo=lo, hi=hi)
+        m.points = [card_value_in_run(c, lo == 0) for c in ordered]
+    if jokers:
+        m.wild = [c in jokers for c in ordered]
+        m.points = [C.JOKER_VALUE if w else p for p, w in zip(m.points, m.wild, strict=True)]
     return m
+
+
+def _shown(cards: list[int], wild: list[bool] | None) -> str:
+    """Cards for a message: a joker as ``JK(9H)``."""
+    if not wild:
+        return " ".join(C.names(cards))
+    return " ".join(
+        f"{C.JOKER_NAME}({C.name(c)})" if w else C.name(c) for c, w in zip(cards, wild, strict=True)
+    )
 
 
 def layoff_position(meld: Meld, card: int) -> str | None:
@@ -227,37 +301,54 @@ def layoff_cards(meld: Meld) -> list[int]:
     return out
 
 
-def lay_off(meld: Meld, card: int, seat: int) -> None:
-    """Add ``card`` to ``meld`` in place (the caller checked :func:`layoff_position`)."""
+def lay_off(meld: Meld, card: int, seat: int, wild: bool = False) -> None:
+    """Add ``card`` to ``meld`` in place (the caller checked :func:`layoff_position`); with
+    ``wild``, a joker standing for ``card`` (the caller checked :func:`joker_fits`)."""
     where = layoff_position(meld, card)
     meld.spots = None
+    if where is not None and (wild or meld.wild):
+        if meld.wild is None:
+            meld.wild = [False] * len(meld.cards)
+        if where == "low":
+            meld.wild.insert(0, wild)
+        else:
+            meld.wild.append(wild)
     if where == "set":
         meld.cards.append(card)
         meld.by.append(seat)
-        meld.points.append(C.VALUES[card])
+        meld.points.append(C.JOKER_VALUE if wild else C.VALUES[card])
         meld.suits |= 1 << C.suit(card)
         order = sorted(range(len(meld.cards)), key=lambda i: C.suit(meld.cards[i]))
         meld.cards = [meld.cards[i] for i in order]
         meld.by = [meld.by[i] for i in order]
         meld.points = [meld.points[i] for i in order]
+        if meld.wild:
+            meld.wild = [meld.wild[i] for i in order]
     elif where == "high":
         meld.hi = HIGH_ACE if C.rank(card) == C.ACE else meld.hi + 1
         meld.cards.append(card)
         meld.by.append(seat)
-        meld.points.append(C.VALUES[card])
+        meld.points.append(C.JOKER_VALUE if wild else C.VALUES[card])
     elif where == "low":
         meld.lo = 0 if C.rank(card) == C.ACE else meld.lo - 1
         meld.cards.insert(0, card)
         meld.by.insert(0, seat)
-        meld.points.insert(0, card_value_in_run(card, meld.lo == 0))
+        meld.points.insert(0, C.JOKER_VALUE if wild else card_value_in_run(card, meld.lo == 0))
     else:
         raise IllegalMove("{card} does not fit on meld {meld}", card=C.name(card), meld=meld.id)
+
+
+def joker_fits(meld: Meld) -> bool:
+    """May a joker be laid off on ``meld`` (never more jokers than natural cards)?"""
+    return meld.jokers + 1 <= meld.naturals
 
 
 def suit_masks(hand: list[int]) -> list[int]:
     """Per suit, the 14-bit position mask of the cards held (ace at both 0 and 13)."""
     masks = [0, 0, 0, 0]
     for c in hand:
+        if c >= C.DECK_SIZE:
+            continue  # a joker has no suit
         r = c % 13
         masks[c // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
     return masks
@@ -267,7 +358,8 @@ def rank_suits(hand: list[int]) -> list[int]:
     """Per rank, a 4-bit mask of the suits held."""
     out = [0] * 13
     for c in hand:
-        out[c % 13] |= 1 << (c // 13)
+        if c < C.DECK_SIZE:  # a joker has no rank
+            out[c % 13] |= 1 << (c // 13)
     return out
 
 
@@ -288,6 +380,8 @@ def candidate_melds(hand: list[int]) -> list[list[int]]:
     by_rank = [0] * 13
     masks = [0, 0, 0, 0]
     for c in hand:
+        if c >= C.DECK_SIZE:
+            continue  # jokers: see candidate_joker_melds
         r = c % 13
         by_rank[r] |= 1 << (c // 13)
         masks[c // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
@@ -377,4 +471,182 @@ def placement_cost_masks(
                 best = cost + 1
                 if best == 1:
                     return 1
+    return best
+
+
+# Jokers (RULES.md §11.1) --------------------------------------------------------------------
+
+
+def candidate_joker_melds(hand: list[int]) -> list[tuple[list[int], list[bool]]]:
+    """Every distinct meld with at least one joker that can be made from ``hand``: the cards
+    in canonical order (a joker's place holding the card it stands for) and which are jokers.
+    A joker may also stand for a card the hand holds (that card then stays in hand)."""
+    jokers = hand.count(C.JOKER)
+    if not jokers:
+        return []
+    by_rank = rank_suits(hand)
+    masks = suit_masks(hand)
+    out: list[tuple[list[int], list[bool]]] = []
+    for r in range(13):
+        held = by_rank[r]
+        if _POPCOUNT4[held] < 2:
+            continue
+        for size in (3, 4):
+            for combo in combinations(range(4), size):
+                nat = [s for s in combo if held >> s & 1]
+                miss = [s for s in combo if not held >> s & 1]
+                for k in range(max(len(miss), 1), min(jokers, size // 2) + 1):
+                    for sub in combinations(nat, k - len(miss)):
+                        wild_suits = set(miss) | set(sub)
+                        out.append(([s * 13 + r for s in combo], [s in wild_suits for s in combo]))
+    for s in range(4):
+        mask = masks[s]
+        if not mask:
+            continue
+        base = s * 13
+        for a in range(HIGH_ACE - 1):
+            for b in range(a + 2, HIGH_ACE + 1):
+                if a == 0 and b >= C.KING:
+                    continue  # two aces, or the same cards as 1..13 (ace high)
+                length = b - a + 1
+                span = ((1 << length) - 1) << a
+                bits = mask & span
+                held_pos = [p for p in range(a, b + 1) if bits >> p & 1]
+                missing = length - len(held_pos)
+                if missing > jokers:
+                    continue
+                cards = [base + position_rank(p) for p in range(a, b + 1)]
+                for k in range(max(missing, 1), min(jokers, length // 2) + 1):
+                    for sub in combinations(held_pos, k - missing):
+                        wild_pos = set(sub)
+                        out.append(
+                            (cards, [not bits >> p & 1 or p in wild_pos for p in range(a, b + 1)])
+                        )
+    return out
+
+
+def joker_completions(naturals: list[int], jokers: int) -> list[list[int]]:
+    """The ways (each a sorted list of cards for the jokers to stand for) in which ``naturals``
+    and ``jokers`` jokers make a valid meld."""
+    if not naturals or jokers < 1 or joker_problem(len(naturals), jokers):
+        return []
+    ranks = {C.rank(c) for c in naturals}
+    suits = {C.suit(c) for c in naturals}
+    if len(ranks) == 1:
+        (r,) = ranks
+        pool = [C.make(r, s) for s in range(4) if s not in suits]
+    elif len(suits) == 1:
+        (s,) = suits
+        pool = [C.make(r, s) for r in range(13) if C.make(r, s) not in naturals]
+    else:
+        return []
+    return [
+        list(combo)
+        for combo in combinations(pool, jokers)
+        if not isinstance(_shape(naturals + list(combo)), str)
+    ]
+
+
+def placement_cost_wild(card: int, hand: list[int], melds: list[Meld]) -> int | None:
+    """:func:`placement_cost` when jokers play: ``card`` (possibly a joker) and ``hand`` (which
+    holds it) may hold jokers, and the table's melds may too. The count is the fewest cards
+    put down by the plays this function knows of: a new meld through the card (jokers filling
+    gaps), lay-offs of the cards between a run and the card (jokers in place of missing ones,
+    never more jokers than natural cards on the meld after each lay-off) and, for a joker,
+    a lay-off — straight away or after one natural card. It never claims a way that does not
+    exist (so a turn cannot get stuck); a longer way it does not see is refused."""
+    jokers = hand.count(C.JOKER)
+    naturals = [c for c in hand if c != C.JOKER] if jokers else hand
+    by_rank = rank_suits(naturals)
+    masks = suit_masks(naturals)
+    if card == C.JOKER:
+        return _joker_cost(naturals, jokers, by_rank, masks, melds)
+    best = placement_cost_masks(card, by_rank, masks, melds)
+    if best == 1 or not jokers:
+        return best
+    r = C.rank(card)
+    s = C.suit(card)
+    # a new set through the card, with a joker
+    if best is None and _POPCOUNT4[by_rank[r] & ~(1 << s)] >= 1:
+        best = 3
+    # a new run through the card, jokers filling the gaps
+    positions = (0, HIGH_ACE) if r == C.ACE else (r,)
+    for p in positions:
+        cost = _run_cost(masks[s], p, jokers, need_joker=False)
+        if cost is not None and (best is None or cost < best):
+            best = cost
+    # lay-offs on a run after the cards between, jokers standing in for missing ones
+    for m in melds:
+        if m.kind != "run" or m.suit != s or (r == C.ACE and (m.lo == 0 or m.hi == HIGH_ACE)):
+            continue
+        for p in positions:
+            if p > m.hi:
+                gap = range(m.hi + 1, p)
+            elif p < m.lo:
+                gap = range(m.lo - 1, p, -1)
+            else:
+                continue
+            nat, wild = m.naturals, m.jokers
+            for q in gap:
+                if masks[s] >> q & 1:
+                    nat += 1
+                else:
+                    wild += 1
+                    if wild > jokers + m.jokers or wild > nat:
+                        break
+            else:
+                cost = len(gap) + 1
+                if best is None or cost < best:
+                    best = cost
+    return best
+
+
+def _run_cost(mask: int, p: int, jokers: int, need_joker: bool) -> int | None:
+    """The shortest run through position ``p`` (held) from ``mask`` and up to ``jokers``
+    jokers, at least one used when ``need_joker``: its length, or None."""
+    best = None
+    for a in range(max(0, p - 12), p + 1):
+        for b in range(max(a + 2, p), min(HIGH_ACE, a + 12) + 1):
+            length = b - a + 1
+            if best is not None and length >= best:
+                break
+            if a == 0 and b == HIGH_ACE:
+                continue
+            held = bin(mask & (((1 << length) - 1) << a)).count("1")
+            k = max(length - held, 1 if need_joker else 0)
+            if k <= jokers and k <= length - k and length - k >= 2:
+                best = length
+                break
+    return best
+
+
+def _joker_cost(
+    naturals: list[int], jokers: int, by_rank: list[int], masks: list[int], melds: list[Meld]
+) -> int | None:
+    """How a joker that must be played could reach the table (see placement_cost_wild)."""
+    for m in melds:
+        if layoff_cards(m) and joker_fits(m):
+            return 1
+    best = None
+    if any(_POPCOUNT4[b] >= 2 for b in by_rank):
+        best = 3
+    if best is None:
+        for s in range(4):
+            mask = masks[s]
+            for p in range(HIGH_ACE + 1):
+                if mask >> p & 1:
+                    cost = _run_cost(mask, p, jokers, need_joker=True)
+                    if cost is not None and (best is None or cost < best):
+                        best = cost
+    if best is None or best > 2:
+        held = set(naturals)
+        for m in melds:
+            if m.jokers + 1 > m.naturals + 1:
+                continue
+            for c in layoff_cards(m):
+                if c in held:
+                    grown = m.copy()
+                    lay_off(grown, c, -1)
+                    if layoff_cards(grown):
+                        return 2
     return best

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 EMPTY_STOCK_RULES = ("play_on", "reshuffle", "end")
+TEAM_COUNTS = (0, 2, 3)
+#: the numbers of players each number of teams is for (RULES.md §11.3)
+TEAM_PLAYERS = {2: (4, 6), 3: (6,)}
+_FLAGS = ("top_card_free", "must_discard", "jokers", "rummy_calls", "ace_always_15")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
@@ -25,6 +29,13 @@ class Options:
     * ``must_discard`` — a player may only go out by discarding their last card.
     * ``empty_stock`` — ``"play_on"`` (draw from the discard pile or end the hand),
       ``"reshuffle"`` (once per hand), or ``"end"`` (the hand ends).
+    * ``jokers`` — two jokers per deck, wild (RULES.md §11.1).
+    * ``rummy_calls`` — calling "Rummy!" on a discard that could be laid off (§11.2): a claim
+      phase follows every discard.
+    * ``teams`` — partnerships (§11.3): ``0`` every player alone; ``2`` two teams (4 or 6
+      players: teams of two or of three); ``3`` three teams of two (6 players). Seat ``s``
+      plays for team ``s % teams``, so partners sit apart.
+    * ``ace_always_15`` — an ace scores 15 wherever it is, even low in a run (§11.4).
     """
 
     target: int = 500
@@ -32,6 +43,10 @@ class Options:
     top_card_free: bool = False
     must_discard: bool = False
     empty_stock: str = "play_on"
+    jokers: bool = False
+    rummy_calls: bool = False
+    teams: int = 0
+    ace_always_15: bool = False
 
     def validate(self, players: int) -> None:
         """Raise ``ValueError`` when these options cannot be played by ``players`` players."""
@@ -50,14 +65,25 @@ class Options:
             )
         if self.empty_stock not in EMPTY_STOCK_RULES:
             raise ValueError(f"empty_stock must be one of {', '.join(EMPTY_STOCK_RULES)}")
-        for flag in ("top_card_free", "must_discard"):
+        for flag in _FLAGS:
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be true or false")
+        if self.teams not in TEAM_COUNTS or isinstance(self.teams, bool):
+            raise ValueError("teams must be 0 (every player alone), 2 or 3")
+        if self.teams and players not in TEAM_PLAYERS[self.teams]:
+            raise ValueError(
+                f"{self.teams} teams are for "
+                f"{' or '.join(map(str, TEAM_PLAYERS[self.teams]))} players, not {players}"
+            )
 
     def deck_count(self, players: int) -> int:
         if self.decks is not None:
             return self.decks
         return 1 if players <= 4 else 2
+
+    def team(self, seat: int) -> int:
+        """The team of ``seat`` (seats alternate team by team); its own seat without teams."""
+        return seat % self.teams if self.teams else seat
 
     def to_dict(self) -> dict:
         return {f: getattr(self, f) for f in _FIELDS}

@@ -23,7 +23,8 @@ def position(
     base: Game | None = None,
 ) -> Game:
     """A game whose seat ``i`` holds ``hands[i]`` (cards separated by spaces), the discard
-    pile ``pile`` (bottom first), ``melds`` [(cards, owner)] on the table, the rest in the
+    pile ``pile`` (bottom first), ``melds`` [(cards, owner)] on the table (a joker standing
+    for 9♥ written ``JK=9H``), the rest in the
     stock — or exactly ``stock`` (top last), the other cards then going under the pile.
     With ``base``, the rest of the state (totals, dealer, seed…) comes from that game.
     Built through ``Game.from_dict``, which checks that the cards make up the deck."""
@@ -35,10 +36,10 @@ def position(
     meld_dicts = []
     used = Counter(c for h in hand_cards for c in h) + Counter(pile_cards)
     for i, (text, owner) in enumerate(melds or []):
-        m = make_meld(i, C.parse_many(text), owner)
-        used += Counter(m.cards)
+        m = meld_from_text(i, text, owner)
+        used += Counter(m.physical())
         meld_dicts.append(m.to_dict())
-    rest = sorted((Counter(C.deck(g.decks)) - used).elements())
+    rest = sorted((Counter(C.deck(g.decks, g.options.jokers)) - used).elements())
     if stock is None:
         stock_cards = rest
     else:
@@ -61,6 +62,14 @@ def position(
     if totals is not None:
         d["totals"] = totals
     return Game.from_dict(d)
+
+
+def meld_from_text(meld_id: int, text: str, owner: int):
+    """A meld from text such as ``"7H 8H JK=9H"`` (a joker standing for 9♥)."""
+    tokens = text.split()
+    cards = [C.parse(t.split("=")[1] if t.upper().startswith("JK=") else t) for t in tokens]
+    wild = [t.upper().startswith("JK=") for t in tokens]
+    return make_meld(meld_id, cards, owner, wild if any(wild) else None)
 
 
 def legal(g: Game, kind: str | None = None) -> list[dict]:
