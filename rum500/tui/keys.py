@@ -68,7 +68,7 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     bind(("h",), model.hint)
     bind(("escape",), model.clear_selection)
     bind(("c",), model.open_chat, table | sheet | scores | final)
-    bind(("p",), model.toggle_scores, table | sheet | scores | final)
+    bind(("p",), model.scores.toggle, table | sheet | scores | final)
     bind(("?",), model.toggle_help, table | helping | sheet | scores | final)
     bind(("q", "c-c"), model.ask_quit, table | sheet | scores | final)
 
@@ -88,19 +88,19 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     bind(("n", "N", "escape", "c-c"), model.close_overlay, confirm)
 
     # the hand-end review: Enter = ready (or deal / close), arrows scroll, Esc shows the table
-    bind(("enter", "n"), model.review_enter, sheet)
+    bind(("enter", "n"), model.review.enter, sheet)
     bind(("escape",), model.close_overlay, sheet)
-    bind(("up",), lambda: model.scroll_review(-1), sheet)
-    bind(("down",), lambda: model.scroll_review(1), sheet)
-    bind(("pageup",), lambda: model.scroll_review(-10), sheet)
-    bind(("pagedown", "space"), lambda: model.scroll_review(10), sheet)
+    bind(("up",), lambda: model.review.scroll_by(-1), sheet)
+    bind(("down",), lambda: model.review.scroll_by(1), sheet)
+    bind(("pageup",), lambda: model.review.scroll_by(-10), sheet)
+    bind(("pagedown", "space"), lambda: model.review.scroll_by(10), sheet)
 
     # the score table
     bind(("escape", "enter"), model.close_overlay, scores)
-    bind(("up",), lambda: model.scroll_scores(-1), scores)
-    bind(("down",), lambda: model.scroll_scores(1), scores)
-    bind(("pageup",), lambda: model.scroll_scores(-10), scores)
-    bind(("pagedown", "space"), lambda: model.scroll_scores(10), scores)
+    bind(("up",), lambda: model.scores.scroll_by(-1), scores)
+    bind(("down",), lambda: model.scores.scroll_by(1), scores)
+    bind(("pageup",), lambda: model.scores.scroll_by(-10), scores)
+    bind(("pagedown", "space"), lambda: model.scores.scroll_by(10), scores)
 
     bind(("escape",), model.close_overlay, final)
 

@@ -292,10 +292,10 @@ def _build_layout(model: TableModel) -> Layout:
         return model.review.scroll
 
     def scores_scroll(n: int, room: int) -> int:
-        if model.scores_scroll is None:
+        if model.scores.scroll is None:
             return n  # the newest hands
-        model.scores_scroll = max(0, min(model.scores_scroll, n - room))
-        return model.scores_scroll
+        model.scores.scroll = max(0, min(model.scores.scroll, n - room))
+        return model.scores.scroll
 
     floats = [
         _overlay(

@@ -16,15 +16,19 @@ import math
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Coroutine
-from enum import StrEnum
 from typing import Any
 
 from rum500 import cards as C
-from rum500.i18n import _, ngettext
+from rum500.i18n import _
 from rum500.rules.melds import IllegalMove, make_meld
 from rum500.tui import describe
+from rum500.tui import hint as hints
 from rum500.tui.changes import Changes
 from rum500.tui.review import Review
+from rum500.tui.scores import Scores
+from rum500.tui.zones import ZONES, Zone
+
+__all__ = ["ZONES", "Refused", "TableModel", "Zone"]
 
 Send = Callable[[dict], Awaitable[Any]]
 Spawn = Callable[[Coroutine[Any, Any, Any]], Any]
@@ -42,18 +46,8 @@ class Refused(Exception):
         self.params = params or {}
 
 
-class Zone(StrEnum):
-    """Where the cursor is: the hand, the discard pile or the melds on the table."""
-
-    PILE = "pile"
-    MELDS = "melds"
-    HAND = "hand"
-
-
-ZONES = [Zone.PILE, Zone.MELDS, Zone.HAND]
 LOG_LINES = 300
 CHAT_LINES = 100
-HINT_LEVELS = ("hard", "medium", "easy", "random")
 
 
 #: Suits in display order: black and red take turns (♠ ♥ ♣ ♦), as players hold them.
@@ -112,8 +106,8 @@ class TableModel:
         # "help", "quit", "sheet" (the hand-end review), "scores", "confirm", "final", "chat"
         self.overlay: str | None = None
         self.help_scroll = 0
-        self.scores_scroll: int | None = None  # None: the newest hands in sight
-        self.review = Review()
+        self.review = Review(self)
+        self.scores = Scores(self)
         self.changes = Changes()
         self.notice = ""  # the host's latest notice (a banner)
         self.confirm_text = ""
@@ -223,16 +217,16 @@ class TableModel:
         offered, and with an overlay open only that overlay's keys."""
         overlay = self.overlay
         if overlay == "sheet":
-            out = [("Enter", self.review_enter_label(), self.review_enter)]
-            out.append(("↑↓", _("scroll"), lambda: self.scroll_review(1)))
-            out.append(("p", _("scores"), self.toggle_scores))
+            out = [("Enter", self.review.enter_label(), self.review.enter)]
+            out.append(("↑↓", _("scroll"), lambda: self.review.scroll_by(1)))
+            out.append(("p", _("scores"), self.scores.toggle))
             if self.review.open or self.finished:
                 out.append(("Esc", _("look at the table"), self.close_overlay))
             return out + self._always_keys()
         if overlay == "scores":
             return [
-                ("↑↓", _("scroll"), lambda: self.scroll_scores(1)),
-                ("p", _("close"), self.toggle_scores),
+                ("↑↓", _("scroll"), lambda: self.scores.scroll_by(1)),
+                ("p", _("close"), self.scores.toggle),
                 ("Esc", _("close"), self.close_overlay),
             ] + self._always_keys()
         if overlay == "confirm":
@@ -248,7 +242,7 @@ class TableModel:
                 ("Esc", _("close"), self.close_overlay),
             ]
         if overlay == "final":
-            return [("p", _("scores"), self.toggle_scores)] + self._always_keys()
+            return [("p", _("scores"), self.scores.toggle)] + self._always_keys()
         if overlay == "chat":
             return [("Enter", _("send"), self.chat_send), ("Esc", _("cancel"), self.close_overlay)]
         out: list[tuple[str, str, Callable[[], None]]] = []
@@ -272,7 +266,7 @@ class TableModel:
             if self.legal("deal") and not self.review.open:
                 out.append(("n", _("deal"), self.deal))
         if self.phase == "hand_over" and self.view and self.view.get("last_hand"):
-            ready = self.review.waits_for(self.seat) and not self.spectator
+            ready = self.review.waits_for_me
             out.append(
                 ("Enter", _("ready for the next hand") if ready else _("review"), self.enter)
             )
@@ -281,7 +275,7 @@ class TableModel:
         if self.my_turn and self.phase in ("draw", "play"):
             out.append(("h", _("hint"), self.hint))
         if self.view and self.view.get("results"):
-            out.append(("p", _("scores"), self.toggle_scores))
+            out.append(("p", _("scores"), self.scores.toggle))
         return out + self._always_keys()
 
     def _always_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
@@ -594,11 +588,7 @@ class TableModel:
             return False
         if not self.my_turn:
             if self.phase == "hand_over" and self.review.open:
-                self.say(
-                    _("The hand is over: press Enter when you are ready for the next one.")
-                    if self.review.waits_for(self.seat)
-                    else self.review_wait_text()
-                )
+                self.say(self.review.why_not())
             elif self.phase == "hand_over":
                 self.say(
                     _("Waiting for {name} to deal.").format(
@@ -813,7 +803,7 @@ class TableModel:
     def deal(self) -> None:
         """n: deal the next hand when it is my deal (during a review: I am ready)."""
         if self.review.open:
-            self.ready()
+            self.review.ready()
         elif self.legal("deal"):
             self.sheet = None
             if self.overlay == "sheet":
@@ -824,86 +814,11 @@ class TableModel:
         else:
             self.say(_("You can deal only when a hand is over and it is your deal."), error=True)
 
-    # ------------------------------------------------------------------ the hand-end review
-
-    def ready(self) -> None:
-        """Enter in the review: tell the host I am ready for the next deal."""
-        if self.spectator or self.seat is None:
-            self.close_overlay()
-            return
-        if not self.review.waits_for(self.seat):
-            self.say(self.review_wait_text())
-            return
-        self.review.ready_sent = True
-        self._submit({"type": "ready"})
-        self.say(self.review_wait_text())
-
-    def review_enter_label(self) -> str:
-        if self.review.waits_for(self.seat) and not self.spectator:
-            return _("ready for the next hand")
-        if not self.review.open and self.legal("deal"):
-            return _("deal the next hand")
-        return _("close")
-
-    def review_enter(self) -> None:
-        """Enter in the review: ready (or deal, with a host that has no review), else close."""
-        if self.review.waits_for(self.seat) and not self.spectator:
-            self.ready()
-        elif not self.review.open and self.legal("deal"):
-            self.deal()
-        else:
-            self.close_overlay()
-
-    def review_wait_text(self) -> str:
-        """Who the next deal waits for, and for how long at most."""
-        waiting = [s for s in self.review.waiting if s != self.seat or not self.review.ready_sent]
-        left = self.review.seconds_left()
-        names = ", ".join(self.player_name(s) for s in waiting)
-        if not self.review.open:
-            return ""
-        if not waiting:
-            return _("Dealing the next hand…")
-        if left is None:
-            return _("Waiting for {names}.").format(names=names)
-        return ngettext(
-            "Waiting for {names}: the next hand is dealt in {n} second.",
-            "Waiting for {names}: the next hand is dealt in {n} seconds.",
-            left,
-        ).format(names=names, n=left)
-
-    def scroll_review(self, step: int) -> None:
-        self.review.scroll = max(0, self.review.scroll + step)
-        self.on_change()
-
-    def toggle_scores(self) -> None:
-        """p: the score of every hand so far, per player (again: close)."""
-        if self.overlay == "scores":
-            self.overlay = self._resting()
-            self.message = "" if not self.message_is_error else self.message
-        elif not self.view or not self.view.get("results"):
-            self.say(_("No hand has been scored yet."))
-            return
-        else:
-            self.overlay = "scores"
-            self.scores_scroll = None
-        self.on_change()
-
-    def scroll_scores(self, step: int) -> None:
-        rows = len((self.view or {}).get("results") or [])
-        now = rows if self.scores_scroll is None else self.scores_scroll
-        self.scores_scroll = max(0, min(rows, now + step))
-        self.on_change()
-
     def overlay_key(self, key: str) -> None:
         """A key the open overlay does not use: say in one line why nothing happens."""
         overlay = self.overlay
         if overlay == "sheet":
-            if self.review.waits_for(self.seat) and not self.spectator:
-                self.say(_("The hand is over: press Enter when you are ready for the next one."))
-            elif self.review.open:
-                self.say(self.review_wait_text() + " " + _("Esc shows the table."))
-            else:
-                self.say(_("The hand is over: Enter closes this sheet."))
+            self.say(self.review.why_not())
         elif overlay == "scores":
             self.say(_("The score table is open: p or Esc closes it."))
         elif overlay == "help":
@@ -976,67 +891,18 @@ class TableModel:
         one more key plays it (cards selected, the cursor on the meld or the pile's depth)."""
         if not self._need_turn() or not self.view:
             return
-        from rum500 import bots
-
-        advisers = [getattr(bots, "hint", None)] + [
-            (lambda view, level=level: bots.make_bot(level, seed=0).choose(view))
-            for level in HINT_LEVELS
-            if level in getattr(bots, "LEVELS", {})
-        ]
-        for adviser in advisers:
-            if adviser is None:
-                continue
-            try:
-                action = adviser(self.view)
-            except Exception:  # a bot's bug must not take the table down
-                continue
-            if not isinstance(action, dict):
-                continue
-            key = self._set_up(action)
-            move = describe.action(action, self.view, self.player_name, self.ascii)
-            self.say(
-                _("Hint: {move} (press {key}).").format(move=move, key=key)
-                if key
-                else _("Hint: {move}").format(move=move)
-            )
+        action = hints.advise(self.view)
+        if action is None:
+            self.say(_("No hint available."), error=True)
             return
-        self.say(_("No hint available."), error=True)
-
-    def _set_up(self, action: dict) -> str:
-        """Put the cursor and selection where ``action`` is one key away; that key."""
-        kind = action.get("type")
-        hand = self.hand()
-        if kind == "draw" and action.get("source") == "stock":
-            return "s"
-        if kind == "draw":
-            self.zone = Zone.PILE
-            self.pile_cursor = action.get("index")
-            return "t"
-        if kind == "meld" and isinstance(action.get("cards"), list):
-            self.selected = Counter(action["cards"]) & Counter(hand)
-            self.choosing_meld_for = None
-            self.zone = Zone.HAND
-            if action["cards"] and action["cards"][0] in hand:
-                self.hand_cursor = hand.index(action["cards"][0])
-            return "m"
-        if kind == "layoff":
-            card = action.get("card")
-            ids = [m["id"] for m in self.melds()]
-            if card in hand and action.get("meld") in ids:
-                self.selected = Counter([card])
-                self.hand_cursor = hand.index(card)
-                self.choosing_meld_for = card
-                self.zone = Zone.MELDS
-                self.meld_cursor = ids.index(action["meld"])
-                return "l"
-        if kind == "discard" and action.get("card") in hand:
-            self.selected = Counter([action["card"]])
-            self.zone = Zone.HAND
-            self.hand_cursor = hand.index(action["card"])
-            return "d"
-        if kind == "end_hand":
-            return "e"
-        return ""
+        move = describe.action(action, self.view, self.player_name, self.ascii)
+        key = hints.set_up(self, action)
+        self.say(
+            _("Hint: {move} (press {key}).").format(move=move, key=key)
+            if key
+            else _("Hint: {move}").format(move=move)
+        )
+        self.on_change()
 
     def enter(self) -> None:
         """Enter: confirm a lay-off being chosen, take from the pile at the cursor, or open
@@ -1048,8 +914,8 @@ class TableModel:
         elif self.phase == "hand_over" and (self.view or {}).get("last_hand"):
             self.sheet = dict(self.view["last_hand"])  # type: ignore[index]
             self.overlay = "sheet"  # the review again (and ready, when the table waits for me)
-            if self.review.waits_for(self.seat) and not self.spectator:
-                self.ready()
+            if self.review.waits_for_me:
+                self.review.ready()
             self.on_change()
         elif self.legal("deal"):
             self.deal()

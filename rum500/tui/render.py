@@ -542,7 +542,7 @@ def status(model: TableModel) -> StyleAndTextTuples:
     turn = v["turn"]
     if v["phase"] == "hand_over":
         if model.review.open:
-            return [("class:info", model.review_wait_text())]
+            return [("class:info", model.review.wait_text())]
         return [
             ("class:info", _("Hand over: {name} deals next.").format(name=model.player_name(turn)))
         ]

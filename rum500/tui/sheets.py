@@ -132,9 +132,7 @@ def review_footer(model: TableModel) -> list[Line]:
                     )
                 ]
             )
-        waiting = [
-            s for s in model.review.waiting if not (s == model.seat and model.review.ready_sent)
-        ]
+        waiting = model.review.still_waiting()
         if waiting:
             out.append(
                 [
@@ -146,7 +144,7 @@ def review_footer(model: TableModel) -> list[Line]:
                     )
                 ]
             )
-        if model.review.waits_for(model.seat) and not model.spectator:
+        if model.review.waits_for_me:
             out.append([("class:turn", _("Press Enter when you are ready for the next hand."))])
         elif model.seat is not None and not model.spectator:
             out.append([("class:dim", _("You are ready. Esc shows the table."))])

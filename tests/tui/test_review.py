@@ -127,11 +127,11 @@ async def test_a_spectator_sees_the_review_and_enter_closes_it(table: Running) -
         await until(lambda: eve.review.open and eve.overlay == "sheet")
         assert "Waiting for: Ann" in shown(sheets.review_footer(eve))
         assert "Press Enter" not in shown(sheets.review_footer(eve))
-        assert eve.review_enter_label() == "close"
-        eve.review_enter()
+        assert eve.review.enter_label() == "close"
+        eve.review.enter()
         assert eve.overlay is None and {"type": "ready"} not in eve.sent
         assert eve.review.open  # still waiting for Ann: the table shows it
-        assert "Waiting for Ann" in eve.review_wait_text()
+        assert "Waiting for Ann" in eve.review.wait_text()
     finally:
         await watcher.close()
         pump.cancel()

@@ -1,0 +1,41 @@
+"""The score table overlay (``p``): every hand so far, per player, open at any time.
+
+The rows are the view's ``results`` (the host keeps the newest, ``results_start`` says how many
+earlier ones it left out); :mod:`rum500.tui.sheets` draws them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rum500.i18n import _
+
+if TYPE_CHECKING:
+    from rum500.tui.model import TableModel
+
+
+class Scores:
+    def __init__(self, table: TableModel) -> None:
+        self.table = table
+        self.scroll: int | None = None  # the first row shown; None: the newest hands in sight
+
+    def rows(self) -> int:
+        return len((self.table.view or {}).get("results") or [])
+
+    def toggle(self) -> None:
+        """Open the table (again: close it)."""
+        t = self.table
+        if t.overlay == "scores":
+            t.close_overlay()
+            return
+        if not self.rows():
+            t.say(_("No hand has been scored yet."))
+            return
+        t.overlay = "scores"
+        self.scroll = None
+        t.on_change()
+
+    def scroll_by(self, step: int) -> None:
+        now = self.rows() if self.scroll is None else self.scroll
+        self.scroll = max(0, min(self.rows(), now + step))
+        self.table.on_change()
