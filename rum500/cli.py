@@ -30,6 +30,7 @@ HANDLERS = {
     "replay": ("rum500.store.commands", "run_replay"),
     "export": ("rum500.store.commands", "run_export"),
     "import": ("rum500.store.commands", "run_import"),
+    "salvage": ("rum500.store.commands", "run_salvage"),
 }
 
 
@@ -266,13 +267,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("import", help="read a match from a file")
     _common(p)
     p.add_argument("file")
+
+    p = sub.add_parser(
+        "salvage", help="copy every match a damaged game log can still give into a new log"
+    )
+    _common(p)
+    p.add_argument(
+        "--out", metavar="FILE",
+        help="the new log (default: games-salvaged-DATE.sqlite3 beside the game log)",
+    )
     return parser
 
 
 #: where a player name given before the command goes (``rum500 --name Ann join …``)
 NAME_DEST = {"lobby": "name", "play": "name", "join": "name", "host": "player"}
 #: arguments that are file names: any bytes the system allows, so not checked as UTF-8
-PATH_ARGS = {"file"}
+PATH_ARGS = {"file", "out"}
 
 
 def _merge(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

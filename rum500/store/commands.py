@@ -81,6 +81,7 @@ def run_history(args: argparse.Namespace) -> int:
             print(note)
         return 0
     rows = [["game", "date", "table", "players", "winner", "totals", "state"]]
+    damaged = 0
     for m in matches:
         if m["status"] == "finished":
             state = f"finished, {m['hands']} hand{'s' if m['hands'] != 1 else ''}"
@@ -88,6 +89,9 @@ def run_history(args: argparse.Namespace) -> int:
             state = f"unfinished, {m['hands']} hand{'s' if m['hands'] != 1 else ''} played"
         if m["source"] == "import":
             state += " (imported)"
+        if m.get("damaged"):
+            state = f"DAMAGED: {m['damaged']}"
+            damaged += 1
         rows.append(
             [
                 str(m["id"]),
@@ -102,6 +106,49 @@ def run_history(args: argparse.Namespace) -> int:
     print(_table(rows, right={0}))
     if note:
         print(note)
+    if damaged:
+        print(
+            f"{damaged} match{'es' if damaged != 1 else ''} cannot be replayed or exported: "
+            "the game log is damaged. 'rum500 salvage' copies every match that can still be "
+            "read into a new log."
+        )
+    return 0
+
+
+def run_salvage(args: argparse.Namespace) -> int:
+    """Copy every match of a damaged game log that can still be read into a new log."""
+    from rum500.store.salvage import salvage
+
+    source = db_path()
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = Path(args.out) if getattr(args, "out", None) else (
+        source.with_name(f"games-salvaged-{stamp}.sqlite3")
+    )
+    try:
+        report = salvage(source, target)
+    except StoreError as e:
+        return _fail(str(e))
+    except (sqlite3.Error, OSError) as e:
+        return _fail(f"cannot write {target}: {describe(e, target)}")
+    saved = [r for r in report if r["new_id"]]
+    for r in report:
+        if r["new_id"] is None:
+            print(f"game {r['game_id']}: lost — {r['problem']}")
+        elif r["problem"]:
+            of = f"{r['actions']} of {r['of']}" if r["of"] else f"the first {r['actions']}"
+            print(
+                f"game {r['game_id']}: {of} actions saved as game {r['new_id']} "
+                f"(unfinished: it can be resumed) — {r['problem']}"
+            )
+        else:
+            print(f"game {r['game_id']}: whole ({r['actions']} actions) as game {r['new_id']}")
+    if not saved:
+        print(f"nothing could be read from {source}: no new log written")
+        return 1
+    print(
+        f"{len(saved)} of {len(report)} matches written to {target}. To use it as your game "
+        f"log: move {source} aside, then move {target} to {source}."
+    )
     return 0
 
 

@@ -132,8 +132,18 @@ def _full(where: Path) -> bool:
 def _damaged(path: Path, e: BaseException) -> StoreError:
     return StoreError(
         f"the game log {path} is damaged or not a rum500 game log ({e}). "
-        "Move it aside (rum500 then starts a new one) or set RUM500_HOME to another folder."
+        "'rum500 salvage' copies the matches that can still be read into a new log; or move "
+        "it aside (rum500 then starts a new one) or set RUM500_HOME to another folder."
     )
+
+
+def is_empty(path: Path) -> bool:
+    """Whether the log's file exists and has no byte at all (it was cut short: a new one
+    is started in its place, and its matches, if it had any, are gone)."""
+    try:
+        return path.is_file() and path.stat().st_size == 0
+    except OSError:
+        return False
 
 
 def open_db(path: Path | None = None, *, create: bool = True) -> sqlite3.Connection:
@@ -147,6 +157,11 @@ def open_db(path: Path | None = None, *, create: bool = True) -> sqlite3.Connect
     exists = path.exists()
     if not exists and not create:
         raise StoreError(f"there is no game log yet ({path}): host or play a match first")
+    if not create and is_empty(path):
+        raise StoreError(
+            f"the game log {path} is empty (0 bytes): if it held matches, it was cut short "
+            "and they are lost. The next match hosted starts a new log there."
+        )
     if exists:
         if path.is_dir():
             raise StoreError(f"the game log {path} is a folder, not a file")

@@ -206,9 +206,12 @@ def history(conn: sqlite3.Connection, limit: int = 50, everything: bool = False)
         f" hands_played, source FROM matches {where} ORDER BY id DESC LIMIT ?",
         (limit,),
     ).fetchall()
+    from rum500.store.salvage import check_match
+
     out = []
     for mid, created, finished, table, players, status, winner, totals, hands, source in rows:
         names = _names(conn, mid, players)
+        damage = check_match(conn, mid)
         out.append(
             {
                 "id": mid,
@@ -222,6 +225,7 @@ def history(conn: sqlite3.Connection, limit: int = 50, everything: bool = False)
                 "totals": _json(totals, mid),
                 "hands": hands,
                 "source": source,
+                "damaged": damage,
             }
         )
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from rum500.store.db import StoreError, db_path, open_db
+from rum500.store.db import StoreError, db_path, is_empty, open_db
 from rum500.store.journal import Journal
 from rum500.store.log import load_for_resume
 
@@ -29,6 +29,12 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
     where = path if path is not None else db_path()
     if resume is None:
         note = ""
+        if is_empty(where):
+            note = (
+                f"warning: the game log {where} was empty (0 bytes): if it held matches, it "
+                "was cut short and they are lost. It starts again with this match."
+            )
+            log.warning("%s", note)
         try:
             open_db(where).close()
         except StoreError as e:
