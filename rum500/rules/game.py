@@ -52,6 +52,7 @@ MAX_MELD_CARDS = 13
 class Phase(StrEnum):
     DRAW = "draw"
     PLAY = "play"
+    CLAIM = "claim"  # "Rummy!" calls on the last discard (option), before the next draw
     HAND_OVER = "hand_over"
     GAME_OVER = "game_over"
 
@@ -149,6 +150,7 @@ class Game:
         self.no_discard: int | None = None
         self.reshuffled = False
         self.went_out: int | None = None
+        self.claim_from: int | None = None  # the discarder, during the claim phase
         return [
             {
                 "type": "deal",
@@ -168,11 +170,24 @@ class Game:
         return None if self.phase is Phase.GAME_OVER else self.turn
 
     def table_points(self) -> list[int]:
+        """Each seat's points on the table this hand (RULES.md §7; §11.4: with "ace always
+        15", a low ace too scores 15)."""
         pts = [0] * self.players
+        ace15 = self.options.ace_always_15
         for m in self.melds:
             for seat, p in zip(m.by, m.points, strict=True):
-                pts[seat] += p
+                pts[seat] += C.VALUES[0] if ace15 and p == C.LOW_ACE_VALUE else p
         return pts
+
+    def team_totals(self) -> list[int]:
+        """With partnerships, each team's total: the sum of its players' (RULES.md §11.3)."""
+        return self._by_team(self.totals)
+
+    def _by_team(self, per_seat: list[int]) -> list[int]:
+        out = [0] * self.options.teams
+        for seat, value in enumerate(per_seat):
+            out[self.options.team(seat)] += value
+        return out
 
     def legal_actions(self) -> list[dict]:
         """Every legal action of the seat to move; each meld once, in canonical order."""
@@ -182,6 +197,8 @@ class Game:
             return self._legal_plays()
         if self.phase is Phase.HAND_OVER:
             return [{"type": "deal"}]
+        if self.phase is Phase.CLAIM:
+            return [{"type": "close_claims"}]  # the host's; calls: see claims(seat)
         return []
 
     def _legal_draws(self) -> list[dict]:
@@ -355,6 +372,12 @@ class Game:
             raise IllegalMove("an action is a map with a 'type'")
         if self.phase is Phase.GAME_OVER:
             raise IllegalMove("the match is over")
+        if kind in ("rummy", "close_claims"):
+            if self.phase is not Phase.CLAIM:
+                raise _wrong_phase(self.phase, kind)
+            normal, events = self._claim_action(kind, action, seat)
+            self.actions.append(normal)
+            return events
         if seat is not None and seat != self.turn:
             if self.phase is Phase.HAND_OVER:
                 raise IllegalMove("seat {seat} deals the next hand", seat=self.turn)
@@ -577,9 +600,72 @@ class Game:
         if not self.hands[seat]:
             self.went_out = seat
             events += self._end_hand("out")
+        elif self.options.rummy_calls:
+            # RULES.md §11.2: the next player waits while the others may call "Rummy!"
+            self.turn = (seat + 1) % self.players
+            self.phase = Phase.CLAIM
+            self.no_discard = None
+            self.claim_from = seat
         else:
             events += self._next_turn()
         return {"type": "discard", "card": C.name(card)}, events
+
+    # ------------------------------------------------------------------ "Rummy!" (§11.2)
+
+    def claims(self, seat: int) -> list[dict]:
+        """The "Rummy!" calls ``seat`` may make now: one per meld the last discard could be
+        laid off on (per name a joker could take). Empty outside the claim phase and for the
+        discarder."""
+        if self.phase is not Phase.CLAIM or seat == self.claim_from:
+            return []
+        card = self.pile[-1]
+        out = []
+        for m in self.melds:
+            if card == C.JOKER:
+                if joker_fits(m):
+                    out += [
+                        {"type": "rummy", "seat": seat, "meld": m.id, "joker": C.name(c)}
+                        for c in layoff_cards(m)
+                    ]
+            elif layoff_position(m, card) is not None:
+                out.append({"type": "rummy", "seat": seat, "meld": m.id})
+        return out
+
+    def _claim_action(self, kind: str, action: dict, seat: int | None) -> tuple[dict, list[dict]]:
+        if kind == "close_claims":
+            if seat is not None:
+                raise IllegalMove("the host closes the claim window, not a player")
+            return {"type": "close_claims"}, [{"type": "close_claims"}] + self._to_draw()
+        named = action.get("seat")
+        if seat is None:
+            seat = named
+        elif named is not None and named != seat:
+            raise IllegalMove("you may only call Rummy! for yourself")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise IllegalMove("say which seat calls Rummy!")
+        if seat == self.claim_from:
+            raise IllegalMove("you may not call Rummy! on your own discard")
+        card = self.pile[-1]
+        said = action.get("card")
+        if said is not None and _parse(said) != card:
+            raise IllegalMove(
+                "the discard to call on is {card}, not {said}", card=C.name(card), said=str(said)
+            )
+        meld = self._target_meld(action.get("meld"))
+        stands, wild = self._layoff_identity(card, meld, action)
+        lay_off(meld, stands, seat, wild)
+        self.pile.pop()
+        normal = {"type": "rummy", "seat": seat, "meld": meld.id}
+        if wild:
+            normal["joker"] = C.name(stands)
+        event = {**normal, "card": C.name(card), "from": self.claim_from}
+        return normal, [event] + self._to_draw()
+
+    def _to_draw(self) -> list[dict]:
+        """The claim phase is over: the next player draws."""
+        self.claim_from = None
+        self.turn = (self.turn - 1) % self.players
+        return self._next_turn()
 
     def _next_turn(self) -> list[dict]:
         self.turn = (self.turn + 1) % self.players
@@ -622,22 +708,45 @@ class Game:
             "totals": list(self.totals),
             "hands": [C.names(h) for h in self.hands],
         }
+        teams = self.options.teams
+        if teams:
+            result["team_scores"] = self._by_team(scores)
+            result["team_totals"] = self.team_totals()
         self.results.append(result)
         self.must_play = None
         self.no_discard = None
+        self.claim_from = None
         events = [{"type": "hand_end", **result}]
-        best = max(self.totals)
-        leaders = [s for s, t in enumerate(self.totals) if t == best]
+        # RULES.md §8 — on team totals with partnerships (§11.3)
+        totals = result["team_totals"] if teams else self.totals
+        best = max(totals)
+        leaders = [s for s, t in enumerate(totals) if t == best]
         if best >= self.options.target and len(leaders) == 1:
-            self.winner = leaders[0]
+            over: dict = {"type": "game_over"}
+            if teams:
+                members = self._members(leaders[0])
+                self.winner = members[0]
+                over.update(winner=self.winner, team=leaders[0], winners=members)
+                over["team_totals"] = list(totals)
+            else:
+                self.winner = leaders[0]
+                over["winner"] = self.winner
+            over["totals"] = list(self.totals)
             self.phase = Phase.GAME_OVER
-            events.append({"type": "game_over", "winner": self.winner, "totals": list(self.totals)})
+            events.append(over)
         else:
             self.phase = Phase.HAND_OVER
             self.turn = (self.dealer + 1) % self.players  # the next dealer deals
             if best >= self.options.target:
-                events.append({"type": "tie", "seats": leaders, "total": best})
+                if teams:
+                    seats = sorted(s for t in leaders for s in self._members(t))
+                    events.append({"type": "tie", "seats": seats, "teams": leaders, "total": best})
+                else:
+                    events.append({"type": "tie", "seats": leaders, "total": best})
         return events
+
+    def _members(self, team: int) -> list[int]:
+        return [s for s in range(self.players) if self.options.team(s) == team]
 
     def _do_deal(self, action: dict) -> tuple[dict, list[dict]]:
         self.dealer = (self.dealer + 1) % self.players
@@ -667,7 +776,7 @@ class Game:
             "table_points": self.table_points(),
             "totals": list(self.totals),
             # earlier hands without their face-up hands (last_hand has the latest in full)
-            "results": [{k: r[k] for k in _RESULT_SUMMARY} for r in self.results],
+            "results": [{k: r[k] for k in _RESULT_SUMMARY if k in r} for r in self.results],
             "last_hand": _copy_result(self.results[-1]) if self.results else None,
             "reshuffled": self.reshuffled,
             "winner": self.winner,
@@ -675,11 +784,25 @@ class Game:
             "options": self.options.to_dict(),
             "decks": self.decks,
             "lot": self.lot,
-            "legal_actions": (
-                self.legal_actions() if seat is not None and seat == self.to_move else []
-            ),
+            "legal_actions": self._view_actions(seat),
         }
+        if self.options.rummy_calls:
+            v["claim"] = (
+                {"card": C.name(self.pile[-1]), "from": self.claim_from}
+                if self.phase is Phase.CLAIM
+                else None
+            )
+        if self.options.teams:
+            v["teams"] = [self.options.team(s) for s in range(n)]
+            v["team_totals"] = self.team_totals()
         return v
+
+    def _view_actions(self, seat: int | None) -> list[dict]:
+        if seat is None:
+            return []
+        if self.phase is Phase.CLAIM:
+            return self.claims(seat)
+        return self.legal_actions() if seat == self.to_move else []
 
     # ------------------------------------------------------------------ persistence
 
@@ -711,6 +834,7 @@ class Game:
             "no_discard": C.name(self.no_discard) if self.no_discard is not None else None,
             "reshuffled": self.reshuffled,
             "went_out": self.went_out,
+            "claim_from": self.claim_from,
         }
 
     @classmethod
@@ -754,6 +878,11 @@ class Game:
         g.no_discard = C.parse(d["no_discard"]) if d["no_discard"] is not None else None
         g.reshuffled = d["reshuffled"]
         g.went_out = d["went_out"]
+        g.claim_from = d.get("claim_from")
+        if (g.phase is Phase.CLAIM) != (g.claim_from is not None) or (
+            g.claim_from is not None and not g.pile
+        ):
+            raise ValueError("a claim phase needs the discarder and a discard")
         g._check_cards()
         return g
 
@@ -851,7 +980,7 @@ def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:
 
 
 #: what a view keeps of each finished hand (the whole score sheet is in last_hand and events)
-_RESULT_SUMMARY = ("hand", "dealer", "went_out", "scores", "totals")
+_RESULT_SUMMARY = ("hand", "dealer", "went_out", "scores", "totals", "team_scores", "team_totals")
 
 
 def _copy_result(r: dict) -> dict:
@@ -895,9 +1024,13 @@ def _why_not_layoff(meld: Meld, card: int) -> IllegalMove:
 
 
 def _wrong_phase(phase: Phase, kind: str) -> IllegalMove:
-    known = {"draw", "meld", "layoff", "discard", "end_hand", "deal"}
+    known = {"draw", "meld", "layoff", "discard", "end_hand", "deal", "rummy", "close_claims"}
     if kind not in known:
         return IllegalMove("unknown action {kind}", kind=repr(kind[:20]))
+    if kind in ("rummy", "close_claims"):
+        return IllegalMove("Rummy! may only be called on a discard, before the next player draws")
+    if phase is Phase.CLAIM:
+        return IllegalMove("wait: Rummy! may still be called on the discard")
     if phase is Phase.DRAW:
         return IllegalMove("draw first: from the stock or the discard pile")
     if phase is Phase.PLAY:
