@@ -354,6 +354,20 @@ def test_lobby_shows_a_lan_table_and_joins_it(term: Tmux, netns: str, tmp_path: 
             assert sorted(hand_cards(screen, "Your hand")) == sorted(hand)
         finally:
             again.close()
+
+        # the host closes the table under a player who came from the lobby: back to the lobby,
+        # told why (no retry loop)
+        lobby = Tmux(tmp_path)
+        try:
+            lobby.start(f"ip netns exec {netns} " + rum500("--lang en --name Ann"))
+            lobby.wait_text("Friday", timeout=30)
+            lobby.keys("Enter")
+            lobby.wait_text("Your hand (by suit)", timeout=20)
+            host.terminate()
+            screen = lobby.wait_text("the host closed the table", timeout=20)
+            assert "Tables on the LAN" in screen and "Connection lost" not in screen
+        finally:
+            lobby.close()
     finally:
         host.terminate()
         try:
