@@ -38,7 +38,7 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
         try:
             open_db(where).close()
         except StoreError as e:
-            note = f"warning: {e} This match will not be saved."
+            note = f"warning: {str(e).rstrip('.')}. This match will not be saved."
             log.warning("%s", note)
         config.journal = Journal(where, bot_level=_level(config))
         return note
