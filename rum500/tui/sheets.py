@@ -25,7 +25,22 @@ def _points(m: dict) -> list[int]:
         return [0] * len(m.get("cards") or [])
 
 
+def _guarded(draw):  # type: ignore[no-untyped-def]
+    """A sheet drawn from what the host sent: a malformed one is one line, not a crash."""
+
+    def safe(model: TableModel, width: int = 76) -> list[Line]:
+        try:
+            return draw(model, width)
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError):
+            return [[("class:error", _("The host sent scores this screen cannot read."))]]
+
+    safe.__doc__ = draw.__doc__
+    return safe
+
+
+@_guarded
 def review_lines(model: TableModel, width: int = 76) -> list[Line]:
+    """The score sheet of the hand that ended (see the module docstring)."""
     r = model.sheet or (model.view or {}).get("last_hand")
     if not r:
         return []
@@ -155,6 +170,7 @@ def review_footer(model: TableModel) -> list[Line]:
     return out
 
 
+@_guarded
 def score_table_lines(model: TableModel, width: int = 76) -> list[Line]:
     """Every hand so far (as the view has them), a column per player, then the totals."""
     v = model.view or {}

@@ -151,3 +151,15 @@ async def test_esc_shows_the_table_and_enter_there_is_ready(table: Running) -> N
     table.keys("\r")
     await until(lambda: m.view["hand_number"] == 2 and m.phase in ("draw", "play"))
     assert m.sent.count({"type": "ready"}) == 1 and m.overlay is None
+
+
+def test_a_malformed_score_sheet_is_one_line_not_a_crash() -> None:
+    from rum500.rules import Game
+
+    model = TableModel(name="Ann")
+    view = Game(2, seed=1).view(0)
+    view["results"] = [{"hand": 1, "scores": "junk"}]
+    model.apply_message({"type": "state", "view": view, "events": []})
+    model.sheet = {"hand": 1, "scores": [1, 2], "totals": None}
+    assert shown(sheets.review_lines(model)) == "The host sent scores this screen cannot read."
+    assert shown(sheets.score_table_lines(model)) == "The host sent scores this screen cannot read."
