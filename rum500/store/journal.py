@@ -388,7 +388,8 @@ class Journal:
             self.match_id = saved
             self._warn(
                 "write",
-                f"{str(e).rstrip('.')}. The match goes on in memory and is saved if the log becomes usable again.",
+                f"{str(e).rstrip('.')}. The match goes on in memory and is saved if the log "
+                "becomes usable again.",
             )
             return
         except (sqlite3.Error, OSError) as e:
