@@ -242,7 +242,10 @@ class TableModel:
                 ("Esc", _("close"), self.close_overlay),
             ]
         if overlay == "final":
-            return [("p", _("scores"), self.scores.toggle)] + self._always_keys()
+            return [
+                ("p", _("scores"), self.scores.toggle),
+                ("Esc", _("look at the table"), self.close_overlay),
+            ] + self._always_keys()
         if overlay == "chat":
             return [("Enter", _("send"), self.chat_send), ("Esc", _("cancel"), self.close_overlay)]
         out: list[tuple[str, str, Callable[[], None]]] = []
