@@ -24,6 +24,7 @@ from rum500.rules.melds import IllegalMove, make_meld
 from rum500.tui import describe
 from rum500.tui import hint as hints
 from rum500.tui.changes import Changes
+from rum500.tui.helptext import help_lines
 from rum500.tui.review import Review
 from rum500.tui.scores import Scores
 from rum500.tui.zones import ZONES, Zone
@@ -238,7 +239,7 @@ class TableModel:
             return [("y", _("leave"), self.confirm_quit), ("n", _("stay"), self.close_overlay)]
         if overlay == "help":
             return [
-                ("↑↓", _("scroll"), lambda: self.scroll_help(1, 1)),
+                ("↑↓", _("scroll"), lambda: self.scroll_help(1, len(help_lines(self.ascii)))),
                 ("Esc", _("close"), self.close_overlay),
             ]
         if overlay == "final":

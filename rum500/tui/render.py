@@ -175,7 +175,9 @@ def _flags(model: TableModel, s: int, compact: bool) -> str:
         if left is None:
             flags.append(_("(away)"))
         elif left == 0:
-            flags.append(_("(away: a bot plays)"))
+            flags.append(_("(bot plays)") if compact else _("(away: a bot plays)"))
+        elif compact:
+            flags.append(_("(bot in {n} s)").format(n=left))
         else:
             flags.append(_("(away: bot in {n} s)").format(n=left))
     if s == v.get("dealer"):
@@ -194,7 +196,7 @@ def players_lines(model: TableModel, width: int = 80) -> list[Line]:
     n = v["players"]
     cols = 2 if n >= 4 and width >= 60 else 1
     cell = (width - 3 * (cols - 1)) // cols
-    name_w = max(8, cell - 4 - 5 - 6 - 6)
+    name_w = max(8, min(30, cell - 4 - 5 - 6 - 6))
     head = "    {:<{w}}{:>5}{:>6}{:>6}".format(
         _("Player"), _("Cards"), _("Table"), _("Total"), w=name_w
     )

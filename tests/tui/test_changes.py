@@ -230,3 +230,23 @@ def test_every_table_size_fits_80x24(players: int) -> None:
 
     shown = _window_of(plan.melds, plan.meld_focus, plan.h["melds"], False)
     assert plan.melds[plan.meld_focus] in shown
+
+
+def test_the_away_countdown_survives_the_compact_players_block() -> None:
+    g = Game(8, seed=2)
+    view = {**g.view(0), "takeover": [None, 42.0] + [None] * 6}
+    model = TableModel(name="You")
+    model.apply_message({"type": "welcome", "seat": 0})
+    model.apply_message(
+        {
+            "type": "lobby",
+            "state": "playing",
+            "seats": [{"name": "You"}, {"name": "Bartholomew", "away": True}]
+            + [{"name": f"Bot {i}", "bot": True} for i in range(2, 8)],
+        }
+    )
+    model.apply_message({"type": "state", "view": view, "events": []})
+    lines = render.players_lines(model, 80)
+    shown = lines_text(lines)
+    assert "Bar (bot in 42 s)" in shown or "Bar (bot in 41 s)" in shown
+    assert all(render.width_of(line) <= 80 for line in lines)
