@@ -285,7 +285,13 @@ def _build_layout(model: TableModel) -> Layout:
             ),
         ]
     )
-    above_keys = lambda: max(3, plan(model).rows - plan(model).bottom())  # noqa: E731
+    # the big overlays cover the table down to the key bar and the status line
+    above_the_keys: dict = {
+        "top": 0,
+        "left": 0,
+        "right": 0,
+        "height": lambda: max(3, plan(model).rows - plan(model).bottom()),
+    }
 
     def review_scroll(n: int, room: int) -> int:
         model.review.scroll = max(0, min(model.review.scroll, n - room))
@@ -307,10 +313,7 @@ def _build_layout(model: TableModel) -> Layout:
                 lambda n, room: model.help_scroll,
             ),
             _("Help"),
-            top=0,
-            left=0,
-            right=0,
-            height=above_keys,
+            **above_the_keys,
         ),
         _overlay(
             model,
@@ -346,30 +349,21 @@ def _build_layout(model: TableModel) -> Layout:
                 ]
             ),
             _("Hand over"),
-            top=0,
-            left=0,
-            right=0,
-            height=above_keys,
+            **above_the_keys,
         ),
         _overlay(
             model,
             "scores",
             _scrolled(model, lambda w: sheets.score_table_lines(model, w), scores_scroll),
             _("Scores, hand by hand"),
-            top=0,
-            left=0,
-            right=0,
-            height=above_keys,
+            **above_the_keys,
         ),
         _overlay(
             model,
             "final",
             _window(model, lambda: render.final(model, width=_screen_width() - 8)),
             _("Final standings"),
-            top=0,
-            left=2,
-            right=2,
-            height=above_keys,
+            **{**above_the_keys, "left": 2, "right": 2},
         ),
         _overlay(
             model,

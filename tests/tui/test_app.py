@@ -63,8 +63,10 @@ class Running:
         self.input.send_text(text)
 
 
-@pytest.fixture
-async def table() -> AsyncIterator[Running]:
+@asynccontextmanager
+async def open_table(**config: Any) -> AsyncIterator[Running]:
+    """Ann at a 2-seat table with a random bot, on a real host; the screen on a pipe input,
+    running until Ann's first turn. ``config``: more HostConfig fields."""
     host = await start_host(
         HostConfig(
             players=2,
@@ -73,7 +75,7 @@ async def table() -> AsyncIterator[Running]:
             seed=7,
             bot_level="random",
             bot_delay=0.0,
-            deal_pause=60.0,
+            **config,
         )
     )
     session = NetSession(host.address, host.port, name="Ann", token=host.token)
@@ -91,6 +93,12 @@ async def table() -> AsyncIterator[Running]:
                 model.exit()
                 await asyncio.wait_for(task, 5)
             await host.close()
+
+
+@pytest.fixture
+async def table() -> AsyncIterator[Running]:
+    async with open_table(deal_pause=60.0) as run:
+        yield run
 
 
 async def test_keys_draw_select_and_discard(table: Running) -> None:

@@ -7,15 +7,11 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
-from rum500.hosting import HostConfig, start_host
 from rum500.tui import sheets
-from rum500.tui.app import run_table
 from rum500.tui.connection import NetSession
 from rum500.tui.model import TableModel
-from tests.tui.test_app import Running, home, until  # noqa: F401  (home: the fixture)
+from tests.tui.test_app import Running, home, open_table, until  # noqa: F401  (home: fixture)
 
 
 def keys(model: TableModel) -> set[str]:
@@ -28,32 +24,8 @@ def shown(lines) -> str:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 async def table() -> AsyncIterator[Running]:
-    host = await start_host(
-        HostConfig(
-            players=2,
-            bots=1,
-            host_player="Ann",
-            seed=7,
-            bot_level="random",
-            bot_delay=0.0,
-            review_timeout=600.0,
-        )
-    )
-    session = NetSession(host.address, host.port, name="Ann", token=host.token)
-    await session.open()
-    host.start_now()
-    model = TableModel(name="Ann")
-    with create_pipe_input() as inp:
-        task = asyncio.ensure_future(run_table(session, model, input=inp, output=DummyOutput()))
-        run = Running(host, session, model, inp, task)
-        await until(lambda: model.view is not None and model.my_turn)
-        try:
-            yield run
-        finally:
-            if not task.done():
-                model.exit()
-                await asyncio.wait_for(task, 5)
-            await host.close()
+    async with open_table(review_timeout=600.0) as run:
+        yield run
 
 
 async def play_to_the_end_of_the_hand(t: Running) -> None:
