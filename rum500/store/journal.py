@@ -43,6 +43,7 @@ from rum500.store.db import (
     StoreError,
     db_path,
     describe,
+    home,
     now,
     open_db,
     transaction,
@@ -354,7 +355,8 @@ class Journal:
             return f"{head}, and the match cannot be written elsewhere: they are lost."
         text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
         name = f"rum500-unsaved-{doc['match']['uid'][:12]}.json"
-        for folder in (self.path.parent, Path(tempfile.gettempdir())):
+        folders = [self.path.parent, home(), Path(tempfile.gettempdir())]
+        for folder in dict.fromkeys(folders):  # the log's folder, the data folder, temp
             file = folder / name
             try:
                 fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
