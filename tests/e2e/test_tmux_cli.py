@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -204,3 +205,23 @@ def test_a_game_log_warning_never_prints_over_the_screen(term: Term) -> None:
     term.wait(lambda s: "EXITED" in s, "rum500 ending")
     stderr = (term.home / "stderr.txt").read_text()
     assert "is a folder" not in stderr and "WARNING" not in stderr, stderr
+
+
+def test_sigterm_ends_play_cleanly_without_a_lock_file(term: Term) -> None:
+    term.run("play --bots 1 --seed 3 --bot-delay 0 --name Ann")
+    term.wait(lambda s: "Your turn" in s, "the table")
+    deadline = time.monotonic() + 30
+    while not list(term.home.glob("*.lock")):  # the match is in the log: its lock is held
+        assert time.monotonic() < deadline, "the match never took its lock"
+        time.sleep(0.02)
+    shell = int(term.tmux("display-message", "-p", "-t", "0", "#{pane_pid}").strip())
+    children = subprocess.run(
+        ["ps", "-o", "pid=,args=", "--ppid", str(shell)], capture_output=True, text=True
+    ).stdout
+    pid = next(int(line.split()[0]) for line in children.splitlines() if "rum500" in line)
+    os.kill(pid, signal.SIGTERM)
+    screen = term.wait(lambda s: "EXITED" in s, "rum500 ending")
+    assert "EXITED 143" in screen
+    assert "Traceback" not in (term.home / "stderr.txt").read_text()
+    assert not list(term.home.glob("*.lock"))
+    assert rows(term.home, "SELECT status FROM matches") == [("playing",)]  # resumable
