@@ -18,14 +18,22 @@
     await c.reconnect()                                # or: after a drop, on the same object
 
 ``c.view`` / ``c.lobby`` / ``c.seq`` always hold the newest ``state`` view and ``lobby``
-message. Pings are answered automatically and never reach :meth:`messages`. When the
-connection is lost, :meth:`messages` raises :class:`ConnectionLost` (after yielding what
-arrived before); after :meth:`close` it simply ends.
+message. What :meth:`messages` has not yet taken is bounded: beyond :data:`MAX_STATES` queued
+updates the newer ones fold into one (a ``state`` with the newest view, whose ``skipped``
+counts the updates folded into it and whose ``events`` are all of theirs, in order — up to
+:data:`MAX_EVENTS`, beyond which the oldest are dropped and ``events_lost`` is true), only the
+newest ``lobby`` is kept, and at most
+:data:`MAX_OTHER` other messages (chat …), the oldest dropped first. A gap in ``seq`` makes
+the client ask the host for the whole view (``resync``). Pings are answered automatically
+and never reach :meth:`messages`. When the connection is lost, :meth:`messages` raises
+:class:`ConnectionLost` (after yielding what arrived before); after :meth:`close` it simply
+ends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import time
@@ -68,6 +76,61 @@ class ConnectionLost(ClientError):
 
 
 _END = object()
+MAX_STATES = 32  # queued states before the newest ones fold into one
+MAX_OTHER = 256  # queued messages other than state and lobby (chat, notices …)
+MAX_EVENTS = 1000  # events kept in one folded state
+
+
+class Inbox:
+    """The messages received and not yet taken by :meth:`Client.messages`, bounded (see the
+    module docstring): at most ``MAX_STATES`` states, one ``lobby`` and ``MAX_OTHER`` others."""
+
+    def __init__(self) -> None:
+        self._items: collections.deque = collections.deque()
+        self._ready = asyncio.Event()
+        self.dropped = 0  # other messages dropped because too many waited
+
+    def __len__(self) -> int:
+        return sum(1 for m in self._items if m is not _END)
+
+    def put(self, msg: object) -> None:
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        if kind == "state":
+            states = [m for m in self._items if isinstance(m, dict) and m["type"] == "state"]
+            if len(states) >= MAX_STATES:  # a backlog: the newest queued one takes this in
+                self._items.remove(states[-1])
+                msg = fold(states[-1], msg)  # type: ignore[arg-type]
+        elif kind == "lobby":  # a snapshot: only the newest means anything
+            old = next((m for m in self._items if isinstance(m, dict) and m["type"] == kind), None)
+            if old is not None:
+                self._items.remove(old)
+        elif msg is not _END:
+            others = [m for m in self._items if isinstance(m, dict) and m["type"] != "state"]
+            others = [m for m in others if m["type"] != "lobby"]
+            if len(others) >= MAX_OTHER:
+                self._items.remove(others[0])
+                self.dropped += 1
+        self._items.append(msg)
+        self._ready.set()
+
+    async def get(self) -> object:
+        while not self._items:
+            self._ready.clear()
+            await self._ready.wait()
+        return self._items.popleft()
+
+
+def fold(old: dict, new: dict) -> dict:
+    """One ``state`` standing for ``old`` then ``new``: the newer view, every event."""
+    events = list(old.get("events") or []) + list(new.get("events") or [])
+    merged = {**new, "skipped": int(old.get("skipped", 0)) + 1}
+    if old.get("events_lost") or len(events) > MAX_EVENTS:
+        merged["events_lost"] = True
+        events = events[-MAX_EVENTS:]
+    merged["events"] = events
+    return merged
+
+
 IDLE_TIMEOUT = 45.0  # seconds without a message from the host before it counts as gone
 
 
@@ -102,7 +165,7 @@ class Client:
         self.lost: ConnectionLost | None = None
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future] = {}
-        self._queue: asyncio.Queue = asyncio.Queue()
+        self._queue = Inbox()
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._task: asyncio.Task | None = None
@@ -161,7 +224,8 @@ class Client:
         self.lost = None
         self._silent = False
         self._heard = time.monotonic()
-        self._queue = asyncio.Queue()
+        self._queue = Inbox()
+        self.seq = 0  # a host that resumed its match from the log counts from 1 again
         await self._open(timeout)
 
     async def _open(self, timeout: float) -> None:
@@ -268,8 +332,11 @@ class Client:
                             )
                     continue
                 if kind == "state":
+                    seq = msg.get("seq")
+                    if isinstance(seq, int) and self.seq and seq > self.seq + 1:
+                        self._send({"type": "resync"})  # updates went missing: the whole view
                     self.view = msg.get("view")
-                    self.seq = msg.get("seq", self.seq)
+                    self.seq = seq if isinstance(seq, int) else self.seq
                 elif kind == "lobby":
                     self.lobby = msg
                 elif kind == "error" and msg.get("code") not in (
@@ -277,9 +344,9 @@ class Client:
                     "bad_message",
                     "unknown_type",
                 ):
-                    self._queue.put_nowait(msg)
+                    self._queue.put(msg)
                     raise ConnectionLost(str(msg.get("message")), str(msg.get("code")))
-                self._queue.put_nowait(msg)
+                self._queue.put(msg)
         except ConnectionLost as e:
             error = e
             if self._silent:
@@ -294,14 +361,15 @@ class Client:
             if not fut.done():
                 fut.set_exception(error)
         self._pending.clear()
-        self._queue.put_nowait(_END)
+        self._queue.put(_END)
 
     async def messages(self) -> AsyncIterator[dict]:
-        """Every message from the host, in order (pings and action answers excepted)."""
+        """Every message from the host, in order (pings and action answers excepted); when
+        they pile up unread, updates fold into the newest (see the module docstring)."""
         while True:
             msg = await self._queue.get()
             if msg is _END:
-                self._queue.put_nowait(_END)
+                self._queue.put(_END)
                 if self.lost is not None:
                     raise self.lost
                 return
@@ -309,7 +377,7 @@ class Client:
 
     def pending(self) -> int:
         """Messages received and not yet taken from :meth:`messages`."""
-        return self._queue.qsize()
+        return len(self._queue)
 
     # ------------------------------------------------------------------ sending
 
