@@ -470,6 +470,8 @@ class Game:
         played = self._held(texts)
         if C.JOKER in played:
             meld = self._joker_meld(played, action.get("jokers"))
+        elif action.get("jokers"):
+            raise IllegalMove("name the card each joker stands for: one name per joker")
         else:
             meld = make_meld(self.next_meld_id, played, self.turn)
         problem = self._play_problem(played, None, None, meld)
@@ -543,6 +545,8 @@ class Game:
         """The card that ``card`` (as held) adds to ``meld``, and whether it is a joker standing
         for it — named in ``action["joker"]``, or filled in where only one fits."""
         if card != C.JOKER:
+            if action.get("joker") is not None:
+                raise IllegalMove("{card} is not a joker: only a joker is named", card=C.name(card))
             if layoff_position(meld, card) is None:
                 raise _why_not_layoff(meld, card)
             return card, False
