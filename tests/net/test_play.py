@@ -407,7 +407,7 @@ async def test_chat_is_relayed_and_limited(make_host, clients):
     w = await clients(host, "W", spectate=True)
     await a.chat("hello table")
     await w.chat("x" * 5000)  # too long: an error, not a disconnect
-    await w.chat("from the rail")
+    await w.chat("from the rail: привет, 東京 ♠ 🂡")
     got: list[dict] = []
 
     async def collect(c: Client, n: int) -> None:
@@ -419,7 +419,10 @@ async def test_chat_is_relayed_and_limited(make_host, clients):
                     return
 
     await asyncio.wait_for(collect(a, 2), 5)
-    assert [(m["name"], m["text"]) for m in got] == [("Ann", "hello table"), ("W", "from the rail")]
+    assert [(m["name"], m["text"]) for m in got] == [
+        ("Ann", "hello table"),
+        ("W", "from the rail: привет, 東京 ♠ 🂡"),
+    ]
     got.clear()
     await asyncio.wait_for(collect(w, 3), 5)
     assert got[1]["type"] == "error" and got[1]["code"] == "bad_message"
