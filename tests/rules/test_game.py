@@ -108,8 +108,10 @@ def test_rule_3_deal_passes_to_the_left_and_deck_is_cut():
     d["discard_pile"] += d["stock"]
     d["stock"] = []
     g = Game.from_dict(d)
+    ender = g.turn
     events = g.apply({"type": "end_hand"})
-    assert events[-1]["type"] == "hand_end" or events[0]["type"] == "end_hand"
+    assert [e["type"] for e in events] == ["end_hand", "hand_end"]
+    assert events[0]["seat"] == ender and events[1]["reason"] == "declined"
     assert g.phase is Phase.HAND_OVER
     nxt = (first_dealer + 1) % 3
     assert g.to_move == nxt
