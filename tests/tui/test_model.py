@@ -220,7 +220,7 @@ async def test_layoff_on_the_only_meld_it_fits() -> None:
     assert model.sent[-1] == {
         "type": "layoff",
         "card": layoff["card"],
-        "meld": model.sent[-1]["meld"],
+        "meld": layoff["meld"],  # the meld chosen (the only one it fits, or the one picked)
     }
     meld = next(m for m in model.view["melds"] if m["id"] == model.sent[-1]["meld"])
     assert layoff["card"] in meld["cards"]
