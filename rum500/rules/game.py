@@ -42,6 +42,7 @@ from rum500.rules.melds import (
     placement_cost,
     placement_cost_masks,
     placement_cost_wild,
+    placement_cost_wild_masks,
 )
 from rum500.rules.options import Options, hand_size
 
@@ -208,8 +209,11 @@ class Game:
         hand = self.hands[self.turn]
         by_rank = [0] * 13
         by_suit = [0, 0, 0, 0]
-        if not self.options.jokers:
-            for c in hand:
+        jokers = 0
+        for c in hand:
+            if c == C.JOKER:
+                jokers += 1
+            else:
                 _add_masks(c, by_rank, by_suit)
         size = len(hand)
         must_discard = self.options.must_discard
@@ -219,7 +223,9 @@ class Game:
         found: list[int] = []
         for i in range(top, -1, -1):
             c = self.pile[i]
-            if not wild:
+            if c == C.JOKER:
+                jokers += 1
+            else:
                 _add_masks(c, by_rank, by_suit)
             size += 1
             if i == top and free_top:
@@ -227,7 +233,7 @@ class Game:
                     found.append(i)
                 continue
             if wild:
-                cost = placement_cost_wild(c, hand + self.pile[i:], self.melds)
+                cost = placement_cost_wild_masks(c, by_rank, by_suit, jokers, self.melds)
             else:
                 cost = placement_cost_masks(c, by_rank, by_suit, self.melds)
             if cost is not None and not (must_discard and cost >= size):

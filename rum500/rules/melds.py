@@ -507,14 +507,13 @@ def candidate_joker_melds(hand: list[int]) -> list[tuple[list[int], list[bool]]]
         for a in range(HIGH_ACE - 1):
             for b in range(a + 2, HIGH_ACE + 1):
                 if a == 0 and b >= C.KING:
-                    continue  # two aces, or the same cards as 1..13 (ace high)
+                    break  # two aces, or the same cards as 1..13 (ace high)
                 length = b - a + 1
-                span = ((1 << length) - 1) << a
-                bits = mask & span
-                held_pos = [p for p in range(a, b + 1) if bits >> p & 1]
-                missing = length - len(held_pos)
+                bits = mask & (((1 << length) - 1) << a)
+                missing = length - bits.bit_count()
                 if missing > jokers:
-                    continue
+                    break  # a longer run misses at least as many
+                held_pos = [p for p in range(a, b + 1) if bits >> p & 1]
                 cards = [base + position_rank(p) for p in range(a, b + 1)]
                 for k in range(max(missing, 1), min(jokers, length // 2) + 1):
                     for sub in combinations(held_pos, k - missing):
@@ -555,12 +554,18 @@ def placement_cost_wild(card: int, hand: list[int], melds: list[Meld]) -> int | 
     never more jokers than natural cards on the meld after each lay-off) and, for a joker,
     a lay-off — straight away or after one natural card. It never claims a way that does not
     exist (so a turn cannot get stuck); a longer way it does not see is refused."""
-    jokers = hand.count(C.JOKER)
-    naturals = [c for c in hand if c != C.JOKER] if jokers else hand
-    by_rank = rank_suits(naturals)
-    masks = suit_masks(naturals)
+    return placement_cost_wild_masks(
+        card, rank_suits(hand), suit_masks(hand), hand.count(C.JOKER), melds
+    )
+
+
+def placement_cost_wild_masks(
+    card: int, by_rank: list[int], masks: list[int], jokers: int, melds: list[Meld]
+) -> int | None:
+    """:func:`placement_cost_wild` from the hand's :func:`rank_suits`, :func:`suit_masks`
+    (which leave jokers out) and its number of jokers."""
     if card == C.JOKER:
-        return _joker_cost(naturals, jokers, by_rank, masks, melds)
+        return _joker_cost(jokers, by_rank, masks, melds)
     best = placement_cost_masks(card, by_rank, masks, melds)
     if best == 1 or not jokers:
         return best
@@ -620,9 +625,7 @@ def _run_cost(mask: int, p: int, jokers: int, need_joker: bool) -> int | None:
     return best
 
 
-def _joker_cost(
-    naturals: list[int], jokers: int, by_rank: list[int], masks: list[int], melds: list[Meld]
-) -> int | None:
+def _joker_cost(jokers: int, by_rank: list[int], masks: list[int], melds: list[Meld]) -> int | None:
     """How a joker that must be played could reach the table (see placement_cost_wild)."""
     for m in melds:
         if layoff_cards(m) and joker_fits(m):
@@ -639,12 +642,9 @@ def _joker_cost(
                     if cost is not None and (best is None or cost < best):
                         best = cost
     if best is None or best > 2:
-        held = set(naturals)
         for m in melds:
-            if m.jokers + 1 > m.naturals + 1:
-                continue
             for c in layoff_cards(m):
-                if c in held:
+                if by_rank[c % 13] >> (c // 13) & 1:
                     grown = m.copy()
                     lay_off(grown, c, -1)
                     if layoff_cards(grown):
