@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass, field
 
+import ifaddr
 from zeroconf import (
     BadTypeInNameException,
     IPVersion,
@@ -36,20 +37,62 @@ from net.protocol import SERVICE_TYPE
 log = logging.getLogger(__name__)
 
 MAX_INSTANCE = 48  # bytes of the table name in the service name (DNS labels stop at 63)
+RECORD_TTL = 15  # seconds every record of an announcement lives in caches (refreshed by queries)
+CHECK_EVERY = 2.0  # seconds between liveness checks of a listed table's port …
+CHECK_TIMEOUT = 2.0  # … each a TCP connect that must succeed within this long
+QUIET = 1.5  # browse() returns once no answer came for this long
 _shared: AsyncZeroconf | None = None
 _users = 0
 
 
 def shared(interfaces: list[str] | None = None) -> AsyncZeroconf:
-    """The process's AsyncZeroconf (made on first use, on ``interfaces`` or all of them)."""
+    """The process's AsyncZeroconf (made on first use, on ``interfaces`` or all of them),
+    speaking mDNS over IPv4 and IPv6 (IPv4 alone where IPv6 is missing)."""
     global _shared, _users
     if _shared is None:
         if interfaces:
-            _shared = AsyncZeroconf(interfaces=list(interfaces), ip_version=IPVersion.V4Only)
+            v6 = any(":" in i for i in interfaces)
+            version = IPVersion.All if v6 else IPVersion.V4Only
+            _shared = AsyncZeroconf(interfaces=list(interfaces), ip_version=version)
         else:
-            _shared = AsyncZeroconf(ip_version=IPVersion.V4Only)
+            _shared = _every_interface()
     _users += 1
     return _shared
+
+
+def _every_interface() -> AsyncZeroconf:
+    """mDNS on every IPv4 address and every interface with IPv6 but loopback (multicast to
+    ``ff02::fb`` has no route there)."""
+    v4: list[str | int] = []
+    v6: list[str | int] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if not ip.is_IPv6 and isinstance(ip.ip, str):
+                v4.append(ip.ip)
+            elif ip.is_IPv6 and ip.ip[0] != "::1" and adapter.index not in v6:
+                v6.append(adapter.index)
+    if v6:
+        try:
+            return AsyncZeroconf(interfaces=v4 + v6, ip_version=IPVersion.All)
+        except OSError as e:
+            log.info("mDNS over IPv6 is not available (%s): IPv4 only", e)
+    return AsyncZeroconf(ip_version=IPVersion.V4Only)
+
+
+def local_addresses() -> list[str]:
+    """This machine's addresses worth announcing: IPv4 first, then IPv6 (link-local ones
+    too), loopback left out unless there is nothing else."""
+    v4: list[str] = []
+    v6: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if ip.is_IPv6:
+                address = ip.ip[0] if isinstance(ip.ip, tuple) else str(ip.ip)
+                if address != "::1" and address not in v6:
+                    v6.append(address)
+            elif isinstance(ip.ip, str) and not ip.ip.startswith("127.") and ip.ip not in v4:
+                v4.append(ip.ip)
+    return v4 + v6 or ["127.0.0.1"]
 
 
 async def release() -> None:
@@ -97,8 +140,11 @@ def _text(props: dict, key: str) -> str:
 
 
 def table_from_service(info: AsyncServiceInfo) -> TableInfo | None:
-    """A :class:`TableInfo` from a resolved service, or None if it is not a usable one."""
-    addresses = info.parsed_addresses(IPVersion.V4Only)
+    """A :class:`TableInfo` from a resolved service, or None if it is not a usable one.
+    ``address`` is the first IPv4 address, else the first IPv6 one; an IPv6 link-local
+    address carries its zone (``fe80::1%3``: the interface it was heard on)."""
+    addresses = info.parsed_scoped_addresses(IPVersion.V4Only)
+    addresses += info.parsed_scoped_addresses(IPVersion.V6Only)
     if not addresses or not info.port:
         return None
     props = info.properties or {}
@@ -145,12 +191,9 @@ class Announcer:
 
     def _service(self, full_name: str, txt: dict[str, str]) -> AsyncServiceInfo:
         assert self.zc is not None
-        addresses = self.addresses
+        addresses = [a for a in self.addresses or [] if a not in ("", "0.0.0.0", "::")]
         if not addresses:
-            from zeroconf import get_all_addresses
-
-            addresses = [a for a in get_all_addresses() if not a.startswith("127.")]
-            addresses = addresses or ["127.0.0.1"]
+            addresses = local_addresses()
         host = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname().split(".")[0])[:30] or "host"
         return AsyncServiceInfo(
             SERVICE_TYPE,
@@ -160,7 +203,10 @@ class Announcer:
             # one host name per table: two tables of one machine (or of two network
             # namespaces of one machine) must not share address records
             server=f"{host}-rum500-{self.port}.local.",
-            addresses=[socket.inet_aton(a) for a in addresses],
+            parsed_addresses=[a.partition("%")[0] for a in addresses],
+            # short lifetimes: a host that vanished without its goodbye leaves the caches soon
+            host_ttl=RECORD_TTL,
+            other_ttl=RECORD_TTL,
         )
 
     async def start(self, table_name: str, port: int, txt: dict[str, str]) -> str:
@@ -201,26 +247,66 @@ class Announcer:
         await release()
 
 
-async def watch(interfaces: list[str] | None = None) -> AsyncIterator[tuple[str, TableInfo]]:
+async def alive(table: TableInfo, timeout: float = CHECK_TIMEOUT) -> bool:
+    """Whether the table's port takes a TCP connection (on any of its addresses) now."""
+    for address in table.addresses or [table.address]:
+        try:
+            _, writer = await asyncio.wait_for(
+                asyncio.open_connection(address, table.port), timeout
+            )
+        except (OSError, TimeoutError):
+            continue
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+        return True
+    return False
+
+
+async def watch(
+    interfaces: list[str] | None = None, check_every: float = CHECK_EVERY
+) -> AsyncIterator[tuple[str, TableInfo]]:
     """Yield ``("added" | "updated" | "removed", TableInfo)`` as tables come and go, forever
-    (stop by breaking out of the loop or cancelling)."""
+    (stop by breaking out of the loop or cancelling).
+
+    Besides the records' own comings and goings, every ``check_every`` seconds each table's
+    port is tried (a TCP connect): a table whose port does not answer is reported removed at
+    once — a host killed without its goodbye leaves the list within seconds, not when its
+    records expire — and added again if its port answers while its records still live."""
     zc = shared(interfaces)
     queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
-    known: dict[str, TableInfo] = {}
+    known: dict[str, TableInfo] = {}  # every resolved table whose records live
+    shown: set[str] = set()  # … of which these were reported (their port answers)
 
     def on_change(
         zeroconf: object, service_type: str, name: str, state_change: ServiceStateChange
     ) -> None:
         queue.put_nowait((state_change.name, name))  # no blocking work in a handler
 
+    async def checker() -> None:
+        while True:
+            await asyncio.sleep(check_every)
+            names = list(known)
+            answers = await asyncio.gather(*(alive(known[n]) for n in names))
+            for name, ok in zip(names, answers, strict=True):
+                if name in known and ok != (name in shown):
+                    queue.put_nowait(("Alive" if ok else "Dead", name))
+
     browser = AsyncServiceBrowser(zc.zeroconf, [SERVICE_TYPE], handlers=[on_change])
+    checking = asyncio.create_task(checker())
     try:
         while True:
             change, name = await queue.get()
-            if change == "Removed":
-                gone = known.pop(name, None)
-                if gone is not None:
+            if change in ("Removed", "Dead"):
+                gone = known.pop(name, None) if change == "Removed" else known.get(name)
+                if gone is not None and name in shown:
+                    shown.discard(name)
                     yield "removed", gone
+                continue
+            if change == "Alive":
+                if name in known and name not in shown:
+                    shown.add(name)
+                    yield "added", known[name]
                 continue
             info = AsyncServiceInfo(SERVICE_TYPE, name)
             try:
@@ -232,25 +318,43 @@ async def watch(interfaces: list[str] | None = None) -> AsyncIterator[tuple[str,
             table = table_from_service(info)
             if table is None:
                 continue
-            event = "updated" if name in known else "added"
             known[name] = table
+            if change == "Added" and name not in shown and not await alive(table):
+                log.debug("%s is announced but its port does not answer", name)
+                continue  # the checker adds it if its port comes to answer
+            event = "updated" if name in shown else "added"
+            shown.add(name)
             yield event, table
     finally:
+        checking.cancel()
+        with contextlib.suppress(BaseException):
+            await checking
         await browser.async_cancel()
         await release()
 
 
-async def browse(timeout: float = 3.0, interfaces: list[str] | None = None) -> list[TableInfo]:
-    """The tables announced on the LAN, listening for ``timeout`` seconds."""
+async def browse(
+    timeout: float = 5.0, interfaces: list[str] | None = None, quiet: float = QUIET
+) -> list[TableInfo]:
+    """The tables announced on the LAN whose port answers: listens until no answer has come
+    for ``quiet`` seconds, and never longer than ``timeout``."""
     tables: dict[str, TableInfo] = {}
-
-    async def collect() -> None:
-        async for event, table in watch(interfaces):
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    events = watch(interfaces)
+    try:
+        while True:
+            wait = min(quiet, end - loop.time())
+            if wait <= 0:
+                break
+            try:
+                event, table = await asyncio.wait_for(anext(events), wait)
+            except TimeoutError:
+                break
             if event == "removed":
                 tables.pop(table.service, None)
             else:
                 tables[table.service] = table
-
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(collect(), timeout)
+    finally:
+        await events.aclose()
     return sorted(tables.values(), key=lambda t: t.name.lower())

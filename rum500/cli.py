@@ -227,7 +227,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("list", help="the tables on the LAN right now")
     _common(p)
-    p.add_argument("--timeout", type=_timeout, default=3.0, help="seconds to listen (3)")
+    p.add_argument(
+        "--timeout",
+        type=_timeout,
+        default=5.0,
+        help="listen at most this many seconds (5); it stops once answers stop coming",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     p = sub.add_parser("sim", help="bot tournaments")
