@@ -141,6 +141,9 @@ async def one_match(seed: int, work: Path, gate: asyncio.Semaphore) -> dict:
         report["prefix_kept"] = [
             a["action"] for a in final["actions"][: len(saved.actions)]
         ] == saved.actions
+        # where the spectator's last view is among ALL the positions of the match (the
+        # resumed host played on): never beyond what the log held at the kill
+        report["seen_at_final"] = prefix_seen(final, game, last_view)
         report["matches_in_log"] = len(list_ids(db))
         return report
 

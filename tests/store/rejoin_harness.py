@@ -60,7 +60,7 @@ async def run(work: Path) -> dict:
     updates = ann2.messages().__aiter__()
     while not ann2.view:
         await updates.__anext__()
-    first = ann2.view
+    first, first_seq = ann2.view, ann2.seq
     report["hand_after_rejoin"] = first["hand"] if first else None
     conn = open_db(home / "games.sqlite3")
     match = load_match(conn, 1)
@@ -74,7 +74,8 @@ async def run(work: Path) -> dict:
     report["seen_in_log"] = any(v == last_seen for v in views)
     report["rejoined_view_in_log"] = first is not None and public(first) in views
     after = await play_moves(ann2, rng, 2)  # and the game goes on
-    report["played_on"] = after is not first
+    # the game went on from the rejoined position: newer updates, a different position
+    report["played_on"] = ann2.seq > first_seq and public(after) != public(first)
     conn = open_db(home / "games.sqlite3")
     report["matches_in_log"] = conn.execute("SELECT count(*) FROM matches").fetchone()[0]
     report["actions_after"] = conn.execute("SELECT count(*) FROM actions").fetchone()[0]
