@@ -659,7 +659,9 @@ class Game:
         said = action.get("card")
         if said is not None and _parse(said) != card:
             raise IllegalMove(
-                "the discard to call on is {card}, not {said}", card=C.name(card), said=str(said)
+                "the discard to call on is {card}, not {said}",
+                card=C.name(card),
+                said=str(said)[:12],
             )
         meld = self._target_meld(action.get("meld"))
         stands, wild = self._layoff_identity(card, meld, action)
