@@ -135,3 +135,66 @@ def test_a_malformed_score_sheet_is_one_line_not_a_crash() -> None:
     model.sheet = {"hand": 1, "scores": [1, 2], "totals": None}
     assert shown(sheets.review_lines(model)) == "The host sent scores this screen cannot read."
     assert shown(sheets.score_table_lines(model)) == "The host sent scores this screen cannot read."
+
+
+async def test_two_players_the_deal_waits_for_both() -> None:
+    """Ann says ready: her screen and Bob's say the table waits for Bob; Bob's Enter deals."""
+    from rum500.hosting import HostConfig, start_host
+
+    host = await start_host(
+        HostConfig(players=2, bots=0, seed=4, review_timeout=600.0, takeover_after=None)
+    )
+    sessions = [
+        NetSession(host.address, host.port, name=n, use_saved_token=False) for n in ("Ann", "Bob")
+    ]
+    models = [TableModel(name="Ann"), TableModel(name="Bob")]
+    pumps = []
+    try:
+        for session, model in zip(sessions, models, strict=True):
+            await session.open()
+            model.send, model.send_chat = session.act, session.chat
+            pumps.append(asyncio.ensure_future(session.pump(model)))
+        await until(lambda: all(m.view is not None for m in models))
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 60
+        while models[0].phase != "hand_over":  # each plays by drawing and discarding
+            assert loop.time() < end, "the hand never ended"
+            await until(
+                lambda: (
+                    any(m.my_turn and not m.busy for m in models) or models[0].phase == "hand_over"
+                )
+            )
+            m = next((m for m in models if m.my_turn and not m.busy), None)
+            if m is None:
+                break
+            seen = m.view
+            if m.legal("end_hand") and m.phase == "draw":
+                m.end_hand()
+                m.confirm_yes()
+            elif m.phase == "draw":
+                m.draw_stock()
+            else:
+                m.discard()
+                m.discard()
+            await until(lambda m=m, seen=seen: m.view is not seen and not m.busy)
+        ann, bob = models
+        await until(lambda: ann.review.open and bob.review.open and len(bob.review.waiting) == 2)
+        assert ann.overlay == "sheet" and bob.overlay == "sheet"
+        ann.review.enter()
+        await until(lambda: bob.review.waiting == [bob.seat])
+        await until(lambda: ann.review.waiting == [bob.seat])
+        assert "Waiting for: Bob" in shown(sheets.review_footer(ann))
+        assert "Waiting for Bob: the next hand is dealt in" in ann.review.wait_text()
+        assert "Press Enter when you are ready" in shown(sheets.review_footer(bob))
+        assert ann.phase == "hand_over" and any("Ann is ready" in line for line in bob.log)
+        bob.review.enter()
+        await until(
+            lambda: all(m.phase in ("draw", "play") and m.view["hand_number"] == 2 for m in models)
+        )
+        assert ann.overlay is None and bob.overlay is None
+    finally:
+        for session in sessions:
+            await session.close()
+        for pump in pumps:
+            pump.cancel()
+        await host.close()
