@@ -61,6 +61,8 @@ def test_disk_full_mid_match_the_host_plays_on(tmpfs: Path) -> None:
                 if n >= 20:
                     break
         time.sleep(0.02)
+    else:
+        raise AssertionError("the host logged fewer than 20 actions in 12 s")
     _fill(tmpfs)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err[-2000:]
