@@ -198,6 +198,7 @@ async def host_and_play(
     try:
         host = await start_host(config)
     except (ValueError, OSError) as e:
+        _close_journal(config)  # unlock a resumed match: the lobby may try it again
         raise SessionError(_("cannot host: {why}").format(why=e)) from None
     try:
         if interactive_start and note is None:
