@@ -180,6 +180,14 @@ class Plan:
         left -= h["recent"]
         h["rule"] = 1 if left >= 3 else 0
         h["log"] = max(0, left - h["rule"])
+        # no room for the log and the chat: the newest chat line still gets one line
+        h["chat"] = 0
+        if h["log"] == 0 and model.chat_lines:
+            for part in ("melds", "recent"):
+                if h[part] > (2 if part == "melds" else 0):
+                    h[part] -= 1
+                    h["chat"] = 1
+                    break
         self.h = h
 
     def bottom(self) -> int:
@@ -276,6 +284,11 @@ def _build_layout(model: TableModel) -> Layout:
                     ),
                 ],
                 height=lambda: Dimension.exact(plan(model).h["log"]),
+            ),
+            _window(
+                model,
+                lambda: render.cut(render.last_chat(model), _screen_width()),
+                height=lambda: Dimension.exact(plan(model).h["chat"]),
             ),
             _part(model, "keys", lambda p: (p.keys, -1, False)),
             _window(

@@ -560,6 +560,13 @@ def log(model: TableModel) -> StyleAndTextTuples:
     return [("", "\n".join(lines))]
 
 
+def last_chat(model: TableModel) -> StyleAndTextTuples:
+    """The newest chat line, for a screen with no room for the chat column."""
+    if not model.chat_lines:
+        return []
+    return [("class:label", _("Chat:") + " "), ("", model.chat_lines[-1])]
+
+
 def chat(model: TableModel) -> StyleAndTextTuples:
     if not model.chat_lines:
         return [("class:dim", _("Chat: press c to talk."))]

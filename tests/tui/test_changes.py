@@ -250,3 +250,13 @@ def test_the_away_countdown_survives_the_compact_players_block() -> None:
     shown = lines_text(lines)
     assert "Bar (bot in 42 s)" in shown or "Bar (bot in 41 s)" in shown
     assert all(render.width_of(line) <= 80 for line in lines)
+
+
+def test_with_no_room_for_the_log_the_newest_chat_line_stays_in_sight() -> None:
+    model = _crowded(8)
+    model.view["melds"] += [{**m, "id": m["id"] + 18} for m in model.view["melds"]]
+    assert Plan(model, (80, 24)).h["log"] == 0
+    model.apply_message({"type": "chat", "seat": 1, "name": "Bo", "text": "nice meld"})
+    plan = Plan(model, (80, 24))
+    assert plan.h["chat"] == 1 and sum(plan.h.values()) == 24
+    assert text(render.last_chat(model)) == "Chat: Bo: nice meld"
