@@ -195,6 +195,15 @@ async def host_and_play(
 
     note = _attach_journal(config, args)
     name = config.host_player or name  # resumed: the name of the seat taken back
+    game = getattr(config, "resume_game", None)
+    if game is not None:  # say it in the log too: the status line soon shows the turn
+        note = _("Resumed game {id} where it was left: hand {hand}, totals {totals}.").format(
+            id=getattr(config.journal, "game_id", None) or "?",
+            hand=game.hand_number,
+            totals=" / ".join(str(t) for t in game.totals),
+        )
+        model = model or TableModel(name=name, ascii=ascii)
+        model.log.append(note)
     try:
         host = await start_host(config)
     except (ValueError, OSError) as e:

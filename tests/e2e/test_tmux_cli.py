@@ -132,8 +132,10 @@ def test_play_resume_goes_on_with_the_solo_match(term: Term) -> None:
     assert "Ann" not in out and "--all" in out  # left in its first hand: not in history
 
     term.run("play --resume --bot-delay 0")  # another name by default: the seat is Ann's
-    after = position(term.wait(my_turn_to_play, "the resumed table"))
+    screen = term.wait(my_turn_to_play, "the resumed table")
+    after = position(screen)
     assert after == before
+    assert "Resumed game 1 where it was left: hand 1" in screen
     assert "Ann" in after[2] and "(you)" in after[2]
     assert rows(term.home, "SELECT count(*) FROM matches") == [(1,)]  # the same match
     term.keys("d")  # it goes on: a discard is asked (or made) as in any turn
