@@ -155,6 +155,9 @@ def follow_hint(term: Tmux, screen: str) -> None:
     elif hint.startswith("meld "):
         assert all(f"[{c}]" in shown for c in cards), shown
     term.keys(key.group(1))
+    if key.group(1) == "e":  # ending the hand asks first
+        term.wait_text("End the hand now?")
+        term.keys("y")
     term.wait(
         lambda s: "score sheet" in s or "Your hand" not in s or hand_cards(s, "Your hand") != hand,
         what=f"the hand to change after {hint!r}",
