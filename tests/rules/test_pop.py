@@ -17,6 +17,9 @@ options_st = st.builds(
     top_card_free=st.booleans(),
     must_discard=st.booleans(),
     empty_stock=st.sampled_from(["play_on", "reshuffle", "end"]),
+    jokers=st.booleans(),
+    rummy_calls=st.booleans(),
+    ace_always_15=st.booleans(),
 )
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -27,7 +30,10 @@ def random_game(players: int, seed: int, options: Options, steps: int) -> Game:
     for _ in range(steps):
         if g.phase is Phase.GAME_OVER:
             break
-        g.apply(rng.choice(g.legal_actions()))
+        moves = [(None, a) for a in g.legal_actions()]
+        moves += [(s, a) for s in range(players) for a in g.claims(s)]  # "Rummy!" calls
+        seat, action = rng.choice(moves)
+        g.apply(action, seat=seat)
     return g
 
 
@@ -95,3 +101,32 @@ def test_pop_keeps_a_fixed_first_deck():
     g.apply({"type": "draw", "source": "stock"})
     g.pop()
     assert g.to_dict() == first
+
+
+def test_pop_takes_back_a_rummy_call_and_a_joker_meld():
+    g = Game(3, 2, Options(rummy_calls=True, jokers=True))
+    rng = random.Random(2)
+    seen: set[str] = set()
+    while not {"rummy", "joker"} <= seen and g.phase is not Phase.GAME_OVER:
+        calls = [(s, a) for s in range(3) for a in g.claims(s)]
+        jokers = [a for a in g.legal_actions() if a.get("jokers") or a.get("joker")]
+        if calls:
+            seat, action = calls[0]
+        elif jokers:
+            seat, action = None, jokers[0]
+        else:
+            seat, action = None, rng.choice(g.legal_actions())
+        before = g.to_dict()
+        g.apply(action, seat=seat)
+        if calls or jokers:
+            seen.add("rummy" if calls else "joker")
+            after = g.to_dict()
+            assert g.pop() == g_last(after)
+            assert g.to_dict() == before
+            g.apply(g_last(after))
+            assert g.to_dict() == after
+    assert {"rummy", "joker"} <= seen
+
+
+def g_last(saved: dict) -> dict:
+    return saved["actions"][-1]

@@ -99,3 +99,22 @@ def test_a_play_that_strands_the_free_card_is_refused():
     with pytest.raises(IllegalMove, match="left with only KD"):
         g.apply({"type": "layoff", "card": "5H", "meld": 0})
     assert g.hands[0] == C.parse_many("5H KD")
+
+
+def test_a_free_joker_counts_like_any_free_card_and_jokers_are_alike():
+    """With jokers, every joker is a copy of the free joker: a hand of jokers may take another
+    free only when all of them could be laid off, one after another."""
+    opts = Options(top_card_free=True, jokers=True, decks=2)
+    # 5H 6H 7H takes a joker (as 4H or 8H), then another: 2 jokers beside 3 naturals
+    fits = position(["JK", "2C 3D 9S KS"], pile="JK", melds=[("5H 6H 7H", 1)], options=opts)
+    assert draw_top(fits) in legal(fits, "draw")
+    fits.apply(draw_top(fits))
+    assert legal(fits, "discard") == []
+    fits.apply({"type": "layoff", "card": "JK", "meld": 0, "joker": "8H"})
+    fits.apply({"type": "layoff", "card": "JK", "meld": 0, "joker": "9H"})
+    assert fits.went_out == 0
+    # 5H 6H JK=7H takes one more joker, never two
+    full = position(["JK", "2C 3D 9S KS"], pile="JK", melds=[("5H 6H JK=7H", 1)], options=opts)
+    assert draw_top(full) not in legal(full, "draw")
+    with pytest.raises(IllegalMove, match="could not discard"):
+        full.apply(draw_top(full))
