@@ -107,3 +107,33 @@ def test_language_from_the_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     assert i18n.detect_language() == "ru"
     monkeypatch.setenv("LC_ALL", "C.UTF-8")
     assert i18n.detect_language() == "en"
+
+
+def test_babel_extract_and_update_keep_every_translation(tmp_path: Path) -> None:
+    """The README's workflow: ``pybabel extract -F babel.cfg`` then ``pybabel update`` on (a
+    copy of) the catalog keeps every translation and adds what the code marks new."""
+    pot = tmp_path / "rum500.pot"
+    babel = [sys.executable, "-m", "babel.messages.frontend"]
+    r = subprocess.run(
+        [*babel, "extract", "-F", str(i18n.BABEL_CFG), "-o", str(pot), str(i18n.PROJECT_DIR)],
+        capture_output=True, text=True, timeout=120, cwd=i18n.PROJECT_DIR,
+    )
+    assert r.returncode == 0, r.stderr
+    po = tmp_path / "ru" / "LC_MESSAGES" / "rum500.po"
+    po.parent.mkdir(parents=True)
+    shipped = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / "rum500.po"
+    po.write_bytes(shipped.read_bytes())
+    r = subprocess.run(
+        [*babel, "update", "-i", str(pot), "-d", str(tmp_path), "-D", "rum500",
+         "--no-fuzzy-matching"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    before = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m.string
+              for m in i18n.read_catalog(shipped) if m.id and m.string}
+    after = i18n.read_catalog(po)
+    marked = set(i18n.extract_messages())
+    for (ctx, msgid), text in before.items():
+        if (ctx, msgid) in marked:
+            assert after.get(msgid, context=ctx).string == text, msgid
+    assert ("rank", "K") in {(m.context, m.id) for m in after if m.id}
