@@ -158,3 +158,26 @@ def test_a_closed_pipe_ends_quietly() -> None:
         os.close(write)
     assert "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr, r.stderr
     assert r.stderr == ""
+
+
+@pytest.mark.parametrize("command", ["play", "host"])
+def test_review_timeout_reaches_the_host_config(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``rum500 play|host --review-timeout 12`` hands to the host it starts."""
+    import rum500.tui.main as tui_main
+
+    seen: list = []
+
+    async def capture(config, name, args, interactive_start):  # noqa: ANN001, ANN202
+        seen.append(config)
+        return 0
+
+    monkeypatch.setattr(tui_main, "_no_terminal", lambda: None)
+    monkeypatch.setattr(tui_main, "_cli_host", capture)
+    args = build_parser().parse_args([command, "--review-timeout", "12", "--password", "pw"]
+                                     if command == "host" else [command, "--review-timeout", "12"])
+    args.ascii = False
+    run = tui_main.run_play if command == "play" else tui_main.run_host
+    assert run(args) == 0
+    assert seen and seen[0].review_timeout == 12.0

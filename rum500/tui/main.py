@@ -140,7 +140,7 @@ def run_play(args: argparse.Namespace) -> int:
             announce=bool(args.lan),
             bot_delay=DEFAULT_BOT_DELAY if args.bot_delay is None else args.bot_delay,
         )
-        config.review_timeout = args.review_timeout  # type: ignore[attr-defined]
+        config.review_timeout = args.review_timeout
         config.options.validate(config.players)
     except ValueError as e:
         return _fail(str(e))
