@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         "With no command: the lobby.",
     )
     _common(parser, top=True)
-    parser.add_argument("--name", dest="top_name", help="your player name")
+    parser.add_argument("--name", dest="top_name", metavar="NAME", help="your player name")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("play", help="a solo game against bots, straight away")
