@@ -181,3 +181,20 @@ def test_review_timeout_reaches_the_host_config(
     run = tui_main.run_play if command == "play" else tui_main.run_host
     assert run(args) == 0
     assert seen and seen[0].review_timeout == 12.0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["replay", "999999999999999999999"],
+        ["export", "999999999999999999999", "out.json"],
+        ["host", "--headless", "--no-announce", "--resume", "999999999999999999999"],
+    ],
+)
+def test_a_huge_game_id_is_no_game(argv: list[str]) -> None:
+    from rum500.store.db import open_db
+
+    open_db().close()  # a game log exists (with no match)
+    r = rum500(*argv)
+    assert r.returncode in (1, 2) and "Traceback" not in r.stderr, r.stderr
+    assert "no game 999999999999999999999" in r.stderr

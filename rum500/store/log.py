@@ -68,8 +68,12 @@ def resolve(conn: sqlite3.Connection, game_id: object) -> int:
         mid = int(text.lstrip("#"))
     except ValueError:
         raise StoreError(
-            f"{text!r} is not a game id: give the number that 'rum500 history' shows"
+            f"{text[:40]!r} is not a game id: give the number that 'rum500 history' shows"
         ) from None
+    if not 0 < mid < 2**63:
+        raise StoreError(
+            f"there is no game {text[:40]} in the game log ('rum500 history' lists them)"
+        )
     if conn.execute("SELECT 1 FROM matches WHERE id = ?", (mid,)).fetchone() is None:
         raise StoreError(f"there is no game {mid} in the game log ('rum500 history' lists them)")
     return mid
