@@ -130,8 +130,12 @@ def salvage(source: Path, target: Path) -> list[dict]:
     """Copy every readable match of the log ``source`` into a new log ``target`` (which must
     not exist). One line of report per match: ``{game_id, new_id, actions, of, status,
     problem}`` (``new_id`` None: nothing of it could be saved)."""
+    if not source.is_file():
+        raise StoreError(f"there is no game log at {source}")
     if target.exists():
         raise StoreError(f"{target} already exists: name a new file with --out")
+    if not target.parent.is_dir():
+        raise StoreError(f"cannot write {target}: the folder {target.parent} does not exist")
     damaged = _open_damaged(source)
     report: list[dict] = []
     try:

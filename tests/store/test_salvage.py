@@ -130,6 +130,14 @@ def test_garbage_pages_history_names_the_damaged_match_and_salvage_recovers_the_
     assert r.returncode == 0, r.stderr
 
 
-def test_salvage_of_a_log_that_is_not_there_says_so(home: Path) -> None:
+def test_salvage_of_a_log_that_is_not_there_says_so(home: Path, tmp_path: Path) -> None:
     r = rum500(home.parent, "salvage")
     assert r.returncode == 1 and "no game log" in r.stderr and "Traceback" not in r.stderr
+    with Journal() as j:
+        play(j, seed=1)
+    nowhere = tmp_path / "no-such-folder"
+    r = rum500(home.parent, "salvage", "--out", str(nowhere / "new.sqlite3"))
+    assert r.returncode == 1 and "does not exist" in r.stderr
+    assert not nowhere.exists()  # no folder is made for it
+    r = rum500(home.parent, "salvage", "--out", str(home))
+    assert r.returncode == 1 and "already exists" in r.stderr
