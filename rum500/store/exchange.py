@@ -67,6 +67,8 @@ def write_export(conn: sqlite3.Connection, mid: int, file: Path) -> None:
     text = json.dumps(export_document(conn, mid), ensure_ascii=False, indent=1) + "\n"
     file = Path(file)
     target_dir = file.parent if str(file.parent) else Path(".")
+    if not target_dir.is_dir():
+        raise StoreError(f"cannot write {file}: the folder {target_dir} does not exist")
     try:
         fd, tmp = tempfile.mkstemp(prefix=".rum500-export-", dir=target_dir)
         try:
