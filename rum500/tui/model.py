@@ -218,18 +218,9 @@ class TableModel:
         offered, and with an overlay open only that overlay's keys."""
         overlay = self.overlay
         if overlay == "sheet":
-            out = [("Enter", self.review.enter_label(), self.review.enter)]
-            out.append(("↑↓", _("scroll"), lambda: self.review.scroll_by(1)))
-            out.append(("p", _("scores"), self.scores.toggle))
-            if self.review.open or self.finished:
-                out.append(("Esc", _("look at the table"), self.close_overlay))
-            return out + self._always_keys()
+            return self.review.keys() + self._always_keys()
         if overlay == "scores":
-            return [
-                ("↑↓", _("scroll"), lambda: self.scores.scroll_by(1)),
-                ("p", _("close"), self.scores.toggle),
-                ("Esc", _("close"), self.close_overlay),
-            ] + self._always_keys()
+            return self.scores.keys() + self._always_keys()
         if overlay == "confirm":
             return [
                 ("y", _("yes"), self.confirm_yes),

@@ -98,6 +98,18 @@ class Review:
         t._submit({"type": "ready"})
         t.say(self.wait_text())
 
+    def keys(self) -> list[tuple[str, str, Callable[[], None]]]:
+        """The review's own keys for the key bar (key, label, method)."""
+        t = self.table
+        out = [
+            ("Enter", self.enter_label(), self.enter),
+            ("↑↓", _("scroll"), lambda: self.scroll_by(1)),
+            ("p", _("scores"), t.scores.toggle),
+        ]
+        if self.open or t.finished:
+            out.append(("Esc", _("look at the table"), t.close_overlay))
+        return out
+
     def enter_label(self) -> str:
         if self.waits_for_me:
             return _("ready for the next hand")
