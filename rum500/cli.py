@@ -94,13 +94,6 @@ def _review(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _players(text: str) -> int:
-    value = int(text)
-    if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"{MIN_PLAYERS} to {MAX_PLAYERS} players")
-    return value
-
-
 def _common(p: argparse.ArgumentParser, top: bool = False) -> None:
     """--lang, --ascii and -v: accepted before the command (``top``) and after it."""
     prefix = "top_" if top else ""

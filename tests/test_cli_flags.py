@@ -51,6 +51,8 @@ def test_review_timeout_out_of_range_is_refused(value: str) -> None:
         (["list", "--timeout", "0"], "--timeout"),
         (["history", "--limit", "100000000000000000000"], "--limit"),
         (["sim", "--jobs", "100000"], "--jobs"),
+        (["host", "--headless", "--players", "9"], "--players"),
+        (["sim", "--players", "x"], "--players"),
     ],
 )
 def test_every_numeric_flag_is_checked(argv: list[str], flag: str) -> None:
