@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
 
 import pytest
 
@@ -12,6 +14,9 @@ from tests.capability import in_ci
 
 #: the host's loggers (and their children) whose errors fail a test
 HOST_LOGGERS = ("rum500.hosting", "net.server")
+#: the host's modules: an exception from their code that only the event loop saw (a task
+#: that died, a callback that raised) is a host error too
+HOST_FILES = (str(Path("rum500", "hosting.py")), str(Path("net", "server.py")))
 
 
 @pytest.fixture(autouse=True)
@@ -23,14 +28,19 @@ def _private_data_dir(tmp_path_factory, monkeypatch):
 
 class HostErrors(logging.Handler):
     """Collects what the host's catch-alls would otherwise hide: a record at ERROR or worse,
-    any record with a traceback (``exc_info``), and a warning that reports an
-    ``AssertionError`` (a test's own assertion inside a hook the host called and caught)."""
+    any record with a traceback (``exc_info``), a warning that reports an ``AssertionError``
+    (a test's own assertion inside a hook the host called and caught), and an exception of
+    the host's code that only the event loop's own catch-all saw (``asyncio`` logger)."""
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.name == "asyncio":
+            if record.exc_info and _raised_in_host(record.exc_info[2]):
+                self.records.append(record)
+            return
         if (
             record.levelno >= logging.ERROR
             or record.exc_info is not None
@@ -47,6 +57,14 @@ class HostErrors(logging.Handler):
         return "\n".join(lines)
 
 
+def _raised_in_host(tb: TracebackType | None) -> bool:
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.endswith(HOST_FILES):
+            return True
+        tb = tb.tb_next
+    return False
+
+
 @pytest.fixture
 def host_errors(_host_errors: HostErrors) -> list[logging.LogRecord]:
     """The host errors logged so far in this test (for tests marked ``allow_host_errors``)."""
@@ -58,7 +76,7 @@ def _host_errors(request: pytest.FixtureRequest) -> Iterator[HostErrors]:
     """Fail the test when the host logged an error during it (see :class:`HostErrors`):
     a catch-all that keeps a game going must not keep a broken host's tests green."""
     handler = HostErrors()
-    loggers = [logging.getLogger(name) for name in HOST_LOGGERS]
+    loggers = [logging.getLogger(name) for name in (*HOST_LOGGERS, "asyncio")]
     saved = [logger.level for logger in loggers]
     for logger in loggers:
         logger.addHandler(handler)

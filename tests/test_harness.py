@@ -48,6 +48,25 @@ def test_a_plain_warning_is_fine():
 def test_other_loggers_are_not_the_host():
     logging.getLogger("rum500.tui").error("the screen is too small")
 
+def _in_callback(filename):
+    import asyncio
+
+    code = "def boom():\\n    raise RuntimeError('lost in a callback')\\n"
+    ns = {}
+    exec(compile(code, filename, "exec"), ns)
+
+    async def main():
+        asyncio.get_running_loop().call_soon(ns["boom"])
+        await asyncio.sleep(0.01)
+
+    asyncio.run(main())
+
+def test_an_exception_of_the_host_only_the_event_loop_saw():
+    _in_callback("/somewhere/net/server.py")
+
+def test_an_exception_of_other_code_in_the_event_loop():
+    _in_callback("/somewhere/rum500/tui/app.py")
+
 @pytest.mark.allow_host_errors
 def test_marked_tests_may_provoke_errors(host_errors):
     logging.getLogger("net.server").error("provoked")
@@ -67,6 +86,8 @@ def test_a_host_error_fails_the_test(inner: pytest.Pytester) -> None:
         "test_a_warning_that_hides_a_test_assertion": "failed",
         "test_a_plain_warning_is_fine": "passed",
         "test_other_loggers_are_not_the_host": "passed",
+        "test_an_exception_of_the_host_only_the_event_loop_saw": "failed",
+        "test_an_exception_of_other_code_in_the_event_loop": "passed",
         "test_marked_tests_may_provoke_errors": "passed",
     }
     result.stdout.fnmatch_lines(["*the host logged errors during this test*"])

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from net.client import ActionRefused, Client
-from net.framing import ConnectionClosed, encode, read_frame
+from net.framing import ConnectionClosed, FrameError, encode, read_frame
 from net.protocol import CLIENT_TYPES, ProtocolError, check_client_message
 from rum500.bots import make_bot
 from rum500.cards import deck, name
@@ -423,16 +423,15 @@ async def raw_attack(live: LiveTable, say_hello: bool, spectate: bool, data: lis
             writer.write(chunk)
         with contextlib.suppress(ConnectionError):
             await writer.drain()
-        writer.write(encode({"type": "ping"}))  # wait for the host to handle it all
-        with contextlib.suppress(ConnectionError):
-            await writer.drain()
+        with contextlib.suppress(OSError):
+            writer.write_eof()  # the end: a cut frame cannot keep the host waiting for more
 
-        async def until_pong_or_close() -> None:
-            with contextlib.suppress(ConnectionClosed, Exception):
-                while (await read_frame(reader))["type"] != "pong":
-                    pass
+        async def until_closed() -> None:  # the host has handled every byte, and hung up
+            with contextlib.suppress(ConnectionClosed, FrameError, OSError):
+                while True:
+                    await read_frame(reader)
 
-        await asyncio.wait_for(until_pong_or_close(), TIMEOUT)
+        await asyncio.wait_for(until_closed(), TIMEOUT)
     finally:
         writer.transport.abort()
     # the host still answers a newcomer …
