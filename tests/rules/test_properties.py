@@ -254,6 +254,26 @@ def test_a_partnership_match_ends_with_the_best_team_over_the_target(seed, table
     assert team_totals[g.winner % teams] == best
 
 
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games_st())
+def test_every_offered_action_is_accepted(params):
+    """Whatever legal_actions() (and, in a claim phase, claims()) offers, apply() accepts —
+    every joker name, every call — and the position afterwards is a valid one."""
+    players, seed, options = params
+    g = Game(players, seed, options)
+    rng = random.Random(seed)
+
+    def check(g: Game, _action) -> None:
+        if rng.random() < 0.7:
+            return  # a sample of the positions: each costs one copy per legal action
+        for seat, a in moves(g):
+            c = g.copy()
+            c.apply(a, seat=seat)
+            assert Game.from_dict(c.to_dict()).to_dict() == c.to_dict()
+
+    play(g, rng, 1, check)
+
+
 # Illegal actions ---------------------------------------------------------------------------
 
 
