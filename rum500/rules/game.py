@@ -5,17 +5,24 @@ It does no I/O, reads no clock and uses no global random: every shuffle comes fr
 ``random.Random`` seeded at creation, whose state is part of :meth:`Game.to_dict`.
 
 Phases (:class:`Phase`): ``draw`` → ``play`` → (next seat) ``draw`` … until the hand ends,
-then ``hand_over`` (the next dealer deals) or ``game_over``.
+then ``hand_over`` (the next dealer deals) or ``game_over``. With "Rummy!" calls (RULES.md
+§11.2) a ``claim`` phase sits between a discard and the next draw.
 
 Actions are plain dicts — the same ones that travel on the wire (see ``docs/rules.md``)::
 
     {"type": "draw", "source": "stock"}
     {"type": "draw", "source": "discard", "index": i}   # i from the bottom, 0-based
     {"type": "meld", "cards": ["9S", "9H", "9D"]}
+    {"type": "meld", "cards": ["7H", "8H", "JK"], "jokers": ["9H"]}   # option: jokers
     {"type": "layoff", "card": "8H", "meld": 3}
+    {"type": "layoff", "card": "JK", "meld": 3, "joker": "9H"}
     {"type": "discard", "card": "QS"}
     {"type": "end_hand"}                                 # stock empty: decline to draw
     {"type": "deal"}                                     # between hands
+    {"type": "rummy", "seat": 2, "meld": 3}              # claim phase: a call
+    {"type": "close_claims"}                             # claim phase: the host, no call
+
+:meth:`Game.pop` takes the last action back.
 """
 
 from __future__ import annotations
