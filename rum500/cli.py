@@ -327,8 +327,35 @@ def main(argv: list[str] | None = None) -> int:
         return 141
 
 
+#: the options ``rum500`` itself takes before a command, and whether each takes a value
+TOP_OPTIONS = {"--lang": True, "--name": True, "--ascii": False, "-v": False,
+               "--verbose": False, "-h": False, "--help": False}
+
+
+def _misplaced(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """An option of a command given before it (``rum500 --bots 3 play``): say where it goes
+    instead of argparse's "invalid choice: '3'"."""
+    command = next((a for a in argv if a in HANDLERS), None)
+    k = 0
+    while k < len(argv) and argv[k] != command:
+        word = argv[k]
+        if word == "--":
+            return
+        if word.startswith("-"):
+            name = word.split("=", 1)[0]
+            if name.startswith("-v") and set(name[1:]) == {"v"}:
+                name = "-v"
+            if name not in TOP_OPTIONS:
+                where = f"rum500 {command or 'COMMAND'} {word}"
+                parser.error(f"{name} goes after the command: {where} …")
+            if TOP_OPTIONS[name] and "=" not in word:
+                k += 1  # its value
+        k += 1
+
+
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
+    _misplaced(parser, list(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     _merge(parser, args)
     _check_text(parser, args)

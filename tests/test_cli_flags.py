@@ -200,3 +200,29 @@ def test_a_huge_game_id_is_no_game(argv: list[str]) -> None:
     r = rum500(*argv)
     assert r.returncode in (1, 2) and "Traceback" not in r.stderr, r.stderr
     assert "no game 999999999999999999999" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--bots", "3", "play"], "--bots goes after the command: rum500 play --bots"),
+        (["--target=300", "host"], "--target goes after the command: rum500 host --target=300"),
+    ],
+)
+def test_a_command_option_before_the_command_says_where_it_goes(
+    argv: list[str], said: str
+) -> None:
+    r = rum500(*argv)
+    assert r.returncode == 2 and said in r.stderr
+    assert "invalid choice" not in r.stderr
+
+
+def test_top_options_with_values_that_look_like_commands() -> None:
+    from rum500.cli import _merge, _misplaced
+
+    parser = build_parser()
+    argv = ["-vv", "--name", "history", "--lang=ru", "play"]
+    _misplaced(parser, argv)  # no error: "history" is the name here
+    args = parser.parse_args(argv)
+    _merge(parser, args)
+    assert (args.command, args.name, args.lang, args.verbose) == ("play", "history", "ru", 2)
