@@ -440,3 +440,13 @@ async def test_a_closed_host_says_shutdown_to_every_client(make_host, clients):
         lost = await asyncio.wait_for(end(c), 10)
         assert lost.code == "shutdown"
         assert "the host closed the table" in str(lost)
+
+
+def test_the_review_timeout_comes_from_the_command_line():
+    from rum500.cli import build_parser
+    from rum500.hosting import config_from_args
+
+    args = build_parser().parse_args(["host", "--name", "T", "--review-timeout", "5"])
+    assert config_from_args(args).review_timeout == 5.0
+    args = build_parser().parse_args(["host", "--name", "T"])
+    assert config_from_args(args).review_timeout == 30.0
