@@ -899,9 +899,10 @@ class Game:
         g.went_out = d["went_out"]
         g.claim_from = d.get("claim_from")
         if (g.phase is Phase.CLAIM) != (g.claim_from is not None) or (
-            g.claim_from is not None and not g.pile
+            g.claim_from is not None
+            and (not g.pile or g.claim_from not in range(g.players) or not g.options.rummy_calls)
         ):
-            raise ValueError("a claim phase needs the discarder and a discard")
+            raise ValueError("a claim phase needs the option, the discarder and a discard")
         g._check_cards()
         return g
 

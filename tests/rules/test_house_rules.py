@@ -229,3 +229,17 @@ def test_rule_11_4_ace_always_15_even_low_in_a_run():
         assert g.table_points()[0] == expected
         g.apply(discard("9C"))
         assert g.results[-1]["table_points"][0] == expected
+
+
+def test_a_saved_claim_phase_is_checked_on_restore():
+    g = position(
+        ["7D 2C 9S", "3H 8C JS", "KH QC 10S"], melds=[("4D 5D 6D", 1)], phase="play", options=RUMMY
+    )
+    g.apply(discard("7D"))
+    d = g.to_dict()
+    assert Game.from_dict(d).claims(2) == g.claims(2)
+    for bad in ({"claim_from": None}, {"claim_from": 7}, {"claim_from": "0"}, {"phase": "draw"}):
+        with pytest.raises(ValueError):
+            Game.from_dict({**d, **bad})
+    with pytest.raises(ValueError):
+        Game.from_dict({**d, "options": {**d["options"], "rummy_calls": False}})
