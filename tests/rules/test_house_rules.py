@@ -243,3 +243,17 @@ def test_a_saved_claim_phase_is_checked_on_restore():
             Game.from_dict({**d, **bad})
     with pytest.raises(ValueError):
         Game.from_dict({**d, "options": {**d["options"], "rummy_calls": False}})
+
+
+def test_house_rule_options_round_trip_and_are_validated():
+    o = Options(jokers=True, rummy_calls=True, teams=2, ace_always_15=True)
+    assert o.changed() == {"jokers": True, "rummy_calls": True, "teams": 2, "ace_always_15": True}
+    assert Options().changed() == {}
+    assert Options.from_dict(o.to_dict()) == o
+    assert Options.from_dict({"jokers": True}) == Options(jokers=True)  # older maps: defaults
+    o.validate(4)
+    for flag in ("jokers", "rummy_calls", "ace_always_15"):
+        with pytest.raises(ValueError, match=f"{flag} must be true or false"):
+            Options(**{flag: 1}).validate(4)
+    with pytest.raises(ValueError, match="unknown option"):
+        Options.from_dict({"jokerz": True})
