@@ -293,9 +293,10 @@ class GameTable:
 
     def takeover(self) -> list[float | None]:
         """Per seat: seconds until a bot plays the seat of an away player (0.0 while it does);
-        None for a present player or a bot, and for every seat when takeover is off."""
+        None for a present player or a bot, and for every seat when takeover is off or the
+        match is over."""
         after = self.config.takeover_after
-        if self.server is None or after is None:
+        if self.server is None or after is None or self.finished:
             return [None] * self.seats
         now = time.monotonic()
         out: list[float | None] = []
