@@ -36,6 +36,8 @@ import asyncio
 import collections
 import contextlib
 import itertools
+import socket
+import struct
 import time
 from collections.abc import AsyncIterator, Callable
 
@@ -132,6 +134,7 @@ def fold(old: dict, new: dict) -> dict:
 
 
 IDLE_TIMEOUT = 45.0  # seconds without a message from the host before it counts as gone
+PING_EVERY = 15.0  # the host's ping interval (docs/protocol.md §13)
 
 
 class Client:
@@ -155,6 +158,8 @@ class Client:
         self.idle_timeout = idle_timeout
         self._heard = time.monotonic()
         self._silent = False
+        self._own_pings = 0
+        self.pings = 0  # pings the client sent on its own (a short idle_timeout)
         self._watch: asyncio.Task | None = None
         self.seat: int | None = None
         self.table_info: dict = {}
@@ -223,6 +228,7 @@ class Client:
         self.closed = False
         self.lost = None
         self._silent = False
+        self._own_pings = 0
         self._heard = time.monotonic()
         self._queue = Inbox()
         self.seq = 0  # a host that resumed its match from the log counts from 1 again
@@ -247,14 +253,30 @@ class Client:
         self._watch = asyncio.create_task(self._watchdog())
 
     async def _watchdog(self) -> None:
-        """The host pings every 15 s: silence for ``idle_timeout`` means it is gone (a host
-        that vanished without closing the connection would otherwise be awaited forever)."""
+        """Silence for ``idle_timeout`` means the host is gone (a host that vanished without
+        closing the connection, or a link that went down, would otherwise be awaited
+        forever). The host pings every 15 s; a client with a shorter ``idle_timeout`` pings
+        the host itself after a third of it in silence, so a healthy line is never taken
+        for a dead one."""
         while self._writer is not None:
             await asyncio.sleep(self.idle_timeout / 4)
-            if time.monotonic() - self._heard > self.idle_timeout and self._writer is not None:
+            if self._writer is None:
+                return
+            quiet = time.monotonic() - self._heard
+            if quiet > self.idle_timeout:
                 self._silent = True
+                sock = self._writer.get_extra_info("socket")
+                with contextlib.suppress(OSError, AttributeError):
+                    # a reset, not a close: what still waits in the kernel (an action sent
+                    # into a dead link) must never reach the host later
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                 self._writer.transport.abort()
                 return
+            if quiet > self.idle_timeout / 3 and self.idle_timeout < 3 * PING_EVERY:
+                with contextlib.suppress(Exception):
+                    self._writer.write(encode({"type": "ping"}))
+                    self._own_pings += 1  # its pong is not handed to messages()
+                    self.pings += 1
 
     async def _handshake(self) -> None:
         self._send(
@@ -314,6 +336,9 @@ class Client:
                 kind = msg.get("type")
                 if kind == "ping":
                     self._send({"type": "pong"})
+                    continue
+                if kind == "pong" and self._own_pings:
+                    self._own_pings -= 1
                     continue
                 if kind in ("accepted", "refused"):
                     fut = self._pending.pop(msg.get("id"), None)  # type: ignore[arg-type]

@@ -18,9 +18,11 @@ import threading
 import pytest
 
 from net.discovery import TableInfo, alive
-from tests.e2e.test_netns import RUM500, in_ns, lan, run_in_ns  # noqa: F401 (lan: a fixture)
+from tests.e2e import test_netns
+from tests.e2e.test_netns import RUM500, in_ns, run_in_ns
 
 pytestmark = [pytest.mark.e2e, pytest.mark.netns]
+lan = test_netns.lan  # the fixture: two namespaces joined by a veth pair
 
 WATCH = textwrap.dedent("""
     import asyncio, json

@@ -115,3 +115,12 @@ async def test_a_gap_in_seq_asks_the_host_for_the_whole_view():
         await client.close()
         server.close()
         await server.wait_closed()
+
+
+async def test_a_short_idle_timeout_pings_the_host_and_keeps_a_quiet_line(make_host, clients):
+    host = await make_host(players=3, bots=1)  # a lobby: nothing to say for a long while
+    ann = await clients(host, "Ann", idle_timeout=0.4)
+    await wait_for(lambda: ann.pings >= 10, timeout=20)
+    assert ann.lost is None and host.server.seats[ann.seat].conn is not None
+    kinds = [m["type"] for m in await read_queued(ann)]
+    assert "pong" not in kinds  # the answers to its own pings are not handed out
