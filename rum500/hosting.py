@@ -813,6 +813,15 @@ def describe_event(event: dict, names: list[str]) -> str:
         return f"tied at {event['total']}: another hand is played"
     if kind == "game_over":
         return f"game over: {who(event['winner'])} wins"
+    if kind == "ready":
+        return f"{name} is ready for the next hand"
+    if kind == "take_back":
+        undone = event.get("action") or {}
+        if undone.get("type") == "meld":
+            return f"{name} takes back the meld {' '.join(undone.get('cards') or [])}"
+        if undone.get("type") == "layoff":
+            return f"{name} takes back the lay-off of {undone.get('card')}"
+        return f"{name} takes back a play"
     return str(event)
 
 

@@ -168,3 +168,14 @@ async def test_take_back_is_refused_on_the_bots_turn(make_host, clients):
     with pytest.raises(ActionRefused, match="nothing to take back this turn") as e:
         await ann.act({"type": "take_back"})
     assert e.value.template == "nothing to take back this turn"
+
+
+def test_the_headless_log_says_ready_and_take_back_in_words():
+    from rum500.hosting import describe_event
+
+    names = ["Ann", "Bot 1"]
+    assert describe_event({"type": "ready", "seat": 0}, names) == "Ann is ready for the next hand"
+    meld = {"type": "take_back", "seat": 0, "action": {"type": "meld", "cards": ["9S", "9H", "9D"]}}
+    assert describe_event(meld, names) == "Ann takes back the meld 9S 9H 9D"
+    layoff = {"type": "take_back", "seat": 0, "action": {"type": "layoff", "card": "8H", "meld": 3}}
+    assert describe_event(layoff, names) == "Ann takes back the lay-off of 8H"
