@@ -50,7 +50,6 @@ def host_process(seats: int, ports: mp.Queue, stop: mp.Event, costs: mp.Queue) -
                 options=Options(target=10**6),
                 limits=Limits(rate=1e6, burst=1e6),
                 takeover_after=None,
-                deal_pause=3600,
             )
         )
         server = host.server
@@ -174,6 +173,11 @@ def seats_process(
             while min(c.seq for c in clients) < seq or min(have) < seq:
                 await asyncio.sleep(0.0002)
             c = by_seat[clients[0].view["turn"]]
+            if c.view["phase"] == "hand_over":  # the hand-end review: all ready, the host deals
+                for r in clients:
+                    reply = await r.act({"type": "ready"})
+                seq = reply["seq"] + 1
+                continue
             action = bots[c.seat].choose(c.view)
             t0 = time.monotonic()
             reply = await c.act(action)
