@@ -369,7 +369,7 @@ class Host:
         self._txt: dict | None = None
         table.listeners.append(self._observe)
         self._txt_task: asyncio.Task | None = None
-        self._sent: tuple = ()  # the review's waiting list and the away seats last sent
+        self._sent: tuple | None = None  # waiting list and away seats in the last update
         table.server = server
         server.on_events.append(self._update_sent)
 
@@ -447,7 +447,7 @@ class Host:
         self._wake.set()
         if self.table.finished:
             self._done.set()
-        if self.table.started and self._who_waits() != self._sent:
+        if self._sent is not None and self._who_waits() != self._sent:
             self.server.resend()  # someone came or went: the views say so at once
         if self.announcer is not None:
             txt = self.txt()

@@ -157,8 +157,9 @@ async def test_the_takeover_countdown_of_an_away_player(make_host, clients):
     host = await make_host(players=3, bots=1, takeover_after=600, options=LONG)
     ann = await clients(host, "Ann")
     bea = await clients(host, "Bea")
-    await wait_for(lambda: ann.view is not None)
-    assert ann.view["takeover"] == [None, None, None]
+    first = await next_state(ann, lambda m: True)  # the start: seq 1, the deal
+    assert first["seq"] == 1 and first["events"][0]["type"] == "deal"
+    assert first["view"]["takeover"] == [None, None, None]
     await bea.drop()
     await wait_for(lambda: host.server.seats[bea.seat].conn is None)
     watcher = await clients(host, "Wes", spectate=True)
