@@ -451,3 +451,27 @@ def test_the_review_timeout_comes_from_the_command_line():
     assert config_from_args(args).review_timeout == 5.0
     args = build_parser().parse_args(["host", "--name", "T"])
     assert config_from_args(args).review_timeout == 30.0
+
+
+class BlindBot:
+    """Plays like the random bot; its ``observe`` has a bug."""
+
+    def __init__(self) -> None:
+        self.bot = make_bot("random", 0)
+
+    def choose(self, view: dict) -> dict:
+        return self.bot.choose(view)
+
+    def observe(self, events: list[dict], view: dict) -> None:
+        raise ZeroDivisionError("observe has a bug")
+
+
+@pytest.mark.allow_host_errors
+async def test_a_listener_that_raises_is_an_error_not_silence(make_host, clients, host_errors):
+    host = await make_host(players=2, bots=1, options=LONG)
+    host._bots[1] = BlindBot()
+    ann = await clients(host, "Ann")
+    await play_until(ann, lambda: len(host.table.game.actions) > 4)
+    failed = [r for r in host_errors if "listener" in r.getMessage()]
+    assert failed and all(r.levelname == "ERROR" and r.exc_info for r in failed)
+    assert isinstance(failed[0].exc_info[1], ZeroDivisionError)
