@@ -629,6 +629,13 @@ class Game:
 
     # ------------------------------------------------------------------ "Rummy!" (§11.2)
 
+    def claim_seats(self) -> list[int]:
+        """The seats that may call "Rummy!" now, in seat order from the discarder's left (the
+        order in which bots' calls are judged when no window opens, RULES.md §11.2)."""
+        if self.phase is not Phase.CLAIM or self.claim_from is None:
+            return []
+        return [(self.claim_from + k) % self.players for k in range(1, self.players)]
+
     def claims(self, seat: int) -> list[dict]:
         """The "Rummy!" calls ``seat`` may make now: one per meld the last discard could be
         laid off on (per name a joker could take). Empty outside the claim phase and for the

@@ -26,8 +26,10 @@ def test_rule_11_5_rummy_three_players_seat_2_calls_and_seat_1_draws_as_usual():
         ["7D 2C 9S", "3H 8C JS", "KH QC 10S"], melds=[("4D 5D 6D", 1)], phase="play", options=RUMMY
     )
     hands_before = [list(h) for h in g.hands]
+    assert g.claim_seats() == []
     g.apply(discard("7D"))
     assert g.phase is Phase.CLAIM and g.turn == 1 and g.claim_from == 0
+    assert g.claim_seats() == [1, 2]
     assert g.view(2)["claim"] == {"card": "7D", "from": 0}
     assert g.view(2)["legal_actions"] == [{"type": "rummy", "seat": 2, "meld": 0}]
     assert g.claims(0) == [] and g.view(0)["legal_actions"] == []
