@@ -9,7 +9,7 @@ import struct
 import msgpack
 import pytest
 
-from net.framing import MAX_FRAME, decode, encode, read_frame
+from net.framing import MAX_FRAME, ConnectionClosed, FrameError, decode, encode, read_frame
 from net.server import Limits
 from rum500.rules import Options
 from tests.net.util import synced, wait_for
@@ -26,12 +26,19 @@ def hello(name: str = "X", **kw: object) -> dict:
     return {"type": "hello", "version": 1, "name": name, **kw}
 
 
+NOT_FATAL = ("bad_message", "unknown_type")
+
+
 async def frames_until_close(reader: asyncio.StreamReader) -> list[dict]:
-    out = []
+    """The frames the host sends until it hangs up, or until its fatal error (the last frame
+    it sends: it may then wait a moment for us to read it before closing)."""
+    out: list[dict] = []
     while True:
         try:
             out.append(await asyncio.wait_for(read_frame(reader), 5))
-        except Exception:
+        except (ConnectionClosed, FrameError):
+            return out
+        if out[-1]["type"] == "error" and out[-1]["code"] not in NOT_FATAL:
             return out
 
 
@@ -129,10 +136,15 @@ async def test_first_message_must_be_hello(make_host):
 
 
 async def test_hello_with_bad_fields(make_host):
+    """A hello with a bad field gets a non-fatal ``bad_message`` saying which; a good hello
+    on the same connection then gets in."""
     host = await make_host(players=2, bots=1)
     reader, writer = await raw(host, {"type": "hello", "version": 1, "name": ""})
-    got = await frames_until_close(reader)
-    assert got[0]["code"] == "bad_message" and "name" in got[0]["message"]
+    got = await asyncio.wait_for(read_frame(reader), 5)
+    assert got["type"] == "error" and got["code"] == "bad_message" and "name" in got["message"]
+    writer.write(encode(hello("Ann")))
+    welcome = await asyncio.wait_for(read_frame(reader), 5)
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0
     writer.close()
 
 
@@ -186,11 +198,13 @@ async def test_a_client_that_never_reads_is_dropped(make_host, clients):
         if sleeper.closed:
             break
         await asyncio.sleep(0)
-    await wait_for(lambda: sleeper.closed and sleeper not in host.server.conns)
+    await wait_for(lambda: sleeper.closed)
     assert sleeper.reason == "too_slow"
+    sock.close()  # (the host would cut it after a while; the sleeper wakes up first)
+    await wait_for(lambda: sleeper not in host.server.conns)
     assert not ann.lost and not bob.lost
     await ann.chat("done")
-    sock.close()
+    await synced(ann)
 
 
 async def test_out_of_turn_flood_of_actions_changes_nothing(make_host, clients):
@@ -210,17 +224,3 @@ async def test_out_of_turn_flood_of_actions_changes_nothing(make_host, clients):
     await synced(other)  # every one of them answered: now look
     assert game.to_dict() == before
     assert not other.lost
-
-
-async def test_too_many_connections_are_turned_away(make_host, clients):
-    host = await make_host(players=2, bots=1, limits=Limits(max_connections=5))
-    held = [await raw(host) for _ in range(5)]  # five half-open connections, no hello
-    reader, writer = await raw(host)
-    got = await frames_until_close(reader)
-    assert got and got[0]["code"] == "table_full"
-    for _, w in held:
-        w.close()
-    writer.close()
-    await wait_for(lambda: len(host.server._tasks) == 0)
-    ann = await clients(host, "Ann")  # room again
-    assert ann.seat == 0
