@@ -6,6 +6,7 @@ Public API (stable; the terminal client and the game log build on it)::
 
     host = await start_host(HostConfig(players=4, bots=3, host_player="Ann"))
     host.port, host.address        # where to connect (address is connectable, e.g. 127.0.0.1)
+    host.addresses                 # ["192.168.1.5:5500", …]: where friends reach it by hand
     host.table_name                # as announced (made distinct if another table had it)
     host.token, host.seat          # the host player's seat and its token (None without one)
     # the host player joins like everyone else, over the network:
@@ -380,6 +381,12 @@ class Host:
     @property
     def port(self) -> int:
         return self.server.port
+
+    @property
+    def addresses(self) -> list[str]:
+        """``ADDRESS:PORT`` where players can reach the table by hand (see
+        :func:`lan_addresses`); also the lobby message's ``addresses``."""
+        return list(self.server.lobby_extra.get("addresses") or [])
 
     def start_now(self) -> None:
         """Fill every free seat with a bot and start the match."""
@@ -759,6 +766,7 @@ async def _headless(config: HostConfig) -> int:
         f"({'announced on the LAN' if config.announce else 'not announced'})",
         flush=True,
     )
+    print(f"players join by hand at {', '.join(host.addresses)}", flush=True)
     log.info("table %r: %d seats, %d bots", host.table_name, len(host.server.seats), config.bots)
     host.server.on_change.append(_logger(host))
     host.server.on_events.append(_event_logger(host))

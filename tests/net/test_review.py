@@ -475,3 +475,41 @@ async def test_a_listener_that_raises_is_an_error_not_silence(make_host, clients
     failed = [r for r in host_errors if "listener" in r.getMessage()]
     assert failed and all(r.levelname == "ERROR" and r.exc_info for r in failed)
     assert isinstance(failed[0].exc_info[1], ZeroDivisionError)
+
+
+def test_the_headless_host_says_where_players_join_by_hand():
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "rum500",
+            "host",
+            "--headless",
+            "--no-announce",
+            "--bind",
+            "127.0.0.1",
+            "--players",
+            "2",
+            "--bots",
+            "2",
+            "--target",
+            "100",
+            "--seed",
+            "2",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=120)  # bots alone: the match plays to its end
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    first, second = out.splitlines()[:2]
+    port = first.split(" on ")[1].split()[0].rsplit(":", 1)[1]
+    assert second == f"players join by hand at 127.0.0.1:{port}"
