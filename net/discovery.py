@@ -133,6 +133,21 @@ class TableInfo:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @property
+    def where(self) -> str:
+        """``host:port`` as ``rum500 join`` takes it (an IPv6 address in brackets)."""
+        host = f"[{self.address}]" if ":" in self.address else self.address
+        return f"{host}:{self.port}"
+
+
+def zone_by_name(address: str) -> str:
+    """``fe80::1%3`` as ``fe80::1%eth0`` (the interface's name, which a person can type)."""
+    bare, sep, zone = address.partition("%")
+    if sep and zone.isdigit():
+        with contextlib.suppress(OSError, ValueError):
+            return f"{bare}%{socket.if_indextoname(int(zone))}"
+    return address
+
 
 def _text(props: dict, key: str) -> str:
     value = props.get(key.encode())
@@ -142,9 +157,9 @@ def _text(props: dict, key: str) -> str:
 def table_from_service(info: AsyncServiceInfo) -> TableInfo | None:
     """A :class:`TableInfo` from a resolved service, or None if it is not a usable one.
     ``address`` is the first IPv4 address, else the first IPv6 one; an IPv6 link-local
-    address carries its zone (``fe80::1%3``: the interface it was heard on)."""
+    address carries its zone (``fe80::1%eth0``: the interface it was heard on)."""
     addresses = info.parsed_scoped_addresses(IPVersion.V4Only)
-    addresses += info.parsed_scoped_addresses(IPVersion.V6Only)
+    addresses += [zone_by_name(a) for a in info.parsed_scoped_addresses(IPVersion.V6Only)]
     if not addresses or not info.port:
         return None
     props = info.properties or {}

@@ -879,7 +879,7 @@ def run_list(args: Any) -> int:
         opts = " ".join(f"{k}={v}" for k, v in t.options.items())
         lock = " [password]" if t.password else ""
         print(
-            f"{t.name}  {t.address}:{t.port}  host {t.host_player or '-'}  "
+            f"{t.name}  {t.where}  host {t.host_player or '-'}  "
             f"seats {t.seats_taken}/{t.seats_total}  {t.state}{lock}"
             f"{'  ' + opts if opts else ''}"
         )

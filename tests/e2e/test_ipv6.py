@@ -19,7 +19,7 @@ import pytest
 from net.client import Client
 from rum500.hosting import HostConfig, start_host
 from rum500.tui.connection import parse_address
-from tests.e2e.test_netns import RUM500, _need_root_and_ip, in_ns, sh
+from tests.e2e.test_netns import RUM500, _need_root_and_ip, in_ns, run_in_ns, sh
 
 pytestmark = [pytest.mark.e2e, pytest.mark.netns]
 
@@ -106,13 +106,22 @@ def test_a_table_is_found_and_played_over_ipv6_link_local_only(v6lan):
             *("--bind", "::"),
         ],
     )
-    player = in_ns(ns_b, [sys.executable, "-c", PLAYER, dev_b])
+    procs = [host]
     try:
+        # `rum500 list` shows it as `rum500 join` takes it: [fe80::…%interface]:port
+        shown = ""
+        for _ in range(10):
+            shown = run_in_ns(ns_b, [*RUM500, "list", "--timeout", "10"]).stdout
+            if shown.startswith("Six  "):
+                break
+        assert shown.startswith(f"Six  [{host_address}%{dev_b}]:"), shown
+        player = in_ns(ns_b, [sys.executable, "-c", PLAYER, dev_b])
+        procs.append(player)
         out, err = player.communicate(timeout=120)
         assert player.returncode == 0, err
         first, last = (json.loads(line) for line in out.strip().splitlines()[-2:])
         address, _, zone = first["address"].partition("%")
-        assert address == host_address and zone  # link-local, with the zone it was heard on
+        assert address == host_address and zone == dev_b  # link-local, heard on dev_b
         assert first["ipv4"] == [] and first["host"] == f"{host_address}%{dev_b}"
         assert first["seat"] == 0
         assert last["phase"] == "game_over" and max(last["totals"]) >= 100
@@ -120,7 +129,7 @@ def test_a_table_is_found_and_played_over_ipv6_link_local_only(v6lan):
         assert host.returncode == 0, host_err
         assert "game over" in host_out
     finally:
-        for proc in (host, player):
+        for proc in procs:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
