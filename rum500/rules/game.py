@@ -23,6 +23,13 @@ Actions are plain dicts — the same ones that travel on the wire (see ``docs/ru
     {"type": "close_claims"}                             # claim phase: the host, no call
 
 :meth:`Game.pop` takes the last action back.
+
+The fast path, for search and simulation (``docs/rules.md``, "The fast path"):
+:meth:`Game.legal_moves` lists the same actions as :meth:`Game.legal_actions` as small tuples
+of card numbers (``legal_actions()`` is built from them, and both are cached until the
+position changes); :meth:`Game.apply_move` plays one of them without checking it again; every
+applied action saves what it changes, so :meth:`Game.pop` restores the position before it
+without replaying the match; :meth:`Game.copy` copies the position directly.
 """
 
 from __future__ import annotations
@@ -55,6 +62,16 @@ from rum500.rules.options import Options, hand_size
 
 STATE_VERSION = 1
 MAX_MELD_CARDS = 13
+
+# Move kinds of the fast path (the first item of each tuple of Game.legal_moves()):
+MOVE_STOCK = 0  # (MOVE_STOCK,)
+MOVE_DIG = 1  # (MOVE_DIG, index)
+MOVE_END_HAND = 2  # (MOVE_END_HAND,)
+MOVE_MELD = 3  # (MOVE_MELD, cards, wild): cards canonical; wild None or a tuple of bools
+MOVE_LAYOFF = 4  # (MOVE_LAYOFF, held, meld id, card, wild): held is JOKER when wild
+MOVE_DISCARD = 5  # (MOVE_DISCARD, card)
+MOVE_DEAL = 6  # (MOVE_DEAL,)
+MOVE_CLOSE_CLAIMS = 7  # (MOVE_CLOSE_CLAIMS,)
 
 
 class Phase(StrEnum):
@@ -95,6 +112,9 @@ class Game:
         self.hand_number = 0
         self.lot = self._draw_lot()
         self.dealer = self.lot["dealer"]
+        self._legal: list[tuple] | None = None  # legal_moves() of this position, or None
+        self._legal_dicts: list[dict] | None = None
+        self._undo: list[tuple] = []  # what each of the last actions changed (see pop)
         self._deal(self._first_order(deck))
 
     # ------------------------------------------------------------------ setup
@@ -198,21 +218,35 @@ class Game:
         return out
 
     def legal_actions(self) -> list[dict]:
-        """Every legal action of the seat to move; each meld once, in canonical order."""
-        if self.phase is Phase.DRAW:
-            return self._legal_draws()
-        if self.phase is Phase.PLAY:
-            return self._legal_plays()
-        if self.phase is Phase.HAND_OVER:
-            return [{"type": "deal"}]
-        if self.phase is Phase.CLAIM:
-            return [{"type": "close_claims"}]  # the host's; calls: see claims(seat)
-        return []
+        """Every legal action of the seat to move; each meld once, in canonical order.
 
-    def _legal_draws(self) -> list[dict]:
-        out: list[dict] = []
+        The list is cached until the position changes: treat it (and its dicts) as
+        read-only."""
+        if self._legal_dicts is None:
+            self._legal_dicts = [action_of(m) for m in self.legal_moves()]
+        return self._legal_dicts
+
+    def legal_moves(self) -> list[tuple]:
+        """:meth:`legal_actions` as fast-path moves (``MOVE_*`` tuples of card numbers, in
+        the same order), for :meth:`apply_move`. Cached until the position changes."""
+        if self._legal is None:
+            phase = self.phase
+            if phase is Phase.DRAW:
+                self._legal = self._legal_draws()
+            elif phase is Phase.PLAY:
+                self._legal = self._legal_plays()
+            elif phase is Phase.HAND_OVER:
+                self._legal = [(MOVE_DEAL,)]
+            elif phase is Phase.CLAIM:
+                self._legal = [(MOVE_CLOSE_CLAIMS,)]  # the host's; calls: see claims(seat)
+            else:
+                self._legal = []
+        return self._legal
+
+    def _legal_draws(self) -> list[tuple]:
+        out: list[tuple] = []
         if self.stock:
-            out.append({"type": "draw", "source": "stock"})
+            out.append((MOVE_STOCK,))
         hand = self.hands[self.turn]
         by_rank = [0] * 13
         by_suit = [0, 0, 0, 0]
@@ -246,9 +280,9 @@ class Game:
             if cost is not None and not (must_discard and cost >= size):
                 found.append(i)
         for i in reversed(found):
-            out.append({"type": "draw", "source": "discard", "index": i})
+            out.append((MOVE_DIG, i))
         if not self.stock:
-            out.append({"type": "end_hand"})
+            out.append((MOVE_END_HAND,))
         return out
 
     def _free_take_ok(self, card: int) -> bool:
@@ -261,9 +295,9 @@ class Game:
             [card] * (len(hand) + 1), self.melds
         )
 
-    def _legal_plays(self) -> list[dict]:
+    def _legal_plays(self) -> list[tuple]:
         hand = self.hands[self.turn]
-        out: list[dict] = []
+        out: list[tuple] = []
         # Without an obligation or a card that may not be discarded, only "must discard"
         # can refuse a play (one that would empty the hand): skip the full check.
         simple = self.must_play is None and self.no_discard is None
@@ -272,7 +306,7 @@ class Game:
             if (simple and (not keep_one or len(meld_cards) < len(hand))) or self._play_problem(
                 meld_cards, None, None
             ) is None:
-                out.append({"type": "meld", "cards": C.names(meld_cards)})
+                out.append((MOVE_MELD, tuple(meld_cards), None))
         jokers = self.options.jokers and C.JOKER in hand
         if jokers:
             for ids, wild in candidate_joker_melds(hand):
@@ -280,7 +314,7 @@ class Game:
                 if (simple and (not keep_one or len(played) < len(hand))) or self._play_problem(
                     played, None, None, make_meld(-1, ids, self.turn, wild)
                 ) is None:
-                    out.append(_meld_action(ids, wild))
+                    out.append((MOVE_MELD, tuple(ids), tuple(wild)))
         held = set(hand)
         for m in self.melds:
             spots = layoff_cards(m)
@@ -289,18 +323,18 @@ class Game:
                     (simple and (not keep_one or len(hand) > 1))
                     or self._play_problem([c], m, c) is None
                 ):
-                    out.append({"type": "layoff", "card": C.name(c), "meld": m.id})
+                    out.append((MOVE_LAYOFF, c, m.id, c, False))
             if jokers and spots and joker_fits(m):
                 for c in spots:
                     if (simple and (not keep_one or len(hand) > 1)) or self._play_problem(
                         [C.JOKER], m, c, None, True
                     ) is None:
-                        out.append(_joker_layoff_action(c, m.id))
+                        out.append((MOVE_LAYOFF, C.JOKER, m.id, c, True))
         distinct = sorted(held)
         if self.must_play is None:
             for c in distinct:
                 if c != self.no_discard:
-                    out.append({"type": "discard", "card": C.name(c)})
+                    out.append((MOVE_DISCARD, c))
         return out
 
     def _play_problem(
@@ -388,19 +422,137 @@ class Game:
         if kind in ("rummy", "close_claims"):
             if self.phase is not Phase.CLAIM:
                 raise _wrong_phase(self.phase, kind)
+            saved = self._snapshot(self._may_reshuffle())
             normal, events = self._claim_action(kind, action, seat)
-            self.actions.append(normal)
-            return events
-        if seat is not None and seat != self.turn:
-            if self.phase is Phase.HAND_OVER:
-                raise IllegalMove("seat {seat} deals the next hand", seat=self.turn)
-            raise IllegalMove("it is not your turn")
-        handler = _HANDLERS.get((self.phase, kind))
-        if handler is None:
-            raise _wrong_phase(self.phase, kind)
-        normal, events = handler(self, action)
+        else:
+            if seat is not None and seat != self.turn:
+                if self.phase is Phase.HAND_OVER:
+                    raise IllegalMove("seat {seat} deals the next hand", seat=self.turn)
+                raise IllegalMove("it is not your turn")
+            handler = _HANDLERS.get((self.phase, kind))
+            if handler is None:
+                raise _wrong_phase(self.phase, kind)
+            saved = self._snapshot(kind == "deal" or (kind == "discard" and self._may_reshuffle()))
+            normal, events = handler(self, action)
+        self._undo.append(saved)
+        self._legal = self._legal_dicts = None
         self.actions.append(normal)
         return events
+
+    def apply_move(self, move: tuple, undo: bool = True) -> list[dict]:
+        """Apply one of :meth:`legal_moves` (of this very position) without checking it
+        again: the fast path for search and simulation. Returns the same events, records the
+        same normalised action and can be taken back by :meth:`pop`, as :meth:`apply`. A move
+        that is not in ``legal_moves()`` now may corrupt the game.
+
+        ``undo=False`` (playouts on a copy) saves nothing for :meth:`pop`, which then
+        replays the match instead."""
+        kind = move[0]
+        if not undo:
+            self._undo.clear()
+            saved = None
+        else:
+            saved = self._snapshot(
+                kind == MOVE_DEAL
+                or (kind in (MOVE_DISCARD, MOVE_CLOSE_CLAIMS) and self._may_reshuffle())
+            )
+        if kind == MOVE_DISCARD:
+            normal, events = self._put_discard(move[1])
+        elif kind == MOVE_STOCK:
+            normal, events = self._take_stock()
+        elif kind == MOVE_DIG:
+            i = move[1]
+            free = self.options.top_card_free and i == len(self.pile) - 1 and bool(self.stock)
+            normal, events = self._take_pile(i, free)
+        elif kind == MOVE_MELD:
+            cards, wild = move[1], move[2]
+            meld = make_meld(
+                self.next_meld_id, list(cards), self.turn, list(wild) if wild else None
+            )
+            normal, events = self._put_meld(meld, meld.physical())
+        elif kind == MOVE_LAYOFF:
+            normal, events = self._put_layoff(move[1], self._meld_by_id(move[2]), move[3], move[4])
+        elif kind == MOVE_END_HAND:
+            normal, events = self._do_end_hand({})
+        elif kind == MOVE_DEAL:
+            normal, events = self._do_deal({})
+        else:
+            normal, events = self._claim_action("close_claims", {}, None)
+        if saved is not None:
+            self._undo.append(saved)
+        self._legal = self._legal_dicts = None
+        self.actions.append(normal)
+        return events
+
+    def _meld_by_id(self, meld_id: int) -> Meld:
+        melds = self.melds
+        if 0 <= meld_id < len(melds) and melds[meld_id].id == meld_id:
+            return melds[meld_id]
+        return next(m for m in melds if m.id == meld_id)
+
+    def _may_reshuffle(self) -> bool:
+        """Could the next turn reshuffle the discard pile into the stock (the only shuffle
+        besides a deal)?"""
+        return self.options.empty_stock == "reshuffle" and not self.reshuffled
+
+    def _snapshot(self, rng: bool) -> tuple:
+        """What an action may change, for :meth:`pop` (``rng``: it may shuffle). Melds are
+        replaced, never changed in place (see :meth:`_grow`), so the list's items are kept
+        as they are."""
+        return (
+            self.phase,
+            self.turn,
+            self.must_play,
+            self.no_discard,
+            self.went_out,
+            self.claim_from,
+            self.next_meld_id,
+            self.reshuffled,
+            self.dealer,
+            self.hand_number,
+            self.winner,
+            self.totals,
+            len(self.results),
+            [list(h) for h in self.hands],
+            list(self.stock),
+            list(self.pile),
+            list(self.melds),
+            self.rng.getstate() if rng else None,
+        )
+
+    def _restore(self, saved: tuple) -> None:
+        (
+            self.phase,
+            self.turn,
+            self.must_play,
+            self.no_discard,
+            self.went_out,
+            self.claim_from,
+            self.next_meld_id,
+            self.reshuffled,
+            self.dealer,
+            self.hand_number,
+            self.winner,
+            self.totals,
+            results,
+            self.hands,
+            self.stock,
+            self.pile,
+            self.melds,
+            rng,
+        ) = saved
+        del self.results[results:]
+        if rng is not None:
+            self.rng.setstate(rng)
+        self._legal = self._legal_dicts = None
+
+    def _grow(self, meld: Meld, card: int, seat: int, wild: bool) -> Meld:
+        """Lay ``card`` off on a copy of ``meld`` that takes its place on the table (a meld is
+        never changed in place: :meth:`pop` keeps the earlier one)."""
+        grown = meld.copy()
+        lay_off(grown, card, seat, wild)
+        self.melds = [grown if m is meld else m for m in self.melds]
+        return grown
 
     def _do_draw(self, action: dict) -> tuple[dict, list[dict]]:
         source = action.get("source")
@@ -409,11 +561,7 @@ class Game:
         if source == "stock":
             if not self.stock:
                 raise IllegalMove("the stock is empty: take from the discard pile or end the hand")
-            hand.append(self.stock.pop())
-            self.phase = Phase.PLAY
-            return {"type": "draw", "source": "stock"}, [
-                {"type": "draw", "seat": seat, "source": "stock", "stock": len(self.stock)}
-            ]
+            return self._take_stock()
         if source != "discard":
             raise IllegalMove("draw from the 'stock' or the 'discard' pile")
         i = action.get("index")
@@ -450,8 +598,22 @@ class Game:
                     "you may not take {card}: playing it would leave you nothing to discard",
                     card=C.name(card),
                 )
+        return self._take_pile(i, free)
+
+    def _take_stock(self) -> tuple[dict, list[dict]]:
+        seat = self.turn
+        self.hands[seat].append(self.stock.pop())
+        self.phase = Phase.PLAY
+        return {"type": "draw", "source": "stock"}, [
+            {"type": "draw", "seat": seat, "source": "stock", "stock": len(self.stock)}
+        ]
+
+    def _take_pile(self, i: int, free: bool) -> tuple[dict, list[dict]]:
+        seat = self.turn
+        card = self.pile[i]
+        taken = self.pile[i:]
         del self.pile[i:]
-        hand.extend(taken)
+        self.hands[seat].extend(taken)
         if free:
             self.no_discard = card
         else:
@@ -490,6 +652,9 @@ class Game:
         problem = self._play_problem(played, None, None, meld)
         if problem:
             raise problem
+        return self._put_meld(meld, played)
+
+    def _put_meld(self, meld: Meld, played: list[int]) -> tuple[dict, list[dict]]:
         self.next_meld_id += 1
         self.melds.append(meld)
         self._remove(played)
@@ -542,7 +707,10 @@ class Game:
         problem = self._play_problem([held], meld, card, None, wild)
         if problem:
             raise problem
-        lay_off(meld, card, self.turn, wild)
+        return self._put_layoff(held, meld, card, wild)
+
+    def _put_layoff(self, held: int, meld: Meld, card: int, wild: bool) -> tuple[dict, list[dict]]:
+        meld = self._grow(meld, card, self.turn, wild)
         self._remove([held])
         normal = _joker_layoff_action(card, meld.id) if wild else _layoff_action(card, meld.id)
         event = {"type": "layoff", "seat": self.turn, **normal}
@@ -610,6 +778,9 @@ class Game:
                 "you took {card} from the discard pile this turn: you may not discard it again",
                 card=C.name(card),
             )
+        return self._put_discard(card)
+
+    def _put_discard(self, card: int) -> tuple[dict, list[dict]]:
         seat = self.turn
         self.hands[seat].remove(card)
         self.pile.append(card)
@@ -679,7 +850,7 @@ class Game:
             )
         meld = self._target_meld(action.get("meld"))
         stands, wild = self._layoff_identity(card, meld, action)
-        lay_off(meld, stands, seat, wild)
+        meld = self._grow(meld, stands, seat, wild)
         self.pile.pop()
         normal = {"type": "rummy", "seat": seat, "meld": meld.id}
         if wild:
@@ -905,6 +1076,8 @@ class Game:
         g.reshuffled = d["reshuffled"]
         g.went_out = d["went_out"]
         g.claim_from = d.get("claim_from")
+        g._legal = g._legal_dicts = None
+        g._undo = []
         if (g.phase is Phase.CLAIM) != (g.claim_from is not None) or (
             g.claim_from is not None
             and (not g.pile or g.claim_from not in range(g.players) or not g.options.rummy_calls)
@@ -936,7 +1109,21 @@ class Game:
         return g
 
     def copy(self) -> Game:
-        return Game.from_dict(self.to_dict())
+        """An independent game in the same position (the action list included), copied
+        directly (not through :meth:`to_dict`). Its :meth:`pop` replays for the actions
+        played before the copy."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        g.actions = list(self.actions)
+        g.results = list(self.results)
+        g.hands = [list(h) for h in self.hands]
+        g.stock = list(self.stock)
+        g.pile = list(self.pile)
+        g.melds = list(self.melds)  # melds are replaced, never changed in place
+        g._undo = []
+        return g
 
     def pop(self) -> dict:
         """Take back the last action and return it (in its normalised form, as in
@@ -944,17 +1131,22 @@ class Game:
         before it — random state included. Raises :class:`IllegalMove` when no action has
         been played yet (in a restored game: when its saved action list is empty).
 
-        The position is rebuilt by replaying the match from its seed (as python-chess's
-        ``Board.pop`` rebuilds from its move stack): the action list in :meth:`to_dict` is the
-        whole history from the deal of the first hand."""
+        As python-chess's ``Board.pop``: every action applied to this object saved what it
+        changed, which is put back. An action played before the game was restored or copied
+        has nothing saved: then the match is replayed from its seed (the action list in
+        :meth:`to_dict` is the whole history from the deal of the first hand)."""
         if not self.actions:
             raise IllegalMove("there is no action to take back")
+        if self._undo:
+            self._restore(self._undo.pop())
+            return self.actions.pop()
         last = dict(self.actions[-1])
         before = Game.replay(
             self.players, self.seed, self.actions[:-1], self.options, self.first_deck
         )
         self.__dict__.clear()
         self.__dict__.update(before.__dict__)
+        self._undo = []
         return last
 
 
@@ -979,7 +1171,31 @@ def _can_lay_off_all(cards: list[int], melds: list[Meld]) -> bool:
     return False
 
 
-def _meld_action(cards: list[int], wild: list[bool] | None) -> dict:
+def action_of(move: tuple) -> dict:
+    """The action (dict API, wire form) of a fast-path move of :meth:`Game.legal_moves`."""
+    kind = move[0]
+    if kind == MOVE_DISCARD:
+        return {"type": "discard", "card": C.name(move[1])}
+    if kind == MOVE_MELD:
+        return _meld_action(move[1], move[2])
+    if kind == MOVE_LAYOFF:
+        if move[4]:
+            return _joker_layoff_action(move[3], move[2])
+        return _layoff_action(move[3], move[2])
+    if kind == MOVE_STOCK:
+        return {"type": "draw", "source": "stock"}
+    if kind == MOVE_DIG:
+        return {"type": "draw", "source": "discard", "index": move[1]}
+    if kind == MOVE_END_HAND:
+        return {"type": "end_hand"}
+    if kind == MOVE_DEAL:
+        return {"type": "deal"}
+    return {"type": "close_claims"}
+
+
+def _meld_action(
+    cards: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
+) -> dict:
     """A meld in its normalised form: the cards as put down (``JK`` for a joker) and, with
     jokers, ``jokers``: what each stands for, in the order of the cards."""
     if not wild:

@@ -1,0 +1,117 @@
+"""The engine's fast path (legal_moves / apply_move / copy / undo) agrees with the dict API."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rum500.rules import Game, Options, Phase
+from rum500.rules.game import MOVE_DIG, MOVE_STOCK, action_of
+
+options_st = st.builds(
+    Options,
+    target=st.sampled_from([100, 500]),
+    decks=st.sampled_from([None, 2]),
+    top_card_free=st.booleans(),
+    must_discard=st.booleans(),
+    empty_stock=st.sampled_from(["play_on", "reshuffle", "end"]),
+    jokers=st.booleans(),
+    rummy_calls=st.booleans(),
+    ace_always_15=st.booleans(),
+)
+ALL_ON = Options(
+    top_card_free=True, must_discard=True, jokers=True, rummy_calls=True, ace_always_15=True
+)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def walk(g: Game, rng: random.Random, steps: int) -> None:
+    """Random play through the dict API, "Rummy!" calls included."""
+    for _ in range(steps):
+        if g.phase is Phase.GAME_OVER:
+            return
+        moves = [(None, a) for a in g.legal_actions()]
+        moves += [(s, a) for s in range(g.players) for a in g.claims(s)]
+        seat, action = rng.choice(moves)
+        g.apply(action, seat=seat)
+
+
+def fresh(g: Game) -> Game:
+    """The same position, rebuilt from scratch (no cache, no undo)."""
+    return Game.from_dict(g.to_dict())
+
+
+@SETTINGS
+@given(st.integers(2, 8), st.integers(0, 2**32), options_st, st.integers(0, 200))
+def test_every_move_does_what_its_action_does(players, seed, options, steps):
+    g = Game(players, seed, options)
+    walk(g, random.Random(seed), steps)
+    if g.phase is Phase.GAME_OVER:
+        return
+    moves = g.legal_moves()
+    assert [action_of(m) for m in moves] == g.legal_actions() == fresh(g).legal_actions()
+    for m in random.Random(seed + 1).sample(moves, min(len(moves), 6)):
+        fast, slow = g.copy(), fresh(g)
+        assert fast.apply_move(m) == slow.apply(action_of(m))
+        assert fast.to_dict() == slow.to_dict()
+        assert fast.legal_actions() == fresh(slow).legal_actions()
+    assert g.legal_moves() == moves  # the copies left the original alone
+
+
+@SETTINGS
+@given(st.integers(2, 6), st.integers(0, 2**32), options_st, st.integers(1, 300))
+def test_moves_and_pops_in_any_order_match_a_replay(players, seed, options, steps):
+    g = Game(players, seed, options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.actions and (g.phase is Phase.GAME_OVER or rng.random() < 0.3):
+            g.pop()
+            continue
+        if g.phase is Phase.CLAIM and rng.random() < 0.5:
+            calls = [a for s in range(players) for a in g.claims(s)]
+            if calls:
+                g.apply(rng.choice(calls))
+                continue
+        g.apply_move(rng.choice(g.legal_moves()))
+    replayed = Game.replay(players, seed, g.actions, options)
+    assert g.to_dict() == replayed.to_dict()
+    assert g.legal_actions() == replayed.legal_actions()
+
+
+def test_copy_is_independent_and_equal():
+    g = Game(4, 5, ALL_ON)
+    walk(g, random.Random(5), 60)
+    c = g.copy()
+    assert c.to_dict() == g.to_dict()
+    before = g.to_dict()
+    rng = random.Random(9)
+    while c.phase is not Phase.GAME_OVER and len(c.results) < 2:
+        c.apply_move(rng.choice(c.legal_moves()), undo=False)
+    assert g.to_dict() == before
+    assert c.to_dict() != before
+    c.pop()  # nothing saved after undo=False: pop replays, and still agrees
+    assert c.to_dict() == Game.replay(4, 5, c.actions, ALL_ON).to_dict()
+
+
+def test_undo_restores_the_random_state_of_a_deal_and_a_reshuffle():
+    opts = Options(empty_stock="reshuffle", target=10**6)
+    g = Game(2, 3, opts)
+    rng = random.Random(3)
+    reshuffles = deals = 0
+    while deals < 2:
+        moves = g.legal_moves()
+        draws = [m for m in moves if m[0] not in (MOVE_DIG,)]
+        move = rng.choice(draws)
+        before = g.to_dict()
+        events = g.apply_move(move)
+        if any(e["type"] == "reshuffle" for e in events) or move[0] == 6:
+            reshuffles += any(e["type"] == "reshuffle" for e in events)
+            deals += move[0] == 6
+            g.pop()
+            assert g.to_dict() == before
+            g.apply_move(move)
+        if move[0] == MOVE_STOCK:
+            assert g.legal_moves()  # the cache follows the position
+    assert reshuffles >= 1
