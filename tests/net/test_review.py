@@ -496,6 +496,8 @@ def test_the_headless_host_says_where_players_join_by_hand():
             "100",
             "--seed",
             "2",
+            "--bot-level",
+            "random",
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
