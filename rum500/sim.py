@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from rum500.bots import LEVELS, make_bot
-from rum500.rules import Game, Options
+from rum500.rules import Game, Options, Phase
 
 #: With --hands, no total ends the match early.
 NO_TARGET = 10**9
@@ -37,6 +37,7 @@ class MatchTask:
     levels: tuple[str, ...]  # per seat
     hands: int | None
     target: int
+    options: tuple[tuple[str, object], ...] = ()  # house rules (Options fields) besides target
 
 
 @dataclass(slots=True)
@@ -75,12 +76,16 @@ def tasks(
     return out
 
 
-def play_match(task: MatchTask) -> MatchResult:
-    """Play one match between bots; every bot that has ``observe`` sees every update."""
+def play_match(task: MatchTask, bots: list | None = None) -> MatchResult:
+    """Play one match between bots; every bot that has ``observe`` sees every update. With
+    "Rummy!" calls, the seats from the discarder's left are asked in turn whether they call
+    (a bot asked calls when it can), and the claim phase closes when nobody does."""
     players = len(task.levels)
     target = NO_TARGET if task.hands else task.target
-    game = Game(players, seed=task.seed, options=Options(target=target))
-    bots = [make_bot(level, seed=task.seed * 16 + s) for s, level in enumerate(task.levels)]
+    options = Options(**{**dict(task.options), "target": target})
+    game = Game(players, seed=task.seed, options=options)
+    if bots is None:
+        bots = [make_bot(level, seed=task.seed * 16 + s) for s, level in enumerate(task.levels)]
     watchers = [(s, b.observe) for s, b in enumerate(bots) if hasattr(b, "observe")]
     times: list[list[float]] = [[] for _ in range(players)]
     clock = time.perf_counter
@@ -88,6 +93,13 @@ def play_match(task: MatchTask) -> MatchResult:
         if task.hands and len(game.results) >= task.hands:
             break
         seat = game.to_move
+        if game.phase is Phase.CLAIM:
+            seat = next((s for s in game.claim_seats() if game.claims(s)), None)
+            if seat is None:
+                events = game.apply({"type": "close_claims"})
+                for s, observe in watchers:
+                    observe(events, game.view(s))
+                continue
         view = game.view(seat)
         start = clock()
         action = bots[seat].choose(view)
@@ -97,7 +109,8 @@ def play_match(task: MatchTask) -> MatchResult:
             observe(events, game.view(s))
     totals = game.totals
     if game.winner is not None:
-        wins = [1.0 if s == game.winner else 0.0 for s in range(players)]
+        team = options.team(game.winner)  # with partnerships, the whole team wins
+        wins = [1.0 if options.team(s) == team else 0.0 for s in range(players)]
     else:
         best = max(totals)
         leaders = [s for s in range(players) if totals[s] == best]

@@ -98,12 +98,16 @@ class PlanningBot:
         return draw_stock() if v.stock else self._fallback(v)
 
     def play(self, v: SeatView) -> dict:
-        """Put on the table what the plan says, in order; then discard."""
+        """Put on the table what the plan says, in order, then a joker where the engine
+        offers it a place; then discard."""
         p = plan(v.hand, v.melds, v.seat, v.must_play)
         legal = {action_key(a) for a in v.legal}
         for action in self.placements(v, p):
             if action_key(action) in legal:
                 return action
+        joker = self.joker_play(v)
+        if joker is not None:
+            return joker
         if v.must_play is not None:
             return self.play_dug(v)
         return self.discard(v, p)
@@ -115,6 +119,19 @@ class PlanningBot:
             {"type": "layoff", "card": C.name(c), "meld": mid} for c, mid in p.layoffs if mid >= 0
         ]
         return out
+
+    def joker_play(self, v: SeatView) -> dict | None:
+        """A joker laid off (on the longest meld that takes it) or melded, when one can be:
+        it scores 15 on the table instead of costing 15 in hand."""
+        if C.JOKER not in v.hand:
+            return None
+        layoffs = [a for a in v.legal if a["type"] == "layoff" and a.get("card") == C.JOKER_NAME]
+        if layoffs:
+            return layoffs[0]
+        melds = [a for a in v.legal if a["type"] == "meld" and C.JOKER_NAME in a["cards"]]
+        if melds:
+            return max(melds, key=lambda a: sum(C.VALUES[C.parse(n)] for n in a["cards"]))
+        return None
 
     def play_dug(self, v: SeatView) -> dict:
         """The card dug for must still go down and the plan found no way: any legal play keeps
@@ -129,6 +146,8 @@ class PlanningBot:
     def discard_candidates(self, v: SeatView, p: Plan) -> list[int]:
         """Cards that may be discarded, the plan's leftovers first when there are any."""
         allowed = {C.parse(a["card"]) for a in v.legal if a["type"] == "discard"}
+        if len(allowed) > 1:
+            allowed.discard(C.JOKER)  # never throw a joker while there is another card
         dead = [c for c in p.dead if c in allowed]
         return sorted(set(dead)) if dead else sorted(allowed)
 

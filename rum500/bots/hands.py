@@ -4,6 +4,10 @@ the cards left over are to melds.
 Cards are numbers (see :mod:`rum500.cards`); table melds are :class:`rum500.rules.Meld`
 objects rebuilt from the view (:func:`rum500.bots.seat.table_meld`). Nothing here reads a
 game: only a hand, the melds on the table and counts of unseen cards.
+
+Jokers (:data:`rum500.cards.JOKER`, an option) have no rank or suit: the plan leaves them in
+hand (the levels play them through the engine's joker melds and lay-offs), and the helpers
+below never read a joker's rank or suit.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from rum500.rules.melds import (
     HIGH_ACE,
     Meld,
     candidate_melds,
+    joker_fits,
     lay_off,
+    layoff_cards,
     layoff_position,
     make_meld,
     placement_cost_masks,
@@ -156,7 +162,12 @@ def _with_layoffs(
 
 def plan(hand: list[int], table: list[Meld], seat: int, force: int | None = None) -> Plan:
     """The plan that gains most this turn. With ``force`` (the card dug for), only plans that
-    put that card on the table are considered, when there is one."""
+    put that card on the table are considered, when there is one. Jokers stay in hand."""
+    jokers = [c for c in hand if c >= C.DECK_SIZE]
+    if jokers:
+        p = plan([c for c in hand if c < C.DECK_SIZE], table, seat, force)
+        p.dead += jokers
+        return p
     search = _Search(hand)
     base = tuple(sorted(hand))
     g, chosen = search.solve(base)
@@ -206,6 +217,9 @@ def _at(suit: int, pos: int) -> int | None:
 def outs(card: int, others: list[int], unseen: list[int], table: list[Meld]) -> list[int]:
     """The cards that would let ``card`` be put on the table together with ``others`` (the
     rest of the hand) or the table melds — each listed once per unseen copy."""
+    if card >= C.DECK_SIZE:
+        return []
+    others = [o for o in others if o < C.DECK_SIZE]
     r = C.rank(card)
     s = C.suit(card)
     out: list[int] = []
@@ -251,7 +265,9 @@ def outs(card: int, others: list[int], unseen: list[int], table: list[Meld]) -> 
 
 def partners(card: int, others: list[int]) -> int:
     """How many of ``others`` sit next to ``card`` in a possible meld (same rank, or same suit
-    one or two steps away)."""
+    one or two steps away; a joker partners every card)."""
+    if card >= C.DECK_SIZE:
+        return len(others)
     r = C.rank(card)
     s = C.suit(card)
     n = 0
@@ -259,13 +275,20 @@ def partners(card: int, others: list[int]) -> int:
     for o in others:
         if o == card:
             continue
+        if o >= C.DECK_SIZE:
+            n += 1
+            continue
         if C.rank(o) == r or C.suit(o) == s and any(abs(p - q) <= 2 for p in ps for q in _pos(o)):
             n += 1
     return n
 
 
 def fits(card: int, hand: list[int], table: list[Meld]) -> bool:
-    """Could ``card`` be put on the table at once by a player holding ``hand``?"""
+    """Could ``card`` be put on the table at once by a player holding ``hand``? (A joker:
+    when a table meld takes one.)"""
+    if card >= C.DECK_SIZE:
+        return any(layoff_cards(m) and joker_fits(m) for m in table)
+    hand = [o for o in hand if o < C.DECK_SIZE]
     for m in table:
         if layoff_position(m, card) is not None:
             return True
@@ -294,6 +317,8 @@ def diggable(hand: list[int], pile: list[int], table: list[Meld]) -> list[bool]:
     by_suit = [0, 0, 0, 0]
 
     def add(c: int) -> None:
+        if c >= C.DECK_SIZE:
+            return  # a joker: see below
         r = c % 13
         by_rank[r] |= 1 << (c // 13)
         by_suit[c // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
@@ -303,5 +328,8 @@ def diggable(hand: list[int], pile: list[int], table: list[Meld]) -> list[bool]:
     out = [False] * len(pile)
     for i in range(len(pile) - 1, -1, -1):
         add(pile[i])
-        out[i] = placement_cost_masks(pile[i], by_rank, by_suit, table) is not None
+        if pile[i] >= C.DECK_SIZE:
+            out[i] = True  # a joker goes nearly anywhere
+        else:
+            out[i] = placement_cost_masks(pile[i], by_rank, by_suit, table) is not None
     return out

@@ -83,8 +83,10 @@ class HardBot(PlanningBot):
     def keep_value(
         self, card: int, rest: list[int], v: SeatView, unseen: list[int], total: int, turns: float
     ) -> float:
-        """Expected end-of-hand worth of keeping ``card`` in hand."""
+        """Expected end-of-hand worth of keeping ``card`` in hand (a joker: it will go down)."""
         value = C.VALUES[card]
+        if card >= C.DECK_SIZE:
+            return value
         if turns <= 0 or total <= 0:
             return -value
         n = len(outs(card, rest, unseen, v.melds))
@@ -94,7 +96,7 @@ class HardBot(PlanningBot):
         return (2 * p - 1) * value
 
     def pile_counts(self, v: SeatView) -> list[int]:
-        counts = [0] * C.DECK_SIZE
+        counts = [0] * (C.DECK_SIZE + 1)
         for c in v.pile:
             counts[c] += 1
         return counts
@@ -131,7 +133,7 @@ class HardBot(PlanningBot):
         options: list[tuple[float, dict]] = []
         if v.stock and total > 0:
             ev = 0.0
-            for x in range(C.DECK_SIZE):
+            for x in range(len(unseen)):
                 n = unseen[x]
                 if not n:
                     continue
@@ -174,7 +176,9 @@ class HardBot(PlanningBot):
 
     def feeding_melds(self, v: SeatView, p: Plan) -> set[tuple[str, ...]]:
         """The plan's melds on which an opponent could lay off a card it is known to hold."""
-        held = [c for s in range(v.players) if s != v.seat for c in self.known(v, s)]
+        held = [
+            c for s in range(v.players) if s != v.seat for c in self.known(v, s) if c < C.DECK_SIZE
+        ]
         out: set[tuple[str, ...]] = set()
         if not held:
             return out

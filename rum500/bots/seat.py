@@ -61,16 +61,19 @@ class SeatView:
     must_discard: bool
     top_card_free: bool
     empty_stock: str
+    jokers: bool = False
 
     def unseen(self) -> list[int]:
-        """How many copies of each card this seat has not seen (hands of others + stock)."""
-        left = [self.decks] * C.DECK_SIZE
+        """How many copies of each card this seat has not seen (hands of others + stock):
+        53 counts, the last for the jokers (:data:`rum500.cards.JOKER`, none without the
+        option)."""
+        left = [self.decks] * C.DECK_SIZE + [self.decks * C.JOKERS_PER_DECK * self.jokers]
         for c in self.hand:
             left[c] -= 1
         for c in self.pile:
             left[c] -= 1
         for m in self.melds:
-            for c in m.cards:
+            for c in m.physical():
                 left[c] -= 1
         return [max(0, n) for n in left]
 
@@ -130,4 +133,5 @@ def read_view(view: object) -> SeatView:
         must_discard=bool(options.get("must_discard", False)),
         top_card_free=bool(options.get("top_card_free", False)),
         empty_stock=str(options.get("empty_stock", "play_on")),
+        jokers=bool(options.get("jokers", False)),
     )
