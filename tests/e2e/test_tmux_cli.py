@@ -227,3 +227,17 @@ def test_sigterm_ends_play_cleanly_without_a_lock_file(term: Term) -> None:
     assert "Traceback" not in (term.home / "stderr.txt").read_text()
     assert not list(term.home.glob("*.lock"))
     assert rows(term.home, "SELECT status FROM matches") == [("playing",)]  # resumable
+
+
+def test_play_resume_with_nothing_to_resume_says_so(term: Term) -> None:
+    term.run("play --resume")
+    term.wait(lambda s: "EXITED 2" in s, "rum500 ending")
+    err = (term.home / "stderr.txt").read_text()
+    assert "no game log yet" in err and "Traceback" not in err
+    from rum500.store import open_db
+
+    open_db(term.home / "games.sqlite3").close()  # a log with no match in it
+    term.run("play --resume")
+    term.wait(lambda s: "EXITED 2" in s, "rum500 ending")
+    err = (term.home / "stderr.txt").read_text()
+    assert "no unfinished solo match" in err and "Traceback" not in err
