@@ -392,9 +392,11 @@ def log_away_from_the_screen() -> Iterator[Path | None]:
     for h in terminal:
         root.removeHandler(h)
     root.addHandler(handler)
+    logging.captureWarnings(True)  # Python's warnings too: they print to stderr otherwise
     try:
         yield path
     finally:
+        logging.captureWarnings(False)
         root.removeHandler(handler)
         handler.close()
         for h in terminal:
