@@ -767,7 +767,12 @@ async def _headless(config: HostConfig) -> int:
         flush=True,
     )
     print(f"players join by hand at {', '.join(host.addresses)}", flush=True)
-    log.info("table %r: %d seats, %d bots", host.table_name, len(host.server.seats), config.bots)
+    log.info(
+        "table %r: %d seats, bots in %d of them",
+        host.table_name,
+        len(host.server.seats),
+        config.bots,
+    )
     host.server.on_change.append(_logger(host))
     host.server.on_events.append(_event_logger(host))
     finished = asyncio.create_task(host.finished())
