@@ -6,9 +6,10 @@ refuses a :class:`~rum500.rules.Game`, its full ``to_dict()`` state, or a specta
 Contract: ``make_bot(level, seed) -> Bot``; ``bot.choose(view) -> action`` returns one of
 ``view["legal_actions"]`` (it is only asked when ``view["turn"] == view["seat"]``). Bots that
 remember the hand have ``observe(events, view)``: call it after every update with the public
-events and that seat's new view. ``hint(view)`` is what the ``hard`` bot would play there.
+events and that seat's new view. ``hint(view)`` is what the ``expert`` bot would play there.
 
-Levels: ``random`` (uniform legal moves), ``easy``, ``medium``, ``hard``.
+Levels: ``random`` (uniform legal moves), ``easy``, ``medium``, ``hard``, ``expert``
+(Monte Carlo search over the cards its seat cannot see, :mod:`rum500.bots.expert`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import random
 from typing import Protocol
 
 from rum500.bots.easy import EasyBot
+from rum500.bots.expert import ExpertBot
 from rum500.bots.hard import HardBot
 from rum500.bots.medium import MediumBot
 from rum500.bots.seat import NotAView, read_view
@@ -48,6 +50,7 @@ LEVELS: dict[str, type] = {
     "easy": EasyBot,
     "medium": MediumBot,
     "hard": HardBot,
+    "expert": ExpertBot,
 }
 
 
@@ -61,8 +64,9 @@ def make_bot(level: str = "random", seed: int | None = None) -> Bot:
 
 
 def hint(view: dict) -> dict:
-    """What the ``hard`` bot would do in this seat now (from the view alone, no memory)."""
-    return HardBot(seed=0).choose(view)
+    """What the ``expert`` bot would do in this seat now (from the view alone, no memory of
+    the hand; within the expert's time per decision)."""
+    return ExpertBot(seed=0).choose(view)
 
 
 __all__ = ["LEVELS", "Bot", "NotAView", "RandomBot", "hint", "make_bot"]

@@ -62,6 +62,7 @@ class SeatView:
     top_card_free: bool
     empty_stock: str
     jokers: bool = False
+    raw: Mapping | None = None  # the checked view itself (the expert rebuilds positions from it)
 
     def unseen(self) -> list[int]:
         """How many copies of each card this seat has not seen (hands of others + stock):
@@ -134,4 +135,5 @@ def read_view(view: object) -> SeatView:
         top_card_free=bool(options.get("top_card_free", False)),
         empty_stock=str(options.get("empty_stock", "play_on")),
         jokers=bool(options.get("jokers", False)),
+        raw=view,
     )

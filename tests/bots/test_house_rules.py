@@ -25,6 +25,8 @@ class Checked:
         self.bot = make_bot(level, seed=seed)
         if hasattr(self.bot, "strict"):
             self.bot.strict = True  # raise instead of falling back to a legal action
+        if hasattr(self.bot, "steps"):
+            self.bot.steps = 300  # the expert's search, small: these tests are about rules
         self.level = level
         self.decisions = 0
         if hasattr(self.bot, "observe"):

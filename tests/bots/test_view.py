@@ -92,3 +92,44 @@ def test_tracker_remembers_what_an_opponent_took() -> None:
     # a new hand forgets
     t.observe([{"type": "deal", "hand": 2}], {"seat": 0, "hand_number": 2, "discard_pile": []})
     assert t.known_cards(1) == []
+
+
+def _hidden_shuffled(game: Game, seat: int, seed: int) -> Game:
+    """The same position for ``seat``, with every card it cannot see dealt again at random
+    (the other hands and the stock, sizes kept)."""
+    import random
+
+    from rum500 import cards as C
+
+    d = game.to_dict()
+    others = [s for s in range(game.players) if s != seat]
+    hidden = [c for s in others for c in d["hands"][s]] + d["stock"]
+    random.Random(seed).shuffle(hidden)
+    for s in others:
+        n = len(d["hands"][s])
+        d["hands"][s], hidden = hidden[:n], hidden[n:]
+    d["stock"] = hidden
+    out = Game.from_dict(d)
+    assert out.view(seat) == game.view(seat)
+    assert C.parse_many(d["stock"]) != game.stock or game.players == 1
+    return out
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_a_choice_depends_only_on_what_the_seat_may_see(level: str) -> None:
+    """Redealing the cards a seat cannot see never changes its bot's choice (the expert's
+    search samples those cards itself, from its own seed)."""
+    import random
+
+    from rum500.rules import Options
+
+    for seed in (3, 8):
+        game = Game(3, seed=seed, options=Options(jokers=seed == 8))
+        rng = random.Random(seed)
+        for _ in range(12 * seed):  # into the hand, with a discard pile to dig in
+            game.apply(rng.choice(game.legal_actions()))
+        seat = game.to_move
+        twin = _hidden_shuffled(game, seat, seed)
+        a = make_bot(level, seed=5).choose(game.view(seat))
+        b = make_bot(level, seed=5).choose(twin.view(seat))
+        assert a == b

@@ -1,0 +1,315 @@
+"""The ``expert`` bot: determinized Monte Carlo search over what its seat cannot see.
+
+It reads only its seat's view (:func:`rum500.bots.seat.read_view`) and its memory of the
+hand's public events (the card tracker), exactly as the other levels. For a decision that
+matters — where to draw from (the stock, or a dig), and which card to discard — it
+
+1. lists a few candidate actions (the ``hard`` bot's valuation ranks them: every dig that
+   can place the card dug for, the stock, the best discards);
+2. samples *worlds* consistent with everything seen: each opponent holds the cards it is
+   known to have taken from the discard pile and, for the rest, unseen cards drawn at random;
+   the stock is the remaining unseen cards in random order (:func:`determinize`);
+3. in each world plays every candidate, then the rest of the hand with a fast greedy policy
+   for every seat (:func:`playout`: the engine's fast path, no re-checking), and scores the
+   hand's end: its team's score minus the opponents' average;
+4. picks the candidate with the best mean over the worlds (the same worlds for every
+   candidate, which makes the comparison far less noisy than the scores themselves).
+
+Melds and lay-offs are the ``hard`` bot's plan. The search budget is counted in playout
+steps, not in time, so a game with a seed is reproducible: it adapts to the position (fewer
+worlds when there are many candidates or a long hand ahead) and stops early when one
+candidate is clearly best. A wall-clock guard (:data:`TIME_GUARD_S`) only stops a search
+that a badly overloaded machine slows down beyond it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from rum500 import cards as C
+from rum500.bots.base import discard, draw_stock
+from rum500.bots.hands import Plan, partners
+from rum500.bots.hard import HardBot
+from rum500.bots.medium import dug_plan
+from rum500.bots.seat import SeatView
+from rum500.rules.game import (
+    MOVE_DIG,
+    MOVE_DISCARD,
+    MOVE_LAYOFF,
+    MOVE_MELD,
+    Game,
+    Phase,
+    action_of,
+)
+
+#: Playout steps (decisions) one search may spend: about 0.1 s on this project's machine.
+STEP_BUDGET = 3200
+#: Worlds per candidate: at least, and at most.
+MIN_WORLDS = 6
+MAX_WORLDS = 48
+#: Candidates searched at most (the hard bot's best ones).
+MAX_CANDIDATES = 5
+#: A playout stops after this many decisions (a hand with an empty stock may go round).
+PLAYOUT_CAP = 160
+#: Stop early when the leader is this many standard errors ahead of the runner-up.
+CLEAR_LEAD = 3.0
+#: Search discards too (else the hard bot's discard).
+SEARCH_DISCARDS = False
+#: The search stops when it has run this long (a guard for an overloaded machine).
+TIME_GUARD_S = 0.6
+
+
+def determinize(v: SeatView, known: list[list[int]], rng: random.Random) -> Game | None:
+    """A full position consistent with the view: opponents hold their ``known`` cards plus
+    unseen ones at random, the stock is the rest in random order. None when the view and
+    the memory cannot be reconciled (then the caller does without search)."""
+    pool: list[int] = []
+    for c, n in enumerate(v.unseen()):
+        pool += [c] * n
+    for seat in range(v.players):
+        for c in known[seat]:
+            if c in pool:
+                pool.remove(c)
+    rng.shuffle(pool)
+    hands: list[list[int]] = []
+    for seat in range(v.players):
+        if seat == v.seat:
+            hands.append(list(v.hand))
+            continue
+        need = v.hand_sizes[seat] - len(known[seat])
+        if need < 0 or need > len(pool):
+            return None
+        hands.append(known[seat] + pool[:need])
+        del pool[:need]
+    if len(pool) != v.stock:
+        return None
+    return _position(v, hands, pool, rng)
+
+
+def _position(v: SeatView, hands: list[list[int]], stock: list[int], rng: random.Random) -> Game:
+    view = v.raw
+    state = {
+        "version": 1,
+        "players": v.players,
+        "seed": 0,
+        "options": dict(view["options"]),
+        "deck": None,
+        "rng": list(random.Random(rng.getrandbits(32)).getstate()),
+        "actions": [],
+        "totals": list(v.totals),
+        "results": [],
+        "winner": None,
+        "hand_number": view.get("hand_number", 1),
+        "lot": view.get("lot"),
+        "dealer": view.get("dealer", 0),
+        "hands": [C.names(h) for h in hands],
+        "stock": C.names(stock),
+        "discard_pile": C.names(v.pile),
+        "melds": list(view["melds"]),
+        "next_meld_id": 1 + max((m.id for m in v.melds), default=-1),
+        "turn": v.turn,
+        "phase": v.phase,
+        "must_play": view["must_play"],
+        "no_discard": view["no_discard"],
+        "reshuffled": bool(view.get("reshuffled")),
+        "went_out": None,
+        "claim_from": (view.get("claim") or {}).get("from"),
+    }
+    state["rng"][1] = list(state["rng"][1])
+    return Game.from_dict(state)
+
+
+# --------------------------------------------------------------------------- the playout policy
+
+
+def policy(g: Game) -> tuple:
+    """A fast greedy move for the seat to move: the top of the discard pile when it can go
+    down, else the stock; the longest meld, then any lay-off; then the costliest card that
+    has no partner in hand (a joker never, while another card can go)."""
+    moves = g.legal_moves()
+    if g.phase is Phase.DRAW:
+        top = len(g.pile) - 1
+        first = moves[0]
+        for m in moves:
+            if m[0] == MOVE_DIG and m[1] == top:
+                return m
+        return first
+    best_meld = None
+    layoff = None
+    discards = []
+    mp = g.must_play
+    for m in moves:
+        k = m[0]
+        if k == MOVE_MELD:
+            if mp is not None and mp not in m[1]:
+                continue
+            if best_meld is None or len(m[1]) > len(best_meld[1]):
+                best_meld = m
+        elif k == MOVE_LAYOFF:
+            if layoff is None and (mp is None or m[1] == mp):
+                layoff = m
+        elif k == MOVE_DISCARD:
+            discards.append(m[1])
+    if best_meld is not None:
+        return best_meld
+    if layoff is not None:
+        return layoff
+    if not discards:
+        return next(m for m in moves if m[0] in (MOVE_MELD, MOVE_LAYOFF))
+    hand = g.hands[g.turn]
+    if len(discards) > 1 and C.JOKER in discards:
+        discards.remove(C.JOKER)
+    values = C.VALUES
+    card = max(discards, key=lambda c: (partners(c, hand) == 0, values[c]))
+    return (MOVE_DISCARD, card)
+
+
+def playout(g: Game, cap: int = PLAYOUT_CAP) -> int:
+    """Play ``g`` (a copy: it is changed) to the end of the hand with :func:`policy`;
+    return the number of decisions made. "Rummy!" calls are not made (the claim phase is
+    closed at once)."""
+    hand = len(g.results)
+    steps = 0
+    while len(g.results) == hand and steps < cap:
+        if g.phase is Phase.CLAIM:
+            g.apply_move(g.legal_moves()[0], undo=False)
+            continue
+        if g.phase is not Phase.DRAW and g.phase is not Phase.PLAY:
+            break
+        g.apply_move(policy(g), undo=False)
+        steps += 1
+    return steps
+
+
+def outcome(g: Game, seat: int, hand: int) -> float:
+    """The hand's result for ``seat``'s team less the other seats' average (per seat): from
+    the score sheet if the hand ended, else from the table and the hands as they are."""
+    if len(g.results) > hand:
+        scores = g.results[hand]["scores"]
+    else:
+        table = g.table_points()
+        scores = [t - C.hand_points(h) for t, h in zip(table, g.hands, strict=True)]
+    team = g.options.team
+    mine = [s for s in range(g.players) if team(s) == team(seat)]
+    others = [s for s in range(g.players) if team(s) != team(seat)]
+    ours = sum(scores[s] for s in mine) / len(mine)
+    theirs = sum(scores[s] for s in others) / len(others) if others else 0.0
+    return ours - theirs
+
+
+# --------------------------------------------------------------------------- the bot
+
+
+class ExpertBot(HardBot):
+    level = "expert"
+
+    def __init__(
+        self, seed: int | None = None, strict: bool = False, steps: int = STEP_BUDGET
+    ) -> None:
+        super().__init__(seed, strict)
+        self.steps = steps
+        self.stats = {"searches": 0, "worlds": 0, "playout_steps": 0}
+
+    # -- what to search
+
+    def draw(self, v: SeatView) -> dict:
+        ranked = self.rank_draws(v)
+        if len(ranked) <= 1:
+            return ranked[0] if ranked else super().draw(v)
+        return self.search(v, ranked)
+
+    def rank_draws(self, v: SeatView) -> list[dict]:
+        """The stock and the digs that can place their card, best first by the hard bot's
+        valuation (the stock always in)."""
+        unseen = self.stock_unseen(v)
+        turns = self.draws_left(v)
+        scored: list[tuple[float, dict]] = []
+        for a in v.legal:
+            if a["type"] == "draw" and a.get("source") == "discard":
+                p, _taken, force = dug_plan(v, a["index"])
+                if force is not None and not p.places(force):
+                    continue
+                scored.append((self.state_value(p, v, unseen, turns), a))
+        scored.sort(key=lambda o: -o[0])
+        out = [a for _, a in scored[: MAX_CANDIDATES - 1]]
+        if v.stock:
+            out.insert(0, draw_stock())
+        elif any(a["type"] == "end_hand" for a in v.legal):
+            out.insert(0, {"type": "end_hand"})
+        return out
+
+    def discard(self, v: SeatView, p: Plan) -> dict:
+        if not SEARCH_DISCARDS:
+            return super().discard(v, p)
+        cands = self.discard_candidates(v, p)
+        if len(cands) <= 1:
+            return super().discard(v, p)
+        first = C.parse(super().discard(v, p)["card"])
+        ranked = [first] + sorted(
+            (c for c in cands if c != first), key=lambda c: (partners(c, v.hand) > 0, -C.VALUES[c])
+        )
+        return self.search(v, [discard(c) for c in ranked[:MAX_CANDIDATES]])
+
+    # -- the search
+
+    def known_hands(self, v: SeatView) -> list[list[int]]:
+        return [[] if s == v.seat else self.known(v, s) for s in range(v.players)]
+
+    def search(self, v: SeatView, candidates: list[dict]) -> dict:
+        """The candidate with the best mean outcome over sampled worlds (see the module)."""
+        known = self.known_hands(v)
+        ahead = v.stock + sum(v.hand_sizes)  # a rough length of the hand still to play
+        per_world = len(candidates) * max(8, min(PLAYOUT_CAP, ahead))
+        worlds = max(MIN_WORLDS, min(MAX_WORLDS, self.steps // per_world))
+        sums = [0.0] * len(candidates)
+        squares = [0.0] * len(candidates)
+        n = 0
+        clock = time.perf_counter
+        deadline = clock() + TIME_GUARD_S
+        self.stats["searches"] += 1
+        for _ in range(worlds):
+            world = determinize(v, known, self.rng)
+            if world is None:
+                break
+            moves = {action_key_of(action_of(m)): m for m in world.legal_moves()}
+            for i, a in enumerate(candidates):
+                move = moves.get(action_key_of(a))
+                if move is None:
+                    continue
+                g = world.copy()
+                g.apply_move(move, undo=False)
+                self.stats["playout_steps"] += playout(g)
+                x = outcome(g, v.seat, 0)
+                sums[i] += x
+                squares[i] += x * x
+            n += 1
+            self.stats["worlds"] += 1
+            if n >= MIN_WORLDS and (
+                self._clear(sums, squares, n) or time.perf_counter() > deadline
+            ):
+                break
+        if n == 0:
+            return candidates[0]
+        best = max(range(len(candidates)), key=lambda i: sums[i])
+        return candidates[best]
+
+    @staticmethod
+    def _clear(sums: list[float], squares: list[float], n: int) -> bool:
+        """Is the leader ahead of the runner-up by more than CLEAR_LEAD standard errors?"""
+        order = sorted(range(len(sums)), key=lambda i: -sums[i])
+        if len(order) < 2:
+            return True
+        a, b = order[0], order[1]
+        gap = (sums[a] - sums[b]) / n
+        var = 0.0
+        for i in (a, b):
+            mean = sums[i] / n
+            var += max(0.0, squares[i] / n - mean * mean) / n
+        return gap > CLEAR_LEAD * math.sqrt(var) if var > 0 else gap > 0
+
+
+def action_key_of(a: dict) -> tuple:
+    """Draws and discards, the only actions the search compares, by what identifies them."""
+    return (a.get("type"), a.get("source"), a.get("index"), a.get("card"))
