@@ -53,6 +53,10 @@ MAX_WORLDS = 48
 MAX_CANDIDATES = 5
 #: A playout stops after this many decisions (a hand with an empty stock may go round).
 PLAYOUT_CAP = 160
+#: A playout looks this many of the seat's turns ahead, then judges the position.
+HORIZON = 2
+#: What a point in hand counts when a playout stops before the hand ends.
+HELD_WEIGHT = 0.6
 #: Stop early when the leader is this many standard errors ahead of the runner-up.
 CLEAR_LEAD = 3.0
 #: Search discards too (else the hard bot's discard).
@@ -166,17 +170,24 @@ def policy(g: Game) -> tuple:
     return (MOVE_DISCARD, card)
 
 
-def playout(g: Game, cap: int = PLAYOUT_CAP) -> int:
-    """Play ``g`` (a copy: it is changed) to the end of the hand with :func:`policy`;
-    return the number of decisions made. "Rummy!" calls are not made (the claim phase is
-    closed at once)."""
+def playout(g: Game, seat: int, turns: int = HORIZON, cap: int = PLAYOUT_CAP) -> int:
+    """Play ``g`` (a copy: it is changed) with :func:`policy` until ``seat`` has played
+    ``turns`` more turns (or the hand ends); return the number of decisions made.
+    "Rummy!" calls are not made (the claim phase is closed at once)."""
     hand = len(g.results)
     steps = 0
+    left = turns + (g.turn != seat or g.phase is not Phase.DRAW)
     while len(g.results) == hand and steps < cap:
-        if g.phase is Phase.CLAIM:
+        phase = g.phase
+        if phase is Phase.CLAIM:
             g.apply_move(g.legal_moves()[0], undo=False)
             continue
-        if g.phase is not Phase.DRAW and g.phase is not Phase.PLAY:
+        if phase is Phase.DRAW:
+            if g.turn == seat:
+                left -= 1
+                if left < 0:
+                    break
+        elif phase is not Phase.PLAY:
             break
         g.apply_move(policy(g), undo=False)
         steps += 1
@@ -185,12 +196,13 @@ def playout(g: Game, cap: int = PLAYOUT_CAP) -> int:
 
 def outcome(g: Game, seat: int, hand: int) -> float:
     """The hand's result for ``seat``'s team less the other seats' average (per seat): from
-    the score sheet if the hand ended, else from the table and the hands as they are."""
+    the score sheet if the hand ended, else the table points less :data:`HELD_WEIGHT` of
+    the points in hand (cards in hand now may still go down)."""
     if len(g.results) > hand:
         scores = g.results[hand]["scores"]
     else:
         table = g.table_points()
-        scores = [t - C.hand_points(h) for t, h in zip(table, g.hands, strict=True)]
+        scores = [t - HELD_WEIGHT * C.hand_points(h) for t, h in zip(table, g.hands, strict=True)]
     team = g.options.team
     mine = [s for s in range(g.players) if team(s) == team(seat)]
     others = [s for s in range(g.players) if team(s) != team(seat)]
@@ -260,8 +272,8 @@ class ExpertBot(HardBot):
     def search(self, v: SeatView, candidates: list[dict]) -> dict:
         """The candidate with the best mean outcome over sampled worlds (see the module)."""
         known = self.known_hands(v)
-        ahead = v.stock + sum(v.hand_sizes)  # a rough length of the hand still to play
-        per_world = len(candidates) * max(8, min(PLAYOUT_CAP, ahead))
+        ahead = min(v.stock + sum(v.hand_sizes), 3 * v.players * (HORIZON + 1))
+        per_world = len(candidates) * max(8, ahead)  # playout steps per world, roughly
         worlds = max(MIN_WORLDS, min(MAX_WORLDS, self.steps // per_world))
         sums = [0.0] * len(candidates)
         squares = [0.0] * len(candidates)
@@ -280,7 +292,7 @@ class ExpertBot(HardBot):
                     continue
                 g = world.copy()
                 g.apply_move(move, undo=False)
-                self.stats["playout_steps"] += playout(g)
+                self.stats["playout_steps"] += playout(g, v.seat)
                 x = outcome(g, v.seat, 0)
                 sums[i] += x
                 squares[i] += x * x

