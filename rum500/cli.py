@@ -232,7 +232,14 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--games", type=_positive, default=100, help="matches to play (100)")
     p.add_argument("--players", type=_players, default=2, help="players per match (2)")
-    p.add_argument("--bots", default="hard,medium", help="bot levels, comma separated")
+    p.add_argument(
+        "--bots",
+        help="bot levels, comma separated (hard,medium; --ladder: random,easy,medium,hard,expert)",
+    )
+    p.add_argument(
+        "--ladder", action="store_true",
+        help="round robin of two-player matches, --games per pair; Elo ratings with 95%% CIs",
+    )
     p.add_argument("--hands", type=_positive, help="play H hands instead of whole matches")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the first match (0)")
     p.add_argument("--jobs", type=_jobs, help="processes (default: all cores)")

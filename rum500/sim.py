@@ -7,6 +7,10 @@ its win rate with a 95% Wilson interval, its mean score per hand and its decisio
 A simulation is a pure function of its arguments and seed: match ``k`` uses the game seed
 ``seed * 1_000_003 + k`` and per-seat bot seeds derived from it, and results are gathered in
 match order, so the figures (all but the timings) do not depend on ``--jobs``.
+
+``--ladder`` plays a round robin of two-player matches between every pair of levels
+(``--games`` per pair, seats alternating) and rates the levels on the Elo scale by a
+Bradley–Terry fit, with 95% intervals (:func:`ladder`).
 """
 
 from __future__ import annotations
@@ -265,10 +269,206 @@ def simulate(
     }
 
 
+#: The levels of a tournament when --bots is not given.
+DEFAULT_BOTS = "hard,medium"
+#: The ladder's levels, weakest first, when --bots is not given.
+LADDER_LEVELS = ("random", "easy", "medium", "hard", "expert")
+#: Elo points per unit of Bradley–Terry log-strength.
+ELO = 400 / math.log(10)
+#: Each pairing counts this many virtual wins for each side (keeps a whitewash finite).
+PRIOR_WINS = 0.5
+
+
+def ladder(
+    games: int,
+    levels: list[str],
+    target: int = 500,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: bool = False,
+) -> dict:
+    """A round robin of two-player matches to ``target``, ``games`` for every pair of
+    ``levels`` (seats alternate), and their ratings (see :func:`rate`). Pair ``p`` plays the
+    matches :func:`tasks` makes with the seed ``seed * 1_000_003 + p``."""
+    pairs = [(a, b) for i, a in enumerate(levels) for b in levels[i + 1 :]]
+    work: list[MatchTask] = []
+    for p, (a, b) in enumerate(pairs):
+        for t in tasks(games, 2, [a, b], None, target, seed * SEED_STRIDE + p):
+            work.append(MatchTask(len(work), t.seed, t.levels, None, target))
+    start = time.perf_counter()
+    results: Iterator[MatchResult] = run_matches(work, jobs)
+    if progress:
+        results = _progress(results, len(work), "rum500 sim --ladder")
+    wins = {pair: [0.0, 0.0] for pair in pairs}
+    times: dict[str, list[float]] = {level: [] for level in levels}
+    for r in results:
+        pair = r.levels if r.levels in wins else (r.levels[1], r.levels[0])
+        for seat, level in enumerate(r.levels):
+            wins[pair][pair.index(level)] += r.wins[seat]
+            times[level].extend(r.times[seat])
+    ratings = rate(levels, wins)
+    out_levels = {}
+    for level in levels:
+        t = sorted(times[level])
+        out_levels[level] = {
+            **ratings[level],
+            "decision_ms": {
+                "p50": percentile(t, 50) * 1000,
+                "p95": percentile(t, 95) * 1000,
+                "max": (t[-1] * 1000) if t else 0.0,
+            },
+        }
+    return {
+        "ladder": True,
+        "games_per_pair": games,
+        "players": 2,
+        "bots": levels,
+        "target": target,
+        "seed": seed,
+        "jobs": jobs,
+        "elapsed_s": time.perf_counter() - start,
+        "pairs": [{"bots": list(pair), "wins": w, "games": games} for pair, w in wins.items()],
+        "levels": out_levels,
+    }
+
+
+def rate(levels: list[str], wins: dict[tuple[str, ...], list[float]]) -> dict[str, dict]:
+    """Bradley–Terry ratings on the Elo scale, the first level at 0, from the wins of each
+    pairing (each side given :data:`PRIOR_WINS` more), fitted by maximum likelihood
+    (Newton's method); 95% intervals from the likelihood's curvature (the first level's
+    rating is fixed, so each interval is relative to it)."""
+    n = len(levels)
+    index = {level: i for i, level in enumerate(levels)}
+    games = [[0.0] * n for _ in range(n)]
+    won = [0.0] * n
+    played = [0] * n
+    real = [0.0] * n
+    for (a, b), (wa, wb) in wins.items():
+        i, j = index[a], index[b]
+        played[i] += round(wa + wb)
+        played[j] += round(wa + wb)
+        real[i] += wa
+        real[j] += wb
+        wa, wb = wa + PRIOR_WINS, wb + PRIOR_WINS
+        games[i][j] += wa + wb
+        games[j][i] += wa + wb
+        won[i] += wa
+        won[j] += wb
+    theta = [0.0] * n
+    info: list[list[float]] = [[0.0] * n for _ in range(n)]
+    for _ in range(100):
+        grad = list(won)
+        info = [[0.0] * n for _ in range(n)]
+        for i in range(n):
+            for j in range(n):
+                if i == j or not games[i][j]:
+                    continue
+                p = 1 / (1 + math.exp(theta[j] - theta[i]))
+                grad[i] -= games[i][j] * p
+                w = games[i][j] * p * (1 - p)
+                info[i][i] += w
+                info[i][j] -= w
+        step = _solve([row[1:] for row in info[1:]], grad[1:])
+        for k, d in enumerate(step, start=1):
+            theta[k] += d
+        if max((abs(d) for d in step), default=0.0) < 1e-9:
+            break
+    cov = _inverse([row[1:] for row in info[1:]])
+    out = {}
+    for i, level in enumerate(levels):
+        se = math.sqrt(max(0.0, cov[i - 1][i - 1])) if i else 0.0
+        r = theta[i] * ELO
+        half = 1.959964 * se * ELO
+        out[level] = {
+            "rating": r,
+            "ci95": [r - half, r + half],
+            "games": played[i],
+            "wins": real[i],
+        }
+    return out
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """x with a·x = b (Gauss–Jordan elimination with partial pivoting; a is small)."""
+    n = len(b)
+    m = [list(row) + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        if abs(m[c][c]) < 1e-12:
+            continue
+        for r in range(n):
+            if r != c and m[r][c]:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
+    return [m[i][n] / m[i][i] if abs(m[i][i]) >= 1e-12 else 0.0 for i in range(n)]
+
+
+def _inverse(a: list[list[float]]) -> list[list[float]]:
+    n = len(a)
+    cols = [_solve(a, [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
+    return [[cols[j][i] for j in range(n)] for i in range(n)]
+
+
+def format_ladder(report: dict, ascii_only: bool = False) -> str:
+    dash = "-" if ascii_only else "–"
+    lines = [
+        f"ladder: {report['games_per_pair']} two-player matches to {report['target']} per pair "
+        f"of {', '.join(report['bots'])}, seed {report['seed']}, {report['jobs']} process(es), "
+        f"{report['elapsed_s']:.1f} s",
+        "",
+        f"{'bot':<8} {'Elo':>7} {'95% CI':>17} {'games':>6} {'wins':>7} {'p95 ms':>8}",
+    ]
+    ranked = sorted(report["levels"].items(), key=lambda kv: -kv[1]["rating"])
+    for level, s in ranked:
+        lo, hi = s["ci95"]
+        lines.append(
+            f"{level:<8} {s['rating']:>+7.0f} {f'{lo:+.0f}{dash}{hi:+.0f}':>17} {s['games']:>6} "
+            f"{s['wins']:>7g} {s['decision_ms']['p95']:>8.2f}"
+        )
+    lines.append("")
+    for p in report["pairs"]:
+        (a, b), (wa, wb) = p["bots"], p["wins"]
+        lines.append(f"  {a} {wa:g} {dash} {wb:g} {b}")
+    lines.append("")
+    lines.append(
+        f"Elo relative to {report['bots'][0]} (0): a Bradley–Terry fit with "
+        f"{PRIOR_WINS:g} virtual win per side and pair; the interval is 95%"
+    )
+    return "\n".join(lines)
+
+
+def run_ladder(args: argparse.Namespace, jobs: int, seed: int, progress: bool) -> int:
+    """``rum500 sim --ladder``: the levels of ``--bots`` (default: all, weakest first)."""
+    try:
+        given = getattr(args, "bots", None)
+        levels = list(LADDER_LEVELS) if given in (None, "") else parse_levels(given)
+        levels = list(dict.fromkeys(levels))
+        if len(levels) < 2:
+            raise ValueError("--ladder needs at least two different bot levels")
+    except ValueError as e:
+        print(f"rum500 sim: {e}", file=sys.stderr)
+        return 2
+    try:
+        report = ladder(args.games, levels, args.target, seed, jobs, progress)
+    except KeyboardInterrupt:
+        print("rum500 sim: interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(format_ladder(report, ascii_only=getattr(args, "ascii", False)))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """``rum500 sim`` (arguments in :mod:`rum500.cli`)."""
+    if getattr(args, "ladder", False):
+        jobs = args.jobs or os.cpu_count() or 1
+        seed = args.seed if args.seed is not None else 0
+        return run_ladder(args, jobs, seed, sys.stdout.isatty() and not args.json)
     try:
-        levels = parse_levels(args.bots)
+        levels = parse_levels(args.bots or DEFAULT_BOTS)
     except ValueError as e:
         print(f"rum500 sim: {e}", file=sys.stderr)
         return 2

@@ -4,6 +4,7 @@ JSON report is well formed."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
@@ -128,3 +129,63 @@ def test_wilson_and_percentile() -> None:
     values = [float(i) for i in range(1, 101)]
     assert percentile(values, 50) == 50.0 and percentile(values, 95) == 95.0
     assert percentile([], 95) == 0.0
+
+
+def test_bradley_terry_ratings_follow_the_wins() -> None:
+    from rum500.sim import ELO, PRIOR_WINS, rate
+
+    # two levels: the fit is the log of the (smoothed) odds
+    r = rate(["b", "a"], {("b", "a"): [10.0, 90.0]})
+    odds = (90 + PRIOR_WINS) / (10 + PRIOR_WINS)
+    assert r["b"]["rating"] == 0
+    assert r["a"]["rating"] == pytest.approx(ELO * math.log(odds), abs=0.01)
+    lo, hi = r["a"]["ci95"]
+    assert lo < r["a"]["rating"] < hi and lo > 0  # 90 of 100 is clearly stronger
+    assert r["a"]["games"] == 100 and r["a"]["wins"] == 90
+    # three levels in a chain: the order follows, and a whitewash stays finite
+    r = rate(
+        ["x", "y", "z"],
+        {("x", "y"): [2.0, 8.0], ("x", "z"): [0.0, 10.0], ("y", "z"): [3.0, 7.0]},
+    )
+    assert 0 < r["y"]["rating"] < r["z"]["rating"] < 2000
+    # more games, narrower intervals
+    few = rate(["b", "a"], {("b", "a"): [3.0, 7.0]})["a"]["ci95"]
+    many = rate(["b", "a"], {("b", "a"): [30.0, 70.0]})["a"]["ci95"]
+    assert many[1] - many[0] < few[1] - few[0]
+
+
+def test_ladder_is_reproducible_across_jobs_and_the_cli_prints_it() -> None:
+    from rum500.sim import ladder
+
+    def figures(report: dict) -> dict:
+        out = {k: v for k, v in report.items() if k not in ("elapsed_s", "jobs", "levels")}
+        out["levels"] = {k: {**v, "decision_ms": None} for k, v in report["levels"].items()}
+        return out
+
+    one = ladder(3, ["random", "easy", "medium"], target=150, seed=5, jobs=1)
+    two = ladder(3, ["random", "easy", "medium"], target=150, seed=5, jobs=2)
+    assert figures(one) == figures(two)
+    assert [p["bots"] for p in one["pairs"]] == [
+        ["random", "easy"],
+        ["random", "medium"],
+        ["easy", "medium"],
+    ]
+    assert all(sum(p["wins"]) == 3 for p in one["pairs"])
+    assert one["levels"]["random"]["rating"] == 0
+    cmd = [sys.executable, "-m", "rum500", "sim", "--ladder", "--games", "2", "--target", "100"]
+    cmd += ["--bots", "random,medium", "--jobs", "1"]
+    table = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=True)
+    assert "Elo" in table.stdout and "medium" in table.stdout and "95%" in table.stdout
+    report = json.loads(
+        subprocess.run(
+            [*cmd, "--json"], capture_output=True, text=True, timeout=120, check=True
+        ).stdout
+    )
+    assert report["ladder"] is True and set(report["levels"]) == {"random", "medium"}
+    bad = subprocess.run(
+        [sys.executable, "-m", "rum500", "sim", "--ladder", "--bots", "hard"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "two different" in bad.stderr
