@@ -76,10 +76,13 @@ from typing import Any
 from net.protocol import PROTOCOL_VERSION
 from net.server import PLAYING, WILDCARDS, Limits, Server
 from rum500.bots import make_bot
+from rum500.claims import CLAIM_WINDOW, ClaimWindow
 from rum500.rules import Game, IllegalMove, Options, Phase
 
 log = logging.getLogger(__name__)
 
+#: the table options every client knew before the house rules (a hello without "options")
+SEED_OPTIONS = ("target", "decks", "top_card_free", "must_discard", "empty_stock")
 MAX_RESULTS = 40  # finished hands' score sheets sent in a view (the frame limit is 64 KiB)
 
 
@@ -103,6 +106,7 @@ class HostConfig:
     resume_game: Game | None = None
     resume_seats: list[dict] | None = None
     review_timeout: float = 30.0  # after a hand, deal anyway when not all are ready by then
+    claim_window: float = CLAIM_WINDOW  # "Rummy!" calls: seconds after each discard
     deal_pause: float = 3.0  # unused since the hand-end review (kept for old callers)
     takeover_after: float | None = 60.0  # None: never play an away player's seat
     interfaces: list[str] | None = None  # addresses zeroconf uses (None: all)
@@ -126,6 +130,8 @@ class GameTable:
         self.ready: set[int] = set()
         self.review_until: float | None = None
         self._host_acts = False  # the host itself applies the action (its deal ends a review)
+        #: "Rummy!" calls (option): the window after each discard (rum500/claims.py)
+        self.claim_window = ClaimWindow(config.claim_window)
         self._log_failed = False  # a notice about the game log was sent, no success since
         if self.game is None:  # refuse impossible options now, not when the match starts
             (config.options or Options()).validate(self.seats)
@@ -150,6 +156,7 @@ class GameTable:
         self._journal("start_match", self.match_info(seats))
         if self.game.phase is Phase.HAND_OVER:  # a resumed match between two hands
             self._open_review()
+        self.claim_window.follow(self.game)
         v = self.game.view(None)
         events = [
             {
@@ -186,7 +193,14 @@ class GameTable:
             return self._ready(seat)  # a player's deal only says "ready": the host deals
         if kind == "take_back":
             return self._take_back(seat)
-        events = game.apply(action, seat=seat)  # IllegalMove is a ValueError
+        if kind == "pass":
+            return self.claim_window.pass_(game, seat)
+        if kind == "rummy":
+            self.claim_window.check_call()
+        # the host closes the claim window itself (the engine refuses a seat's close_claims)
+        by = None if kind == "close_claims" and self._host_acts else seat
+        events = game.apply(action, seat=by)  # IllegalMove is a ValueError
+        self.claim_window.follow(game)
         self._journal("record", len(game.actions) - 1, seat, dict(game.actions[-1]))
         if game.phase is Phase.GAME_OVER:
             self._journal("finish", game.winner, list(game.totals))
@@ -220,13 +234,27 @@ class GameTable:
 
     def waiting(self) -> list[int]:
         """The seats the review waits for: connected human players who have not said ready."""
-        if not self.review_open or self.server is None:
+        if not self.review_open:
             return []
-        return [
-            s.index
-            for s in self.server.seats
-            if s.taken and not s.bot and s.conn is not None and s.index not in self.ready
-        ]
+        return [s for s in self.humans() if s not in self.ready]
+
+    def humans(self) -> list[int]:
+        """The seats of the connected human players."""
+        if self.server is None:
+            return []
+        return [s.index for s in self.server.seats if s.taken and not s.bot and s.conn is not None]
+
+    # -- the "Rummy!" claim window
+
+    @property
+    def claim_open(self) -> bool:
+        return self.game is not None and self.game.phase is Phase.CLAIM
+
+    def claim_due(self) -> float:
+        """Seconds until the host closes the claim window (0.0: now)."""
+        if self.game is None:
+            return 0.0
+        return self.claim_window.due(self.game, self.humans())
 
     def review_left(self) -> float:
         """Seconds until the host deals anyway (0.0 when no review is open)."""
@@ -289,6 +317,8 @@ class GameTable:
             if self.review_open
             else None
         )
+        if v.get("claim"):
+            v["claim"].update(self.claim_window.view(self.game, self.humans()))
         v["takeover"] = self.takeover()
         return v
 
@@ -315,11 +345,28 @@ class GameTable:
 
     def describe(self) -> dict:
         options = self.game.options if self.game else self.config.options
-        return {
+        d = {
             "options": options.to_dict(),
             "changed": options.changed(),
             "host": self.config.host_player,
         }
+        if options.rummy_calls:
+            d["claim_window"] = self.claim_window.length
+        return d
+
+    def refuse_hello(self, known: list[str] | None) -> str | None:
+        """Why a client that knows the table options ``known`` (hello's ``options``; None:
+        an older client, which knows the options of RULES.md §9) may not come in: an
+        option in force that it does not know. None when it may."""
+        options = self.game.options if self.game else self.config.options
+        knows = set(SEED_OPTIONS if known is None else known)
+        missing = sorted(k for k in options.changed() if k not in knows)
+        if not missing:
+            return None
+        return (
+            f"this table plays with {', '.join(missing)}, which your rum500 does not know: "
+            "update rum500 to sit here"
+        )
 
     def _journal(self, method: str, *args: Any) -> None:
         """Call the game log. Its I/O trouble (``OSError``, ``sqlite3.Error``) is expected:
@@ -445,7 +492,8 @@ class Host:
         """What views show of the players' presence: the review's waiting list, and the
         seats with a takeover countdown."""
         away = tuple(i for i, t in enumerate(self.table.takeover()) if t is not None)
-        return tuple(self.table.waiting()), away
+        claim = tuple(self.table.claim_window.waiting(self.table.game, self.table.humans()))
+        return tuple(self.table.waiting()), away, claim
 
     def _update_sent(self, by: int | None, events: list[dict]) -> None:
         self._sent = self._who_waits()
@@ -496,6 +544,8 @@ class Host:
         now = time.monotonic()
         if table.review_open:  # the dealer deals when every connected human is ready, or at
             return seat.index, table.review_left() if table.waiting() else 0.0  # the timeout
+        if table.claim_open:  # "Rummy!" calls: the host closes the window (bots never wait)
+            return seat.index, table.claim_due()
         if seat.bot:
             return seat.index, self.config.bot_delay if self._humans_seated() else 0.0
         if seat.conn is None and self.config.takeover_after is not None:
@@ -518,7 +568,8 @@ class Host:
             seat, wait = nxt
             key = (self.server.seq, seat)
             # a review's deadline is the table's own: no plan of ours to keep
-            if self.table.review_open or self._plan is None or self._plan[:2] != key:
+            own = self.table.review_open or self.table.claim_open
+            if own or self._plan is None or self._plan[:2] != key:
                 self._plan = (*key, time.monotonic() + wait)
             left = self._plan[2] - time.monotonic()
             if left > 0:
@@ -541,6 +592,9 @@ class Host:
         table = self.table
         if table.review_open:
             table.host_apply(seat, {"type": "deal"})
+            return
+        if table.claim_open:
+            table.host_apply(seat, {"type": "close_claims"})
             return
         view = table.view(seat)
         try:
@@ -694,6 +748,10 @@ def options_from_args(args: Any) -> Options:
         top_card_free=args.top_card_free,
         must_discard=args.must_discard,
         empty_stock=args.empty_stock,
+        jokers=getattr(args, "jokers", False),
+        rummy_calls=getattr(args, "rummy_calls", False),
+        teams=getattr(args, "teams", None) or 0,
+        ace_always_15=getattr(args, "ace_always_15", False),
     )
 
 
@@ -718,6 +776,7 @@ def config_from_args(args: Any) -> HostConfig:
         announce=not getattr(args, "no_announce", False),
         bot_delay=getattr(args, "bot_delay", 1.0),
         review_timeout=getattr(args, "review_timeout", 30.0),
+        claim_window=getattr(args, "claim_window", None) or CLAIM_WINDOW,
         journal=None,
     )
 

@@ -1,0 +1,220 @@
+"""The "Rummy!" claim window at the host (rum500/claims.py, RULES.md §11.2): real hosts on
+127.0.0.1 and real :class:`net.client.Client` connections.
+
+Where a test must tell "the window closed early" from "the window timed out", the window's
+clock is frozen (``claim_window.clock``), so only the players can close it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+
+from net.client import ActionRefused, Client
+from rum500.claims import ClaimWindow, check_window
+from rum500.hosting import HostConfig, start_host
+from rum500.rules import Game, IllegalMove, Options, Phase
+from tests.net.util import synced, wait_for
+from tests.rules.positions import position
+
+CALLS = Options(rummy_calls=True, target=5000)
+NAMES = ["Ann", "Bea", "Cid"]
+
+
+def frozen() -> float:
+    return 1000.0
+
+
+def claim_position(options: Options = CALLS) -> Game:
+    """Three players; 4♦ 5♦ 6♦ on the table; seat 0 (to play) holds 7♦, which it may discard."""
+    return position(
+        ["7D 2C 9S", "3H 8C JS", "KH QC 10S"],
+        melds=[("4D 5D 6D", 1)],
+        phase="play",
+        options=options,
+    )
+
+
+async def seated(game: Game, humans: int, **config: object) -> tuple:
+    """Host ``game`` with ``humans`` human seats (the rest bots); connect them all."""
+    seats = [
+        {"name": NAMES[i] if i < humans else f"Bot {i}", "token": f"token-{i}", "bot": i >= humans}
+        for i in range(game.players)
+    ]
+    host = await start_host(
+        HostConfig(
+            resume_game=game,
+            resume_seats=seats,
+            bot_level="random",
+            bind="127.0.0.1",
+            **config,  # type: ignore[arg-type]
+        )
+    )
+    players = []
+    for i in range(humans):
+        c = await Client.connect(host.address, host.port, name=NAMES[i], token=f"token-{i}")
+        players.append(c)
+    return host, players
+
+
+async def view_where(client: Client, until: Callable[[dict], bool], timeout: float = 10.0) -> dict:
+    await wait_for(lambda: client.view is not None and until(client.view), timeout)
+    assert client.view is not None
+    return client.view
+
+
+@pytest.fixture
+async def hosts():
+    made: list = []
+    yield made
+    for host, players in made:
+        for c in players:
+            await c.close()
+        await host.close()
+
+
+async def test_every_seat_sees_the_window_and_the_first_valid_call_wins(hosts):
+    game = claim_position()
+    host, (ann, bea, cid) = await seated(game, 3, claim_window=10.0)
+    hosts.append((host, [ann, bea, cid]))
+    host.table.claim_window.clock = frozen
+    await ann.act({"type": "discard", "card": "7D"})
+    for c in (ann, bea, cid):
+        v = await view_where(c, lambda v: v["phase"] == "claim")
+        assert v["claim"]["card"] == "7D" and v["claim"]["from"] == 0
+        assert v["claim"]["seconds_left"] == 10.0
+        assert v["claim"]["waiting"] == [1, 2] and v["claim"]["passed"] == []
+    assert bea.view["legal_actions"] == [{"type": "rummy", "seat": 1, "meld": 0}]
+    assert ann.view["legal_actions"] == []  # no call on one's own discard
+    # both call; the host judges them in the order it receives them
+    await bea.act({"type": "rummy", "meld": 0})
+    with pytest.raises(ActionRefused, match="Rummy! may only be called on a discard"):
+        await cid.act({"type": "rummy", "meld": 0})
+    views = [await view_where(c, lambda v: v["phase"] == "draw") for c in (ann, bea, cid)]
+    for v in views:
+        assert v["melds"][0]["cards"] == ["4D", "5D", "6D", "7D"]
+        assert v["table_points"] == [0, 22, 0]  # 4+5+6 and the 7 for the caller
+        assert v["turn"] == 1 and v["claim"] is None
+    assert game.actions[-1] == {"type": "rummy", "seat": 1, "meld": 0}
+    assert sorted(game.hands[1]) == sorted(claim_position().hands[1])  # the caller's hand
+
+
+async def test_a_call_on_a_card_that_cannot_be_laid_off_is_refused_and_costs_nothing(hosts):
+    game = position(
+        ["2C 7D 9S", "3H 8C JS", "KH QC 10S"],
+        melds=[("4D 5D 6D", 1)],
+        phase="play",
+        options=CALLS,
+    )
+    host, players = await seated(game, 3, claim_window=10.0)
+    hosts.append((host, players))
+    ann, bea, cid = players
+    host.table.claim_window.clock = frozen
+    await ann.act({"type": "discard", "card": "2C"})
+    await view_where(bea, lambda v: v["phase"] == "claim")
+    before = game.to_dict()
+    with pytest.raises(ActionRefused, match="2C"):
+        await bea.act({"type": "rummy", "meld": 0})
+    assert game.to_dict() == before and game.phase is Phase.CLAIM
+    with pytest.raises(ActionRefused, match="own discard"):
+        await ann.act({"type": "rummy", "meld": 0})
+    with pytest.raises(ActionRefused, match="host closes the claim window"):
+        await bea.act({"type": "close_claims"})
+    with pytest.raises(ActionRefused, match="Rummy! may still be called"):
+        await bea.act({"type": "draw", "source": "stock"})
+    assert game.to_dict() == before
+    # the refused caller may still pass; the window closes when both have passed
+    await bea.act({"type": "pass"})
+    v = await view_where(ann, lambda v: v["claim"] and v["claim"]["passed"] == [1])
+    assert v["claim"]["waiting"] == [2] and v["phase"] == "claim"
+    await cid.act({"type": "pass"})
+    await view_where(bea, lambda v: v["phase"] == "draw" and v["turn"] == 1)
+    assert game.actions[-1] == {"type": "close_claims"}
+
+
+async def test_a_pass_is_for_the_claim_window_only(hosts):
+    host, players = await seated(claim_position(), 2, claim_window=10.0)
+    hosts.append((host, players))
+    ann, bea = players
+    with pytest.raises(ActionRefused, match="no discard to pass on"):
+        await bea.act({"type": "pass"})
+    host.table.claim_window.clock = frozen
+    await ann.act({"type": "discard", "card": "7D"})
+    await view_where(ann, lambda v: v["phase"] == "claim")
+    with pytest.raises(ActionRefused, match="own discard"):
+        await ann.act({"type": "pass"})
+    await bea.act({"type": "pass"})  # the only other human passed: the window closes
+    await view_where(ann, lambda v: v["phase"] == "draw" and v["turn"] == 1)
+    with pytest.raises(ActionRefused, match="no discard to pass on"):
+        await bea.act({"type": "pass"})
+
+
+async def test_no_window_without_another_human_and_bots_are_never_held(hosts):
+    """Ann alone with two bots: her discard is closed at once (the window's clock is frozen,
+    so only that can close it); a bot's discard waits for Ann, who passes."""
+    game = claim_position()
+    host, (ann,) = await seated(game, 1, claim_window=10.0, bot_delay=0.0)
+    hosts.append((host, [ann]))
+    host.table.claim_window.clock = frozen
+    await ann.act({"type": "discard", "card": "7D"})
+    # the bots of seats 1 and 2 play on: seat 1 draws, plays and discards
+    await wait_for(lambda: game.phase is Phase.CLAIM and game.claim_from == 1, 10)
+    v = await view_where(ann, lambda v: v["phase"] == "claim" and v["claim"]["from"] == 1)
+    assert v["claim"]["waiting"] == [0]
+    await synced(ann)
+    assert game.phase is Phase.CLAIM and game.claim_from == 1  # it waits for Ann
+    await ann.act({"type": "pass"})
+    await wait_for(lambda: game.claim_from != 1, 10)
+    assert {"type": "close_claims"} in game.actions
+
+
+async def test_a_table_of_bots_with_calls_and_jokers_plays_a_whole_match():
+    options = Options(rummy_calls=True, jokers=True, target=100)
+    host = await start_host(
+        HostConfig(players=3, bots=3, bot_level="random", seed=5, options=options)
+    )
+    try:
+        host.start_now()
+        await asyncio.wait_for(host.finished(), 120)
+        assert host.table.game.winner is not None
+        assert {"type": "close_claims"} in host.table.game.actions
+    finally:
+        await host.close()
+
+
+async def test_the_window_times_out_and_the_host_closes_it(hosts):
+    game = claim_position()
+    host, players = await seated(game, 2, claim_window=0.5)
+    hosts.append((host, players))
+    ann, bea = players
+    await ann.act({"type": "discard", "card": "7D"})
+    await view_where(bea, lambda v: v["phase"] == "draw" and v["turn"] == 1)
+    assert game.actions[-1] == {"type": "close_claims"}
+
+
+# ---------------------------------------------------------------------- the window alone
+
+
+def test_the_window_length_is_checked():
+    assert check_window(3) == 3.0
+    for bad in (0.4, 10.5, True, "3", float("nan")):
+        with pytest.raises(ValueError):
+            check_window(bad)  # type: ignore[arg-type]
+
+
+def test_a_call_after_the_deadline_is_refused():
+    now = [0.0]
+    window = ClaimWindow(2.0, clock=lambda: now[0])
+    game = claim_position()
+    game.apply({"type": "discard", "card": "7D"})
+    window.follow(game)
+    assert window.open and window.left() == 2.0
+    window.check_call()  # in time
+    now[0] = 2.0
+    with pytest.raises(IllegalMove, match="too late"):
+        window.check_call()
+    assert window.due(game, [0, 1, 2]) == 0.0
+    game.apply({"type": "close_claims"})
+    window.follow(game)
+    assert not window.open and window.view(game, [1])["seconds_left"] == 0.0
