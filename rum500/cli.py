@@ -82,6 +82,7 @@ _jobs = _whole(1, 1024, "processes")
 _delay = _seconds(0.0, 60.0)
 _timeout = _seconds(0.1, 600.0)
 _review_timeout = _seconds(1.0, 600.0)
+_claim_window = _seconds(0.5, 10.0)
 
 
 def _review(p: argparse.ArgumentParser) -> None:
@@ -130,6 +131,29 @@ def _table_options(p: argparse.ArgumentParser) -> None:
         help="when the stock runs out (play_on)",
     )
     g.add_argument("--seed", type=_seed, help="seed of the shuffles (random by default)")
+    _house_rules(p)
+
+
+def _house_rules(p: argparse.ArgumentParser, window: bool = True) -> None:
+    """The house rules (RULES.md §11), for ``play``, ``host`` and ``sim``."""
+    g = p.add_argument_group("house rules (RULES.md §11)")
+    g.add_argument("--jokers", action="store_true", help="two jokers per deck, wild")
+    g.add_argument(
+        "--rummy-calls", action="store_true",
+        help='any player may call "Rummy!" on a discard that could be laid off',
+    )
+    if window:
+        g.add_argument(
+            "--claim-window", type=_claim_window, default=3.0, metavar="SECONDS",
+            help='with --rummy-calls: seconds to call "Rummy!" after each discard (3; 0.5-10)',
+        )
+    g.add_argument(
+        "--teams", type=int, choices=[2, 3], default=0,
+        help="partnerships: 2 teams (4 or 6 players) or 3 teams of two (6 players)",
+    )
+    g.add_argument(
+        "--ace-always-15", action="store_true", help="an ace scores 15 even low in A-2-3"
+    )
 
 
 def _host_args(p: argparse.ArgumentParser) -> None:
@@ -245,6 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_jobs, help="processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--target", type=_target, default=500, help="score that wins (500)")
+    _house_rules(p, window=False)
 
     p = sub.add_parser("history", help="past matches")
     _common(p)

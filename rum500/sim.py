@@ -70,13 +70,21 @@ class LevelStats:
 
 
 def tasks(
-    games: int, players: int, levels: list[str], hands: int | None, target: int, seed: int
+    games: int,
+    players: int,
+    levels: list[str],
+    hands: int | None,
+    target: int,
+    seed: int,
+    options: dict | None = None,
 ) -> list[MatchTask]:
-    """Match ``k`` seats ``levels[(s + k) % len(levels)]`` at seat ``s``."""
+    """Match ``k`` seats ``levels[(s + k) % len(levels)]`` at seat ``s``; ``options``: the
+    house rules (``Options`` fields besides the target)."""
+    house = tuple(sorted((options or {}).items()))
     out = []
     for k in range(games):
         seats = tuple(levels[(s + k) % len(levels)] for s in range(players))
-        out.append(MatchTask(k, seed * SEED_STRIDE + k, seats, hands, target))
+        out.append(MatchTask(k, seed * SEED_STRIDE + k, seats, hands, target, house))
     return out
 
 
@@ -248,9 +256,10 @@ def simulate(
     seed: int = 0,
     jobs: int = 1,
     progress: bool = False,
+    options: dict | None = None,
 ) -> dict:
     """Run a tournament and return the report (the object ``--json`` prints)."""
-    work = tasks(games, players, levels, hands, target, seed)
+    work = tasks(games, players, levels, hands, target, seed, options)
     start = time.perf_counter()
     results: Iterator[MatchResult] = run_matches(work, jobs)
     if progress:
@@ -263,6 +272,7 @@ def simulate(
         "hands": hands,
         "target": None if hands else target,
         "seed": seed,
+        "options": dict(options or {}),
         "jobs": jobs,
         "elapsed_s": time.perf_counter() - start,
         "levels": summary,
@@ -475,9 +485,29 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     seed = args.seed if args.seed is not None else 0
     progress = sys.stdout.isatty() and not args.json
+    house = {
+        "jokers": getattr(args, "jokers", False),
+        "rummy_calls": getattr(args, "rummy_calls", False),
+        "teams": getattr(args, "teams", 0) or 0,
+        "ace_always_15": getattr(args, "ace_always_15", False),
+    }
+    try:
+        Options(**house).validate(args.players)
+    except ValueError as e:
+        print(f"rum500 sim: {e}", file=sys.stderr)
+        return 2
+    house = {k: v for k, v in house.items() if v}
     try:
         report = simulate(
-            args.games, args.players, levels, args.hands, args.target, seed, jobs, progress
+            args.games,
+            args.players,
+            levels,
+            args.hands,
+            args.target,
+            seed,
+            jobs,
+            progress,
+            house,
         )
     except KeyboardInterrupt:
         print("rum500 sim: interrupted", file=sys.stderr)

@@ -141,6 +141,7 @@ def run_play(args: argparse.Namespace) -> int:
             bot_delay=DEFAULT_BOT_DELAY if args.bot_delay is None else args.bot_delay,
         )
         config.review_timeout = args.review_timeout
+        config.claim_window = args.claim_window
         config.options.validate(config.players)
     except ValueError as e:
         return _fail(str(e))
