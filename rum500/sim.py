@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from rum500 import cards as C
 from rum500.bots import LEVELS, make_bot
 from rum500.rules import Game, Options, Phase
 
@@ -51,6 +52,8 @@ class MatchResult:
     wins: list[float]  # per seat: 1 for the winner, shared on a tie (--hands)
     scores: list[list[int]]  # per hand, per seat
     times: list[list[float]]  # per seat: seconds per decision
+    #: per seat: [digs, cards taken by them, of those still in hand at hand end, their points]
+    digging: list[list[int]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -60,9 +63,12 @@ class LevelStats:
     hands: int = 0
     points: int = 0
     times: list[float] = field(default_factory=list)
+    digging: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
     def add(self, result: MatchResult, seat: int) -> None:
         self.seats += 1
+        if result.digging:
+            self.digging = [a + b for a, b in zip(self.digging, result.digging[seat], strict=True)]
         self.wins += result.wins[seat]
         self.hands += len(result.scores)
         self.points += sum(hand[seat] for hand in result.scores)
@@ -100,6 +106,8 @@ def play_match(task: MatchTask, bots: list | None = None) -> MatchResult:
         bots = [make_bot(level, seed=task.seed * 16 + s) for s, level in enumerate(task.levels)]
     watchers = [(s, b.observe) for s, b in enumerate(bots) if hasattr(b, "observe")]
     times: list[list[float]] = [[] for _ in range(players)]
+    digging = [[0, 0, 0, 0] for _ in range(players)]
+    dug: list[list[int]] = [[] for _ in range(players)]  # this hand's cards taken by digs
     clock = time.perf_counter
     while game.to_move is not None:
         if task.hands and len(game.results) >= task.hands:
@@ -119,6 +127,7 @@ def play_match(task: MatchTask, bots: list | None = None) -> MatchResult:
         events = game.apply(action, seat=seat)
         for s, observe in watchers:
             observe(events, game.view(s))
+        _count_digs(events, digging, dug)
     totals = game.totals
     if game.winner is not None:
         team = options.team(game.winner)  # with partnerships, the whole team wins
@@ -128,7 +137,28 @@ def play_match(task: MatchTask, bots: list | None = None) -> MatchResult:
         leaders = [s for s in range(players) if totals[s] == best]
         wins = [1.0 / len(leaders) if s in leaders else 0.0 for s in range(players)]
     scores = [list(r["scores"]) for r in game.results]
-    return MatchResult(task.index, task.levels, wins, scores, times)
+    return MatchResult(task.index, task.levels, wins, scores, times, digging)
+
+
+def _count_digs(events: list[dict], digging: list[list[int]], dug: list[list[int]]) -> None:
+    """Count digs (draws from the discard pile: each seat's [digs, cards taken]) and, when
+    a hand ends, how many of the cards dug that hand are still in hand, and their points."""
+    for e in events:
+        kind = e.get("type")
+        if kind == "draw" and e.get("source") == "discard":
+            taken = C.parse_many(e["cards"])
+            digging[e["seat"]][0] += 1
+            digging[e["seat"]][1] += len(taken)
+            dug[e["seat"]] += taken
+        elif kind == "hand_end":
+            for seat, names in enumerate(e["hands"]):
+                left = C.parse_many(names)
+                for c in dug[seat]:
+                    if c in left:
+                        left.remove(c)
+                        digging[seat][2] += 1
+                        digging[seat][3] += C.VALUES[c]
+                dug[seat] = []
 
 
 def _ignore_interrupts() -> None:
@@ -180,7 +210,15 @@ def summarize(results: Iterable[MatchResult], levels: list[str]) -> dict[str, di
     for level, s in stats.items():
         times = sorted(s.times)
         lo, hi = wilson(s.wins, s.seats)
+        digs, taken, held, held_points = s.digging
         out[level] = {
+            "digging": {
+                "digs": digs,
+                "cards_per_dig": taken / digs if digs else 0.0,
+                "held_per_dig": held / digs if digs else 0.0,
+                "held_points_per_dig": held_points / digs if digs else 0.0,
+                "held_per_hand": held / s.hands if s.hands else 0.0,
+            },
             "seats": s.seats,
             "wins": s.wins,
             "win_rate": s.wins / s.seats if s.seats else 0.0,
