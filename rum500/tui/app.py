@@ -51,10 +51,11 @@ def build_table_app(
 
 
 async def tick(model: TableModel, app: Application[Any]) -> None:
-    """Redraw each second while a countdown is on screen (the review, an away seat)."""
+    """Redraw each second while a countdown is on screen (the review, an away seat, the
+    "Rummy!" window and its banner)."""
     while True:
         await asyncio.sleep(1.0)
-        if model.review.open or model.takeover:
+        if model.review.open or model.takeover or model.claim.open or model.banner_text():
             app.invalidate()
 
 

@@ -1,7 +1,9 @@
 """Words for the screen: cards, events, actions and the host's refusals, in the current language.
 
 Cards are ``AS 10H`` on the wire; on screen the rank (``Т В Д К`` in Russian) is followed by
-the suit symbol ``♠♥♦♣``, or the letter ``S H D C`` with ``--ascii``.
+the suit symbol ``♠♥♦♣``, or the letter ``S H D C`` with ``--ascii``. A joker (``JK``) is
+``🃏`` (``*`` with ``--ascii``); on the table it is followed by the card it stands for:
+``🃏9♥`` (``*9H``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from rum500 import cards as C
 from rum500.i18n import N_, _, pgettext
 
 NameOf = Callable[[int | None], str]
+JOKER_SYMBOL = "🃏"
+JOKER_ASCII = "*"
 
 
 def rank_text(rank: str) -> str:
@@ -37,9 +41,23 @@ def suit_text(suit: str, ascii: bool) -> str:
     return suit if ascii else C.SUIT_SYMBOLS.get(suit, suit)
 
 
-def card_text(card: str, ascii: bool = False) -> str:
+def joker_text(ascii: bool = False) -> str:
+    return JOKER_ASCII if ascii else JOKER_SYMBOL
+
+
+def card_text(card: str, ascii: bool = False, stands_for: str | None = None) -> str:
+    """``10♥``; a joker ``🃏`` — on the table with what it stands for, ``🃏9♥``."""
+    if card == C.JOKER_NAME:
+        return joker_text(ascii) + (card_text(stands_for, ascii) if stands_for else "")
     rank, suit = split(card)
     return rank_text(rank) + suit_text(suit, ascii)
+
+
+def meld_text(meld: dict, ascii: bool = False) -> str:
+    """A meld's cards as they lie, a joker with what it stands for: ``7♥ 8♥ 🃏9♥``."""
+    cards = [str(c) for c in meld.get("cards") or []]
+    stands = meld.get("stands_for") or [None] * len(cards)
+    return " ".join(card_text(c, ascii, s) for c, s in zip(cards, stands, strict=False))
 
 
 def cards_text(cards: list[str], ascii: bool = False) -> str:
@@ -67,17 +85,23 @@ def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
             )
         ]
     if kind == "meld":
-        return [
-            _("{who} melds {cards}.").format(who=who, cards=cards_text(e.get("cards") or [], ascii))
-        ]
+        cards = [str(c) for c in e.get("cards") or []]
+        names = iter(str(j) for j in e.get("jokers") or [])
+        shown = " ".join(
+            card_text(c, ascii, next(names, None) if c == C.JOKER_NAME else None) for c in cards
+        )
+        return [_("{who} melds {cards}.").format(who=who, cards=shown)]
     if kind == "layoff":
-        return [
-            _("{who} lays off {card}.").format(who=who, card=card_text(e.get("card", "?"), ascii))
-        ]
+        card = card_text(str(e.get("card", "?")), ascii, e.get("joker"))
+        return [_("{who} lays off {card}.").format(who=who, card=card)]
     if kind == "discard":
         return [
             _("{who} discards {card}.").format(who=who, card=card_text(e.get("card", "?"), ascii))
         ]
+    if kind == "rummy":
+        return [rummy_text(e, name_of, ascii)]
+    if kind == "pass":
+        return [_("{who} does not call Rummy!.").format(who=who)]
     if kind == "take_back":
         undone = e.get("action") if isinstance(e.get("action"), dict) else {}
         if undone.get("type") == "meld":
@@ -109,6 +133,14 @@ def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
     return []
 
 
+def rummy_text(e: dict, name_of: NameOf, ascii: bool = False) -> str:
+    """``Bea calls Rummy! and takes 7♦ from Ann.`` (a ``rummy`` event)."""
+    card = card_text(str(e.get("card", "?")), ascii, e.get("joker"))
+    return _("{who} calls Rummy! and takes {card} from {whom}.").format(
+        who=name_of(e.get("seat")), card=card, whom=name_of(e.get("from"))
+    )
+
+
 def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
     """One line saying what an action does, e.g. for the hint."""
     kind = a.get("type")
@@ -119,12 +151,24 @@ def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
         i = a.get("index", len(pile) - 1)
         return _("take {cards} from the discard pile").format(cards=cards_text(pile[i:], ascii))
     if kind == "meld":
-        return _("meld {cards}").format(cards=cards_text(a.get("cards") or [], ascii))
+        names = iter(str(j) for j in a.get("jokers") or [])
+        shown = " ".join(
+            card_text(str(c), ascii, next(names, None) if c == C.JOKER_NAME else None)
+            for c in a.get("cards") or []
+        )
+        return _("meld {cards}").format(cards=shown)
     if kind == "layoff":
         meld = next((m for m in view.get("melds") or [] if m["id"] == a.get("meld")), None)
-        on = cards_text(meld["cards"], ascii) if meld else "?"
+        on = meld_text(meld, ascii) if meld else "?"
         return _("lay off {card} on {meld}").format(
-            card=card_text(a.get("card", "?"), ascii), meld=on
+            card=card_text(str(a.get("card", "?")), ascii, a.get("joker")), meld=on
+        )
+    if kind == "rummy":
+        meld = next((m for m in view.get("melds") or [] if m["id"] == a.get("meld")), None)
+        on = meld_text(meld, ascii) if meld else "?"
+        claim = view.get("claim") or {}
+        return _("call Rummy!: {card} on {meld}").format(
+            card=card_text(str(claim.get("card", "?")), ascii, a.get("joker")), meld=on
         )
     if kind == "discard":
         return _("discard {card}").format(card=card_text(a.get("card", "?"), ascii))

@@ -7,7 +7,9 @@ import re
 from rum500.i18n import _
 
 #: --ascii: the arrows of the help in plain ASCII (the key column re-aligned after them).
-ASCII_ARROWS = str.maketrans({"←": "<-", "→": "->", "↑": "^", "↓": "v", "♦": "D", "—": "-"})
+ASCII_ARROWS = str.maketrans(
+    {"←": "<-", "→": "->", "↑": "^", "↓": "v", "♦": "D", "—": "-", "♥": "H", "🃏": "*"}
+)
 _KEY_ROW = re.compile(r"^(  \S.*?)(\s{2,})(\S.*)$")
 
 
@@ -26,6 +28,8 @@ def keys_text() -> str:
         "  e              end the hand when the stock is empty (asks, shows the score)\n"
         "  u              take back your last meld or lay-off of this turn (solo)\n"
         "  h              hint: the strongest bot's move, one key away from playing it\n"
+        "  r, x           (Rummy! calls) call Rummy! on the discard / no call\n"
+        "  1 … 9          answer a question: what a joker stands for, which meld\n"
         "  o              sort the hand by suit / by rank\n"
         "  Esc            clear the selection\n"
         "  Enter          after a hand: ready for the next one (the review)\n"
@@ -60,6 +64,43 @@ def rules_text() -> str:
     )
 
 
+def house_rules_text(options: dict | None) -> str:
+    """The house rules (RULES.md §11) on at this table, each explained; "" when none is."""
+    o = options if isinstance(options, dict) else {}
+    parts = []
+    if o.get("jokers"):
+        parts.append(
+            _(
+                "  Jokers: two per deck, wild. In a meld a joker stands for one card you\n"
+                "  name (asked when two fit); it keeps that name, shown beside it: 🃏9♥.\n"
+                "  A meld needs two natural cards and never more jokers than natural cards.\n"
+                "  A joker scores 15, on the table or left in hand."
+            )
+        )
+    if o.get("rummy_calls"):
+        parts.append(
+            _(
+                "  Rummy!: after every discard the next player waits a moment. If the\n"
+                "  discard could be laid off on a meld, any other player may press r to\n"
+                "  call Rummy! and lay it off for their own score; x = no call. The\n"
+                "  first call the host receives wins."
+            )
+        )
+    if o.get("teams"):
+        parts.append(
+            _(
+                "  Partnerships: {n} teams (letters A, B, C beside the names); partners sit\n"
+                "  apart. A team's total is the sum of its players' scores, and the\n"
+                "  target and ties count team totals."
+            ).format(n=o["teams"])
+        )
+    if o.get("ace_always_15"):
+        parts.append(_("  Aces score 15 wherever they are, even low in A-2-3."))
+    if not parts:
+        return ""
+    return _("HOUSE RULES AT THIS TABLE") + "\n" + "\n".join(parts)
+
+
 def _ascii_line(line: str) -> str:
     m = _KEY_ROW.match(line)
     if not m:
@@ -69,7 +110,12 @@ def _ascii_line(line: str) -> str:
     return key.ljust(column - 1) + " " + m.group(3).translate(ASCII_ARROWS)
 
 
-def help_lines(ascii: bool = False) -> list[str]:
-    """The help screen's lines; with ``ascii`` the arrows in ASCII, the columns kept."""
-    lines = (keys_text() + "\n\n" + rules_text()).splitlines()
+def help_lines(ascii: bool = False, options: dict | None = None) -> list[str]:
+    """The help screen's lines; with ``ascii`` the arrows in ASCII, the columns kept; with
+    the table's ``options``, the house rules on at this table."""
+    text = keys_text() + "\n\n" + rules_text()
+    house = house_rules_text(options)
+    if house:
+        text += "\n\n" + house
+    lines = text.splitlines()
     return [_ascii_line(line) for line in lines] if ascii else lines

@@ -10,7 +10,6 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-from rum500.tui.helptext import help_lines
 from rum500.tui.model import TableModel
 
 #: The letter the same physical key types on a Russian (ЙЦУКЕН) layout, so the keys work
@@ -36,6 +35,7 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     scores = shown("scores")
     confirm = shown("confirm")
     final = shown("final")
+    choosing = shown("choose")
     other_overlay = Condition(lambda: model.overlay not in (None, "chat"))
 
     def bind(keys: tuple[str, ...], method, flt=table) -> None:  # type: ignore[no-untyped-def]
@@ -66,6 +66,8 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     bind(("o",), model.toggle_sort)
     bind(("g",), model.start_with_bots)
     bind(("h",), model.hint)
+    bind(("r",), model.claim.call)
+    bind(("x",), model.claim.pass_)
     bind(("escape",), model.clear_selection)
     bind(("c",), model.open_chat, table | sheet | scores | final)
     bind(("p",), model.scores.toggle, table | sheet | scores | final)
@@ -73,10 +75,10 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     bind(("q", "c-c"), model.ask_quit, table | sheet | scores | final)
 
     # help: scroll, close
-    bind(("up",), lambda: model.scroll_help(-1, len(help_lines())), helping)
-    bind(("down",), lambda: model.scroll_help(1, len(help_lines())), helping)
-    bind(("pageup",), lambda: model.scroll_help(-10, len(help_lines())), helping)
-    bind(("pagedown", "space"), lambda: model.scroll_help(10, len(help_lines())), helping)
+    bind(("up",), lambda: model.scroll_help(-1, len(model.help_lines())), helping)
+    bind(("down",), lambda: model.scroll_help(1, len(model.help_lines())), helping)
+    bind(("pageup",), lambda: model.scroll_help(-10, len(model.help_lines())), helping)
+    bind(("pagedown", "space"), lambda: model.scroll_help(10, len(model.help_lines())), helping)
     bind(("escape", "q", "enter"), model.close_overlay, helping)
 
     # leaving: y leaves, n stays
@@ -103,6 +105,11 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     bind(("pagedown", "space"), lambda: model.scores.scroll_by(10), scores)
 
     bind(("escape",), model.close_overlay, final)
+
+    # a numbered question (which card a joker stands for, which meld a call goes on)
+    for n in range(1, 10):
+        bind((str(n),), lambda n=n: model.choose_pick(n - 1), choosing)
+    bind(("escape", "q", "c-c"), model.close_overlay, choosing)
 
     # chat input
     @kb.add(Keys.Any, filter=chatting)

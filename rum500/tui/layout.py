@@ -28,7 +28,6 @@ from prompt_toolkit.widgets.base import Border
 
 from rum500.i18n import _
 from rum500.tui import render, sheets
-from rum500.tui.helptext import help_lines
 from rum500.tui.model import TableModel
 
 ASCII_TEXT = str.maketrans(
@@ -159,7 +158,7 @@ class Plan:
         self.recent = render.recent_lines(model, cols)
         self.keys = render.key_lines(model, cols)
         h: dict[str, int] = {}
-        h["banner"] = 1 if (model.banner or model.notice) else 0
+        h["banner"] = 1 if (model.banner or model.banner_text() or model.notice) else 0
         h["title"] = 1
         h["status"] = 1
         h["keys"] = min(2, len(self.keys))
@@ -249,6 +248,8 @@ def _build_layout(model: TableModel) -> Layout:
     def banner() -> StyleAndTextTuples:
         if model.banner:
             return [("class:banner", f" {model.banner} ")]
+        if model.banner_text():  # someone called "Rummy!"
+            return [("class:claim", f" {model.banner_text()} ")]
         return [("class:notice", f" {model.notice} ")]
 
     body = HSplit(
@@ -322,7 +323,7 @@ def _build_layout(model: TableModel) -> Layout:
             "help",
             _scrolled(
                 model,
-                lambda w: [[("", line)] for line in help_lines(model.ascii)],
+                lambda w: [[("", line)] for line in model.help_lines()],
                 lambda n, room: model.help_scroll,
             ),
             _("Help"),
@@ -339,6 +340,22 @@ def _build_layout(model: TableModel) -> Layout:
             "confirm",
             _window(model, lambda: [("class:label", model.confirm_text)], wrap_lines=True),
             _("Are you sure?"),
+            left=2,
+            right=2,
+        ),
+        _overlay(
+            model,
+            "choose",
+            _window(
+                model,
+                lambda: [("class:label", model.choose_text)]
+                + [
+                    ("", f"\n {i + 1}  {label}")
+                    for i, (label, _action) in enumerate(model.choices)
+                ],
+                wrap_lines=True,
+            ),
+            _("Choose"),
             left=2,
             right=2,
         ),

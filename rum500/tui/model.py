@@ -24,6 +24,7 @@ from rum500.rules.melds import IllegalMove, make_meld
 from rum500.tui import describe
 from rum500.tui import hint as hints
 from rum500.tui.changes import Changes
+from rum500.tui.claim import Claim
 from rum500.tui.helptext import help_lines
 from rum500.tui.review import Review
 from rum500.tui.scores import Scores
@@ -56,10 +57,14 @@ SUIT_ORDER = [C.SUITS.index(s) for s in "SHCD"]
 
 
 def _by_suit(card: int) -> tuple[int, int]:
+    if C.is_joker(card):
+        return len(SUIT_ORDER), 0  # jokers last, whatever the sort
     return SUIT_ORDER.index(C.suit(card)), (C.rank(card) - 1) % 13  # ace high
 
 
 def _by_rank(card: int) -> tuple[int, int]:
+    if C.is_joker(card):
+        return 13, 0
     return (C.rank(card) - 1) % 13, SUIT_ORDER.index(C.suit(card))
 
 
@@ -108,6 +113,10 @@ class TableModel:
         self.overlay: str | None = None
         self.help_scroll = 0
         self.review = Review(self)
+        self.claim = Claim(self)  # the "Rummy!" claim window (house rule)
+        #: a question with numbered answers (overlay "choose"): (label, action to send)
+        self.choose_text = ""
+        self.choices: list[tuple[str, dict]] = []
         self.scores = Scores(self)
         self.changes = Changes()
         self.notice = ""  # the host's latest notice (a banner)
@@ -228,9 +237,14 @@ class TableModel:
             ]
         if overlay == "quit":
             return [("y", _("leave"), self.confirm_quit), ("n", _("stay"), self.close_overlay)]
+        if overlay == "choose":
+            return [
+                (str(i + 1), label, lambda i=i: self.choose_pick(i))
+                for i, (label, _a) in enumerate(self.choices)
+            ] + [("Esc", _("cancel"), self.close_overlay)]
         if overlay == "help":
             return [
-                ("↑↓", _("scroll"), lambda: self.scroll_help(1, len(help_lines(self.ascii)))),
+                ("↑↓", _("scroll"), lambda: self.scroll_help(1, len(self.help_lines()))),
                 ("Esc", _("close"), self.close_overlay),
             ]
         if overlay == "final":
@@ -240,7 +254,7 @@ class TableModel:
             ] + self._always_keys()
         if overlay == "chat":
             return [("Enter", _("send"), self.chat_send), ("Esc", _("cancel"), self.close_overlay)]
-        out: list[tuple[str, str, Callable[[], None]]] = []
+        out: list[tuple[str, str, Callable[[], None]]] = list(self.claim.keys())
         if self.can_start():
             out.append(("g", _("start with bots"), self.start_with_bots))
         if self.my_turn:
@@ -333,6 +347,7 @@ class TableModel:
             Counter(view.get("hand") or []) - old_hand,
         )
         self.review.update(view.get("review"))
+        self.claim.update(view.get("claim"))
         self._set_takeover(view.get("takeover"))
         if isinstance(view.get("names"), list):
             self.names = [str(n or "") for n in view["names"]]
@@ -346,6 +361,8 @@ class TableModel:
             )
         for e in events or []:
             self.log.extend(describe.event(e, self.player_name, self.ascii))
+            if e.get("type") == "rummy":
+                self.claim.called(describe.rummy_text(e, self.player_name, self.ascii))
             if e.get("type") == "hand_end":
                 self.sheet = dict(e)  # at game over, the final standings come after it
                 if self.overlay in (None, "final"):
@@ -374,6 +391,11 @@ class TableModel:
                 self.overlay = None
         if view["phase"] == "game_over":
             self.finished = True
+        if self.overlay == "choose":
+            legal = view.get("legal_actions") or []
+            if any(a not in legal for _label, a in self.choices):
+                self.choices = []  # the position moved on: the question no longer holds
+                self.overlay = None
         if self.overlay is None:
             self.overlay = self._resting()
         if view["turn"] != old_turn and self.my_turn and view["phase"] == "draw":
@@ -555,6 +577,42 @@ class TableModel:
 
     # ------------------------------------------------------------------ moves
 
+    def help_lines(self) -> list[str]:
+        """The help screen, with the house rules on at this table."""
+        return help_lines(self.ascii, (self.view or {}).get("options"))
+
+    def banner_text(self) -> str:
+        """A call of "Rummy!" in the last few seconds, in words (else "")."""
+        return self.claim.banner_text()
+
+    def submit_action(self, action: dict) -> None:
+        """Send ``action`` (already checked against the view) to the host."""
+        self._submit(action)
+
+    def choose(self, question: str, choices: list[tuple[str, dict]]) -> None:
+        """Ask which of ``choices`` (label, action) to play: the keys 1, 2 … answer."""
+        self.choose_text = question
+        self.choices = choices[:9]
+        self.overlay = "choose"
+        self.on_change()
+
+    def choose_pick(self, i: int) -> None:
+        if self.overlay != "choose" or not 0 <= i < len(self.choices):
+            return
+        action = self.choices[i][1]
+        self.choices = []
+        self.overlay = self._resting()
+        self.selected.clear()
+        self.choosing_meld_for = None
+        self.zone = Zone.HAND
+        self._submit(action)
+
+    def _joker_choices(self, actions: list[dict]) -> list[tuple[str, dict]]:
+        return [
+            (describe.action(a, self.view or {}, self.player_name, self.ascii), a)
+            for a in actions
+        ]
+
     def _submit(self, action: dict) -> None:
         if not self.send:
             self.say(_("Not connected to a table."), error=True)
@@ -656,11 +714,14 @@ class TableModel:
             self.say(_("Select three or more cards with space, then press m to meld."), error=True)
             return
         want = Counter(chosen)
-        for a in self.legal("meld"):
-            if Counter(a["cards"]) == want:
-                self._submit(a)
-                self.selected.clear()
-                return
+        ways = [a for a in self.legal("meld") if Counter(a["cards"]) == want]
+        if len(ways) == 1:
+            self._submit(ways[0])
+            self.selected.clear()
+            return
+        if ways:  # a joker that may stand for more than one card: ask which
+            self.choose(_("What does the joker stand for?"), self._joker_choices(ways))
+            return
         shown = describe.cards_text(chosen, self.ascii)
         try:
             make_meld(0, [C.parse(c) for c in chosen], 0)
@@ -705,14 +766,21 @@ class TableModel:
         melds = self.melds()
         if self.zone == Zone.MELDS and melds:
             meld_id = melds[min(self.meld_cursor, len(melds) - 1)]["id"]
-            action = next((a for a in fits if a["meld"] == meld_id), None)
-            if action is None:
+            on = [a for a in fits if a["meld"] == meld_id]
+            if not on:
                 self.say(
                     _("{card} does not fit that meld; choose another with ←/→.").format(card=shown),
                     error=True,
                 )
                 return
-        elif len(fits) == 1:
+            if len(on) > 1:  # a joker: which card it stands for
+                self.choose(_("What does the joker stand for?"), self._joker_choices(on))
+                return
+            action = on[0]
+        elif len({a["meld"] for a in fits}) == 1:
+            if len(fits) > 1:
+                self.choose(_("What does the joker stand for?"), self._joker_choices(fits))
+                return
             action = fits[0]
         else:
             self.choosing_meld_for = card
@@ -960,6 +1028,8 @@ class TableModel:
             self.final_closed = True
         elif self.overlay == "chat":
             self.chat_input = ""
+        elif self.overlay == "choose":
+            self.choices = []
         if not self.message_is_error:
             self.message = ""  # what was said about the overlay goes with it
         self.overlay = self._resting()

@@ -29,6 +29,8 @@ STYLE = Style.from_dict(
         "card.red": "fg:ansired bg:ansiwhite",
         "card.black": "fg:ansiblack bg:ansiwhite",
         "card.plain": "",
+        "card.joker": "fg:ansimagenta bg:ansiwhite bold",
+        "claim": "bg:ansimagenta fg:ansiwhite bold",
         "cursor": "reverse",
         "selected": "bold underline bg:ansiyellow",
         "cursor.selected": "reverse bold underline fg:ansiyellow",
@@ -79,8 +81,15 @@ def card(
     text: str,
     extra: str = "",
     handler: Callable[[MouseEvent], object] | None = None,
+    stands_for: str | None = None,
 ) -> StyleAndTextTuples:
-    """One card as a fragment, e.g. ``10♥`` in red (``10H`` with --ascii)."""
+    """One card as a fragment, e.g. ``10♥`` in red (``10H`` with --ascii); a joker ``🃏`` in
+    its own colour (``*``), on the table followed by the card it stands for (``🃏9♥``)."""
+    if text == "JK":
+        frags = [(f"class:card.joker {extra}".strip(), describe.joker_text(model.ascii))]
+        if stands_for:
+            frags += card(model, stands_for, f"class:dim {extra}".strip())
+        return [(*f[:2], handler) for f in frags] if handler is not None else frags
     rank, suit = describe.split(text)
     colour = "class:card.red" if suit in "HD" else "class:card.black"
     body = describe.rank_text(rank) + describe.suit_text(suit, model.ascii)
@@ -88,6 +97,15 @@ def card(
     if handler is not None:
         return [(style, body, handler)]
     return [(style, body)]
+
+
+def team_letter(model: TableModel, seat: int) -> str:
+    """``A``, ``B``, ``C``: the seat's team with partnerships (view ``teams``), else ``""``."""
+    teams = (model.view or {}).get("teams")
+    if not isinstance(teams, list) or not 0 <= seat < len(teams):
+        return ""
+    team = teams[seat]
+    return "ABC"[team] if isinstance(team, int) and 0 <= team < 3 else ""
 
 
 Line = StyleAndTextTuples
@@ -213,6 +231,10 @@ def players_lines(model: TableModel, width: int = 80) -> list[Line]:
             mark = (">" if model.ascii else "▶") if playing else " "
             flags = _flags(model, s, cols > 1)
             name = model.player_name(s)
+            if team_letter(model, s):
+                name = f"{team_letter(model, s)}·{name}" if not model.ascii else (
+                    f"{team_letter(model, s)}:{name}"
+                )
             room = name_w - (len(flags) + 1 if flags else 0)
             text = (name[: max(3, room)] + (" " + flags if flags else ""))[:name_w]
             style = "class:turn" if v["turn"] == s else ("class:me" if s == v["seat"] else "")
@@ -378,11 +400,12 @@ def meld_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
             if m["id"] in fresh_melds and not frame:
                 frame = "class:fresh"
             frags: StyleAndTextTuples = [(frame, "[", handler)]
+            stands = m.get("stands_for") or [None] * len(m["cards"])
             for k, c in enumerate(m["cards"]):
                 if k:
                     frags.append((frame, " ", handler))
                 new = (m["id"], c) in fresh_layoffs
-                frags += card(model, c, "class:fresh" if new else "", handler)
+                frags += card(model, c, "class:fresh" if new else "", handler, stands[k])
                 by = m["by"][k]
                 if by != m["owner"]:
                     frags.append(("class:info", layoff_mark(model, by), handler))
@@ -548,6 +571,8 @@ def status(model: TableModel) -> StyleAndTextTuples:
         return [
             ("class:info", _("Hand over: {name} deals next.").format(name=model.player_name(turn)))
         ]
+    if v["phase"] == "claim":
+        return [("class:claim", model.claim.status_text())]
     if model.my_turn:
         if v["phase"] == "draw":
             return [("class:turn", model.draw_prompt())]

@@ -1,0 +1,162 @@
+"""The "Rummy!" claim window as this seat lives it (the ``rummy_calls`` house rule).
+
+While the host holds a discard open for calls, every view carries ``claim`` = ``{"card",
+"from", "seconds_left", "waiting", "passed"}`` (docs/protocol.md). :class:`Claim` keeps the
+newest with the moment it arrived, so the screen counts the window down locally; ``r`` calls
+"Rummy!" (asking on which meld, or what a joker stands for, when there is a choice) and ``x``
+passes. A call by anyone shows a banner on every seat for a few seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rum500.i18n import _
+from rum500.tui import describe
+
+if TYPE_CHECKING:
+    from rum500.tui.model import TableModel
+
+BANNER_SECONDS = 5.0
+
+
+class Claim:
+    """The open claim window (or none) of ``table``'s seat. ``clock`` is injectable."""
+
+    def __init__(self, table: TableModel, clock: Callable[[], float] = time.monotonic) -> None:
+        self.table = table
+        self.clock = clock
+        self.card: str | None = None
+        self.by: int | None = None  # the discarder
+        self.waiting: list[int] = []
+        self.passed: list[int] = []
+        self.deadline: float | None = None
+        self.banner = ""
+        self.banner_until = 0.0
+
+    @property
+    def open(self) -> bool:
+        return self.card is not None
+
+    def update(self, claim: object) -> None:
+        """Take a view's ``claim`` field (a dict while the window is open, else None)."""
+        if not isinstance(claim, dict) or not isinstance(claim.get("card"), str):
+            self.card, self.by, self.waiting, self.passed, self.deadline = None, None, [], [], None
+            return
+        self.card = str(claim["card"])[:3]
+        by = claim.get("from")
+        self.by = by if isinstance(by, int) else None
+        self.waiting = _seats(claim.get("waiting"))
+        self.passed = _seats(claim.get("passed"))
+        left = claim.get("seconds_left")
+        if isinstance(left, int | float) and math.isfinite(left):
+            self.deadline = self.clock() + max(0.0, min(float(left), 60.0))
+        else:
+            self.deadline = None
+
+    def seconds_left(self) -> int | None:
+        """Whole seconds left to call (counted down locally), None if the host did not say."""
+        if self.deadline is None:
+            return None
+        return max(0, math.ceil(self.deadline - self.clock()))
+
+    @property
+    def mine(self) -> bool:
+        """The discard is my own (no call on it)."""
+        return self.by is not None and self.by == self.table.seat
+
+    def may_act(self) -> bool:
+        """I sit at the table, the discard is another's, and I have not passed."""
+        seat = self.table.seat
+        return self.open and seat is not None and not self.mine and seat not in self.passed
+
+    # ------------------------------------------------------------------ keys
+
+    def call(self) -> None:
+        """r: call "Rummy!" on the discard — at once when one call fits, else ask which."""
+        t = self.table
+        if not self.open or self.card is None:
+            t.say(_("Rummy! can only be called while a discard is open for calls."), error=True)
+            return
+        if t.spectator or t.seat is None:
+            t.say(_("You are watching: spectators do not play."), error=True)
+            return
+        card = describe.card_text(self.card, t.ascii)
+        if self.mine:
+            t.say(_("You may not call Rummy! on your own discard."), error=True)
+            return
+        calls = t.legal("rummy")
+        if not calls:
+            t.say(
+                _("{card} cannot be laid off on any meld: there is no Rummy! to call.").format(
+                    card=card
+                ),
+                error=True,
+            )
+            return
+        if len(calls) == 1:
+            t.submit_action(calls[0])
+            return
+        view = t.view or {}
+        t.choose(
+            _("Rummy! on which meld?"),
+            [(describe.action(a, view, t.player_name, t.ascii), a) for a in calls],
+        )
+
+    def pass_(self) -> None:
+        """x: no call on this discard (the window closes early once every other human has
+        passed)."""
+        t = self.table
+        if not self.may_act():
+            t.say(_("There is no discard to pass on now."), error=True)
+            return
+        t.submit_action({"type": "pass"})
+
+    def keys(self) -> list[tuple[str, str, Callable[[], None]]]:
+        if not self.may_act():
+            return []
+        out: list[tuple[str, str, Callable[[], None]]] = []
+        if self.table.legal("rummy"):
+            out.append(("r", _("Rummy!"), self.call))
+        out.append(("x", _("no call"), self.pass_))
+        return out
+
+    # ------------------------------------------------------------------ words
+
+    def status_text(self) -> str:
+        """One line: whose discard, the countdown, and what I may do."""
+        t = self.table
+        card = describe.card_text(self.card or "?", t.ascii)
+        left = self.seconds_left()
+        clock = _(" — {n} s").format(n=left) if left is not None else ""
+        if self.mine:
+            return _("Rummy! may be called on your {card}{clock}").format(card=card, clock=clock)
+        who = t.player_name(self.by)
+        if t.seat is None or t.seat in self.passed:
+            return _("{who} discarded {card}: calls are open{clock}").format(
+                who=who, card=card, clock=clock
+            )
+        if t.legal("rummy"):
+            return _("{who} discarded {card}: r = Rummy!, x = no call{clock}").format(
+                who=who, card=card, clock=clock
+            )
+        return _("{who} discarded {card}: x = no call{clock}").format(
+            who=who, card=card, clock=clock
+        )
+
+    def called(self, text: str) -> None:
+        """Someone called Rummy!: a banner on every seat for a few seconds."""
+        self.banner = text
+        self.banner_until = self.clock() + BANNER_SECONDS
+
+    def banner_text(self) -> str:
+        return self.banner if self.banner and self.clock() < self.banner_until else ""
+
+
+def _seats(value: object) -> list[int]:
+    if not isinstance(value, list):
+        return []
+    return [s for s in value[:8] if isinstance(s, int) and not isinstance(s, bool)]
