@@ -140,6 +140,10 @@ PING_EVERY = 15.0  # the host's ping interval (docs/protocol.md §13)
 class Client:
     """One connection to a host. Build with :meth:`connect` or :meth:`rejoin`."""
 
+    #: the names of the table options this program knows, sent in hello (None: the field
+    #: is left out, as older clients do); a program sets it on its subclass
+    options: list[str] | None = None
+
     def __init__(
         self,
         host: str,
@@ -286,6 +290,7 @@ class Client:
                 "name": self.name,
                 "token": self.token,
                 "spectate": self.spectate,
+                **({"options": list(self.options)} if self.options is not None else {}),
             }
         )
         while True:

@@ -18,6 +18,8 @@ MAX_NAME = 24
 MAX_CHAT = 300
 MAX_TOKEN = 64
 MAX_ACTION_ID = 2**31 - 1
+MAX_OPTIONS = 64  # names in hello's "options" (the table options a client knows)
+MAX_OPTION_NAME = 40
 NONCE_BYTES = 32
 
 #: Error codes an ``error`` message may carry. Those marked fatal close the connection.
@@ -27,6 +29,7 @@ ERROR_CODES = {
     "unknown_type": "no such message type",
     "handshake": "fatal: the first message must be hello (then auth when asked)",
     "version": "fatal: the client speaks another protocol version",
+    "options": "fatal: the table plays an option the client does not know",
     "bad_token": "fatal: no seat has this token",
     "bad_password": "fatal: wrong table password",
     "table_full": "fatal: every seat is taken (join as a spectator)",
@@ -114,12 +117,22 @@ def check_client_message(msg: dict) -> dict:
         spectate = msg.get("spectate", False)
         if not isinstance(spectate, bool):
             raise ProtocolError("bad_message", "'spectate' must be true or false")
+        options = msg.get("options")  # the table options the client knows (None: not said)
+        if options is not None and (
+            not isinstance(options, list)
+            or len(options) > MAX_OPTIONS
+            or not all(isinstance(o, str) and 0 < len(o) <= MAX_OPTION_NAME for o in options)
+        ):
+            raise ProtocolError(
+                "bad_message", f"'options' must be a list of at most {MAX_OPTIONS} names"
+            )
         return {
             "type": "hello",
             "version": version,
             "name": name[:MAX_NAME],
             "token": token,
             "spectate": spectate,
+            **({"options": options} if options is not None else {}),
         }
     if kind == "auth":
         return {"type": "auth", "proof": _text(msg, "proof", 128)}

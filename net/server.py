@@ -101,6 +101,9 @@ class Table(Protocol):
 
     def describe(self) -> dict: ...
 
+    # optional: ``refuse_hello(options)`` — hello's ``options`` (a list of names, or None);
+    # returns why this client may not come in (an ``options`` error), or None
+
 
 @dataclass
 class Seat:
@@ -569,6 +572,12 @@ class Server:
                     conn.error(e.code, e.message)
 
         hello = await next_message("hello", "the first message must be 'hello'")
+        # the table may refuse a client that does not know an option in force (hello's
+        # "options", see Table.refuse_hello): fatal, with the table's reason
+        refuse_hello = getattr(self.table, "refuse_hello", None)
+        why = refuse_hello(hello.get("options")) if refuse_hello is not None else None
+        if why:
+            raise ProtocolError("options", why)
         if self.password is not None:
             nonce = secrets.token_hex(NONCE_BYTES)
             conn.send({"type": "challenge", "nonce": nonce})

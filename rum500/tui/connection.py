@@ -14,12 +14,20 @@ import contextlib
 
 from net.client import ActionRefused, Client, ClientError, ConnectionLost, HandshakeError
 from rum500.i18n import _
+from rum500.rules import Options
 from rum500.tui import tokens
 from rum500.tui.model import Refused, TableModel
 
 #: Codes after which rejoining is pointless: say why and stop.
-FINAL_CODES = {"bad_token", "replaced", "bad_password", "version", "table_full"}
+FINAL_CODES = {"bad_token", "replaced", "bad_password", "version", "table_full", "options"}
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
+
+
+class RumClient(Client):
+    """This program's client: its hello names every table option it knows, so that a host
+    playing an option it does not know refuses it at the door (an ``options`` error)."""
+
+    options = list(Options().to_dict())
 
 
 class SessionError(Exception):
@@ -83,7 +91,7 @@ class NetSession:
             saved = {"token": self.token, "name": self.name}
         if saved:
             try:
-                self.client = await Client.connect(
+                self.client = await RumClient.connect(
                     self.host,
                     self.port,
                     name=saved.get("name") or self.name,
@@ -99,7 +107,7 @@ class NetSession:
                 raise SessionError(self._why(e)) from None
         if self.client is None:
             try:
-                self.client = await Client.connect(
+                self.client = await RumClient.connect(
                     self.host,
                     self.port,
                     name=self.name,

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from net.client import ActionRefused, Client
+from net.client import ActionRefused, Client, HandshakeError
 from rum500.claims import ClaimWindow, check_window
 from rum500.hosting import HostConfig, start_host
 from rum500.rules import Game, IllegalMove, Options, Phase
@@ -20,6 +20,12 @@ from tests.rules.positions import position
 
 CALLS = Options(rummy_calls=True, target=5000)
 NAMES = ["Ann", "Bea", "Cid"]
+
+
+class KnowsAll(Client):
+    """A client that names every table option (as the terminal client does)."""
+
+    options = list(Options().to_dict())
 
 
 def frozen() -> float:
@@ -53,7 +59,7 @@ async def seated(game: Game, humans: int, **config: object) -> tuple:
     )
     players = []
     for i in range(humans):
-        c = await Client.connect(host.address, host.port, name=NAMES[i], token=f"token-{i}")
+        c = await KnowsAll.connect(host.address, host.port, name=NAMES[i], token=f"token-{i}")
         players.append(c)
     return host, players
 
@@ -218,3 +224,46 @@ def test_a_call_after_the_deadline_is_refused():
     game.apply({"type": "close_claims"})
     window.follow(game)
     assert not window.open and window.view(game, [1])["seconds_left"] == 0.0
+
+
+# ---------------------------------------------------------------------- hello's options
+
+
+class KnowsNoCalls(Client):
+    options = [o for o in Options().to_dict() if o != "rummy_calls"]
+
+
+async def test_a_client_that_does_not_know_an_option_in_force_is_refused_naming_it(make_host):
+    host = await make_host(players=2, options=Options(jokers=True, rummy_calls=True))
+    with pytest.raises(HandshakeError, match="jokers, rummy_calls") as old:
+        await Client.connect(host.address, host.port, name="Old")  # no "options": refused
+    assert old.value.code == "options"
+    with pytest.raises(HandshakeError, match="rummy_calls") as some:
+        await KnowsNoCalls.connect(host.address, host.port, name="Some")
+    assert "jokers" not in str(some.value) and some.value.code == "options"
+    new = await KnowsAll.connect(host.address, host.port, name="New")
+    try:
+        assert new.seat == 0 and new.table_info["claim_window"] == 3.0
+    finally:
+        await new.close()
+
+
+async def test_an_older_client_still_sits_at_a_table_of_the_seed_options(make_host):
+    host = await make_host(players=2, options=Options(top_card_free=True, target=300))
+    old = await Client.connect(host.address, host.port, name="Old")
+    try:
+        assert old.seat == 0 and "claim_window" not in old.table_info
+    finally:
+        await old.close()
+
+
+async def test_the_terminal_client_names_every_option_it_knows(make_host):
+    from rum500.tui.connection import RumClient
+
+    options = Options(jokers=True, rummy_calls=True, teams=2, ace_always_15=True)
+    host = await make_host(players=4, options=options)
+    c = await RumClient.connect(host.address, host.port, name="Ann")
+    try:
+        assert c.seat == 0
+    finally:
+        await c.close()
