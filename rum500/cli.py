@@ -166,7 +166,7 @@ def _host_args(p: argparse.ArgumentParser) -> None:
         default=None,
         help="seats filled by bots at the start (default: none)",
     )
-    p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard")
+    p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard, expert")
     p.add_argument("--port", type=_port, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (0.0.0.0)")
     p.add_argument(
@@ -207,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="bots to play against, 1 to 7 (1)",
     )
-    p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard")
+    p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard, expert")
     p.add_argument("--lan", action="store_true", help="announce the table on the LAN too")
     p.add_argument(
         "--resume",
