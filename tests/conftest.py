@@ -96,9 +96,9 @@ def _host_errors(request: pytest.FixtureRequest) -> Iterator[HostErrors]:
         )
 
 
-def _skip_fails_in_ci(report: pytest.CollectReport | pytest.TestReport) -> None:
+def _skip_fails_in_ci(report: pytest.TestReport) -> None:
     """In CI a skip means a capability is missing (namespaces, tmpfs, unshare, tmux, root):
-    the run fails, saying which, instead of passing with those tests left out."""
+    the test fails, saying which, instead of passing with it left out."""
     if in_ci() and report.skipped and not hasattr(report, "wasxfail"):
         longrepr = report.longrepr
         reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
@@ -112,7 +112,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     _skip_fails_in_ci(outcome.get_result())
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
-    outcome = yield
-    _skip_fails_in_ci(outcome.get_result())
+#: modules skipped whole at import time in CI (their tests never exist to fail one by one)
+_SKIPPED_MODULES: list[str] = []
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _SKIPPED_MODULES.clear()
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    if in_ci() and report.skipped:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        _SKIPPED_MODULES.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for line in _SKIPPED_MODULES:
+        terminalreporter.write_line(f"CI lacks a capability this module needs: {line}", red=True)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The other tests still run; the run as a whole fails."""
+    if _SKIPPED_MODULES and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

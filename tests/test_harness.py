@@ -119,7 +119,14 @@ def test_expected_failure():
 def test_a_missing_capability_fails_only_in_ci(
     inner: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, ci: bool
 ) -> None:
-    inner.makepyfile(test_skips=SKIPS)
+    inner.makepyfile(
+        test_skips=SKIPS,
+        test_whole_module=(
+            "import pytest\n"
+            "pytest.skip('tmux is not installed', allow_module_level=True)\n"
+            "def test_never_runs():\n    pass\n"
+        ),
+    )
     if ci:
         monkeypatch.setenv("CI", "true")
     result = inner.runpytest_inprocess("-p", "no:cacheprovider", "-rA")
@@ -131,8 +138,16 @@ def test_a_missing_capability_fails_only_in_ci(
         "test_has_what_it_needs": "passed",
         "test_expected_failure": "skipped",  # an xfail stays an xfail
     }
+    collected = result.reprec.getreports("pytest_collectreport")  # type: ignore[attr-defined]
+    whole = [r for r in collected if r.nodeid.endswith("test_whole_module.py")]
+    assert [r.outcome for r in whole] == ["skipped"]  # its tests never exist, but …
     if ci:
         result.stdout.fnmatch_lines(["*CI lacks a capability*network namespaces*"])
+        result.stdout.fnmatch_lines(["*CI lacks a capability*tmux is not installed*"])
+        alone = inner.runpytest_inprocess("-p", "no:cacheprovider", "test_whole_module.py")
+        assert alone.ret == pytest.ExitCode.TESTS_FAILED  # … the run fails all the same
+    else:
+        assert result.ret == 0
 
 
 def _reports(result: pytest.RunResult) -> list[pytest.TestReport]:
