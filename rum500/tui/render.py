@@ -99,6 +99,14 @@ def card(
     return [(style, body)]
 
 
+def team_name(model: TableModel, team: int) -> str:
+    """``Team A (Ann, Cid)``: a team by its letter and its players."""
+    teams = (model.view or {}).get("teams") or []
+    members = [model.player_name(s)[:10] for s, t in enumerate(teams) if t == team]
+    letter = "ABC"[team] if 0 <= team < 3 else str(team + 1)
+    return _("Team {letter} ({members})").format(letter=letter, members=", ".join(members))
+
+
 def team_letter(model: TableModel, seat: int) -> str:
     """``A``, ``B``, ``C``: the seat's team with partnerships (view ``teams``), else ``""``."""
     teams = (model.view or {}).get("teams")
@@ -232,8 +240,10 @@ def players_lines(model: TableModel, width: int = 80) -> list[Line]:
             flags = _flags(model, s, cols > 1)
             name = model.player_name(s)
             if team_letter(model, s):
-                name = f"{team_letter(model, s)}·{name}" if not model.ascii else (
-                    f"{team_letter(model, s)}:{name}"
+                name = (
+                    f"{team_letter(model, s)}·{name}"
+                    if not model.ascii
+                    else (f"{team_letter(model, s)}:{name}")
                 )
             room = name_w - (len(flags) + 1 if flags else 0)
             text = (name[: max(3, room)] + (" " + flags if flags else ""))[:name_w]
@@ -606,6 +616,15 @@ def final(model: TableModel, width: int = 60) -> StyleAndTextTuples:
     totals = v["totals"]
     order = sorted(range(len(totals)), key=lambda s: -totals[s])
     out: StyleAndTextTuples = [("class:label", _("The match is over — standings") + "\n\n")]
+    team_totals = v.get("team_totals") or []
+    if team_totals:  # partnerships: the teams first, they win or lose together
+        for place, t in enumerate(
+            sorted(range(len(team_totals)), key=lambda t: -team_totals[t]), 1
+        ):
+            out.append(
+                ("class:label", f"{place}. {team_name(model, t)[:40]:<40} {team_totals[t]:>6}\n")
+            )
+        out.append(("", "\n"))
     for place, s in enumerate(order, 1):
         win = (
             " ★"
@@ -630,8 +649,13 @@ def chart(model: TableModel, width: int = 60, height: int = 8) -> StyleAndTextTu
     if not v:
         return []
     results = v.get("results") or []
-    n = v["players"]
-    series = [[0] + [r["totals"][s] for r in results] for s in range(n)]
+    teams = v.get("team_totals") or []
+    if teams:  # partnerships: one line per team
+        n = len(teams)
+        series = [[0] + [(r.get("team_totals") or [0] * n)[t] for r in results] for t in range(n)]
+    else:
+        n = v["players"]
+        series = [[0] + [r["totals"][s] for r in results] for s in range(n)]
     points = len(series[0])
     lo = min(min(x) for x in series)
     hi = max(max(x) for x in series)
@@ -680,5 +704,6 @@ def chart(model: TableModel, width: int = 60, height: int = 8) -> StyleAndTextTu
         out.append(
             (f"fg:{SERIES_COLOURS[s % len(SERIES_COLOURS)]} bold", f"{marks[s % len(marks)]} ")
         )
-        out.append(("", f"{model.player_name(s)[:14]}  "))
+        label = ("ABC"[s] if s < 3 else str(s + 1)) if teams else model.player_name(s)[:14]
+        out.append(("", (_("Team {letter}").format(letter=label) if teams else label) + "  "))
     return out

@@ -14,7 +14,7 @@ from rum500.i18n import _, ngettext
 from rum500.rules.melds import Meld
 from rum500.tui import describe
 from rum500.tui.model import TableModel
-from rum500.tui.render import Line, Token, card, cut, layoff_mark, wrap
+from rum500.tui.render import Line, Token, card, cut, layoff_mark, team_name, wrap
 
 
 def _points(m: dict) -> list[int]:
@@ -93,6 +93,26 @@ def review_lines(model: TableModel, width: int = 76) -> list[Line]:
         else:
             tokens.append(([("class:dim", _("nothing"))], False, False))
         lines += wrap(tokens, width, indent=6)[0]
+    lines += _team_lines(model, r)
+    return lines
+
+
+def _team_lines(model: TableModel, r: dict) -> list[Line]:
+    """With partnerships: each team's score this hand and its total."""
+    scores, totals = r.get("team_scores"), r.get("team_totals")
+    if not isinstance(scores, list) or not isinstance(totals, list):
+        return []
+    lines: list[Line] = []
+    for t, (score, total) in enumerate(zip(scores, totals, strict=False)):
+        if not isinstance(score, int) or not isinstance(total, int):
+            continue
+        lines.append(
+            [
+                ("class:label", f"   {team_name(model, t)[:40]:<40}"),
+                ("class:score.pos" if score >= 0 else "class:score.neg", f"{score:>+8d}"),
+                ("class:label", f"{total:>8}"),
+            ]
+        )
     return lines
 
 
@@ -212,5 +232,7 @@ def score_table_lines(model: TableModel, width: int = 76) -> list[Line]:
     for s in range(n):
         total.append(("class:label", f"{v['totals'][s]:>{col}}"))
     lines.append(total)
+    for t, team_total in enumerate(v.get("team_totals") or []):
+        lines.append(cut([("class:label", f"{team_name(model, t)}: {team_total}")], width))
     lines.append([("class:dim", _("*n: player n went out. ↑ ↓ scroll, Esc closes."))])
     return lines

@@ -250,3 +250,26 @@ async def test_r_and_x_are_keys_of_the_table_screen() -> None:
 async def _until(check) -> None:  # type: ignore[no-untyped-def]
     while not check():
         await asyncio.sleep(0.01)
+
+
+def test_team_lines_on_the_score_sheet_the_score_table_and_the_chart() -> None:
+    from rum500.tui import sheets
+
+    g = position(
+        ["9S", "2C 3C", "KH", "QS QD"],
+        melds=[("4H 5H 6H", 0), ("7S 7D 7C", 2)],
+        phase="play",
+        options=Options(teams=2),
+    )
+    g.apply({"type": "discard", "card": "9S"})  # seat 0 goes out
+    model = seated_at(g)
+    model.names = ["Ann", "Bea", "Cid", "Dan"]
+    result = model.view["last_hand"]
+    assert result["team_scores"] == [15 + 21 - 10, -5 - 20]
+    sheet = lines_text(sheets.review_lines(model, 76))
+    assert "Team A (Ann, Cid)" in sheet and "+26" in sheet
+    assert "Team B (Bea, Dan)" in sheet and "-25" in sheet
+    table = lines_text(sheets.score_table_lines(model, 76))
+    assert "Team A (Ann, Cid): 26" in table and "Team B (Bea, Dan): -25" in table
+    chart = text(render.chart(model, width=60))
+    assert "Team A" in chart and "Team B" in chart and "Ann" not in chart
