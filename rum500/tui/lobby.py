@@ -117,6 +117,33 @@ def _option_fields() -> list[Field]:
                 for r in EMPTY_STOCK_RULES
             ],
         ),
+        *_house_rule_fields(),
+    ]
+
+
+def _house_rule_fields() -> list[Field]:
+    """The house rules (RULES.md §11), off by default."""
+    off = _("off")
+    return [
+        Field("jokers", _("Jokers"), False, choices=[(False, off), (True, _("two per deck"))]),
+        Field(
+            "rummy_calls",
+            _("Rummy! calls"),
+            None,
+            choices=[(None, off)] + [(s, _("{n} s to call").format(n=s)) for s in (1, 2, 3, 5, 10)],
+        ),
+        Field(
+            "teams",
+            _("Partnerships"),
+            0,
+            choices=[(0, off), (2, _("2 teams (4 or 6 players)")), (3, _("3 teams (6 players)"))],
+        ),
+        Field(
+            "ace_always_15",
+            _("Aces"),
+            False,
+            choices=[(False, _("1 when low in a run")), (True, _("always 15"))],
+        ),
     ]
 
 
@@ -538,6 +565,10 @@ async def _play_choice(
         top_card_free=choice["top_card_free"],
         must_discard=choice["must_discard"],
         empty_stock=choice["empty_stock"],
+        jokers=choice.get("jokers", False),
+        rummy_calls=choice.get("rummy_calls") is not None,
+        teams=choice.get("teams", 0),
+        ace_always_15=choice.get("ace_always_15", False),
     )
     solo = choice["kind"] == "solo"
     players = choice["bots"] + 1 if solo else choice["players"]
@@ -552,6 +583,7 @@ async def _play_choice(
         announce=not solo,
         password=choice.get("password") or None,
         bot_delay=DEFAULT_BOT_DELAY,
+        claim_window=float(choice.get("rummy_calls") or 3.0),
     )
     try:
         options.validate(players)

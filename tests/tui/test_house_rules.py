@@ -273,3 +273,23 @@ def test_team_lines_on_the_score_sheet_the_score_table_and_the_chart() -> None:
     assert "Team A (Ann, Cid): 26" in table and "Team B (Bea, Dan): -25" in table
     chart = text(render.chart(model, width=60))
     assert "Team A" in chart and "Team B" in chart and "Ann" not in chart
+
+
+async def test_the_lobby_host_form_sets_every_house_rule() -> None:
+    from rum500.tui.lobby import LobbyModel, _lobby_text
+
+    model = LobbyModel("Ann")
+    model.open_form("host")
+    fields = {f.key: f for f in model.form or []}
+    for key in ("jokers", "rummy_calls", "teams", "ace_always_15"):
+        assert key in fields, key
+    fields["jokers"].step(1)
+    fields["rummy_calls"].step(2)  # off -> 1 s -> 2 s
+    fields["teams"].step(1)
+    fields["ace_always_15"].step(1)
+    v = model.values()
+    assert (v["jokers"], v["rummy_calls"], v["teams"], v["ace_always_15"]) == (True, 2, 2, True)
+    shown = text(_lobby_text(model))
+    assert "Rummy! calls" in shown and "2 s to call" in shown
+    assert len(shown.rstrip("\n").split("\n")) <= 24  # the whole form fits 80×24
+    assert all(len(line) <= 80 for line in shown.split("\n"))
