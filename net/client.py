@@ -23,8 +23,14 @@ updates the newer ones fold into one (a ``state`` with the newest view, whose ``
 counts the updates folded into it and whose ``events`` are all of theirs, in order — up to
 :data:`MAX_EVENTS`, beyond which the oldest are dropped and ``events_lost`` is true), only the
 newest ``lobby`` is kept, and at most
-:data:`MAX_OTHER` other messages (chat …), the oldest dropped first. A gap in ``seq`` makes
-the client ask the host for the whole view (``resync``). Pings are answered automatically
+:data:`MAX_OTHER` other messages (chat …), the oldest dropped first.
+
+The client asks the host for deltas (``hello`` with ``deltas: true``, docs/protocol.md §6):
+each update then carries only the view's keys that changed, and the client rebuilds the
+whole view — every ``state`` that :meth:`messages` yields has the whole ``view``, as if the
+host had sent it (treat it as read-only: unchanged keys are shared with the previous view).
+A gap in ``seq`` makes the client ask the host for the whole view (``resync``); the events
+of the updates that came meanwhile are handed on with it. Pings are answered automatically
 and never reach :meth:`messages`. When the connection is lost, :meth:`messages` raises
 :class:`ConnectionLost` (after yielding what arrived before); after :meth:`close` it simply
 ends.
@@ -42,7 +48,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 from net.framing import HEADER, MAX_FRAME, FrameError, decode, encode
-from net.protocol import PROTOCOL_VERSION, auth_proof
+from net.protocol import PROTOCOL_VERSION, apply_state, auth_proof
 
 
 class ClientError(Exception):
@@ -155,8 +161,13 @@ class Client:
         spectate: bool,
         trace: Callable[[bytes], None] | None = None,
         idle_timeout: float = IDLE_TIMEOUT,
+        deltas: bool = True,
     ) -> None:
         self.host, self.port = host, port
+        self.deltas = deltas
+        self._held: list[dict] = []  # events of deltas that could not apply (a gap)
+        self._awaiting = False  # a resync was asked for, the whole view not yet here
+        self.resyncs = 0  # resyncs asked for because a delta could not apply
         self.name, self.token, self.password, self.spectate = name, token, password, spectate
         self.trace = trace
         self.idle_timeout = idle_timeout
@@ -193,10 +204,14 @@ class Client:
         timeout: float = 10.0,
         trace: Callable[[bytes], None] | None = None,
         idle_timeout: float = IDLE_TIMEOUT,
+        deltas: bool = True,
     ) -> Client:
         """Connect and hand-shake. ``token`` rejoins a seat; ``spectate`` watches.
         ``idle_timeout``: a host silent this long counts as gone (it pings every 15 s).
-        Raises :class:`HandshakeError` (refused) or :class:`ConnectionLost` (no host)."""
+        ``deltas``: the host sends what changed in the view and the client rebuilds the
+        whole view (``False``: the host sends whole views). ``trace`` gets every frame's
+        bytes as they came. Raises :class:`HandshakeError` (refused) or
+        :class:`ConnectionLost` (no host)."""
         client = cls(
             host,
             port,
@@ -206,6 +221,7 @@ class Client:
             spectate=spectate,
             trace=trace,
             idle_timeout=idle_timeout,
+            deltas=deltas,
         )
         await client._open(timeout)
         return client
@@ -236,6 +252,8 @@ class Client:
         self._heard = time.monotonic()
         self._queue = Inbox()
         self.seq = 0  # a host that resumed its match from the log counts from 1 again
+        self._awaiting = False
+        self._held = []
         await self._open(timeout)
 
     async def _open(self, timeout: float) -> None:
@@ -291,6 +309,7 @@ class Client:
                 "token": self.token,
                 "spectate": self.spectate,
                 **({"options": list(self.options)} if self.options is not None else {}),
+                "deltas": self.deltas,
             }
         )
         while True:
@@ -346,6 +365,8 @@ class Client:
                     self._own_pings -= 1
                     continue
                 if kind in ("accepted", "refused"):
+                    if kind == "accepted":
+                        self._check_accepted(msg.get("seq"))
                     fut = self._pending.pop(msg.get("id"), None)  # type: ignore[arg-type]
                     if fut is not None and not fut.done():
                         if kind == "accepted":
@@ -362,11 +383,8 @@ class Client:
                             )
                     continue
                 if kind == "state":
-                    seq = msg.get("seq")
-                    if isinstance(seq, int) and self.seq and seq > self.seq + 1:
-                        self._send({"type": "resync"})  # updates went missing: the whole view
-                    self.view = msg.get("view")
-                    self.seq = seq if isinstance(seq, int) else self.seq
+                    if not self._on_state(msg):
+                        continue
                 elif kind == "lobby":
                     self.lobby = msg
                 elif kind == "error" and msg.get("code") not in (
@@ -392,6 +410,47 @@ class Client:
                 fut.set_exception(error)
         self._pending.clear()
         self._queue.put(_END)
+
+    def _check_accepted(self, seq: object) -> None:
+        """``accepted`` comes after the ``state`` its action caused: a newer ``seq`` than the
+        last update says that update was lost — ask for the whole view."""
+        if isinstance(seq, int) and seq > self.seq and self.view is not None:
+            if not self._awaiting:
+                self._awaiting = True
+                self.resyncs += 1
+                self._send({"type": "resync"})
+
+    def _on_state(self, msg: dict) -> bool:
+        """Take in a ``state``: rebuild the whole view from a delta, or ask for the whole
+        view when a delta cannot apply (a gap in ``seq``) — its events wait, and come with
+        the whole view. True when ``msg`` (now with the whole ``view``, never a ``delta``)
+        is for :meth:`messages`."""
+        seq = msg.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            return False
+        events = msg.get("events")
+        events = events if isinstance(events, list) else []
+        full = isinstance(msg.get("view"), dict)
+        view = apply_state(self.view, self.seq, msg)
+        if view is None or (self._awaiting and not full):
+            self._held.extend(events)
+            del self._held[:-MAX_EVENTS]
+            if not self._awaiting:
+                self._awaiting = True
+                self.resyncs += 1
+                self._send({"type": "resync"})  # updates went missing: the whole view
+            return False
+        if full and self.seq and seq > self.seq + 1 and not self._awaiting:
+            self._send({"type": "resync"})  # whole views, but updates went missing
+        if self._held:
+            events = self._held + events
+            self._held = []
+        self._awaiting = False
+        msg.pop("delta", None)
+        msg.pop("gone", None)
+        msg["view"], msg["events"] = view, events
+        self.view, self.seq = view, seq
+        return True
 
     async def messages(self) -> AsyncIterator[dict]:
         """Every message from the host, in order (pings and action answers excepted); when

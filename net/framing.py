@@ -45,6 +45,36 @@ def encode(message: dict) -> bytes:
     return HEADER.pack(len(payload)) + payload
 
 
+def pack(value: Any) -> bytes:
+    """``value`` alone in msgpack (a part of a frame that :func:`encode_parts` puts together)."""
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def encode_parts(head: dict, parts: dict[str, dict[str, bytes] | bytes]) -> bytes:
+    """One frame for the map ``head`` plus the fields in ``parts``, each already packed
+    (:func:`pack`) — or a map of packed values, packed here as a map. The same bytes as
+    :func:`encode` of the whole message, without packing the parts again (the host packs a
+    view's keys once and sends them to many connections). ``FrameError`` if too large."""
+    packer = msgpack.Packer(use_bin_type=True)
+    out = [packer.pack_map_header(len(head) + len(parts))]
+    for key, value in head.items():
+        out.append(packer.pack(key))
+        out.append(packer.pack(value))
+    for key, part in parts.items():
+        out.append(packer.pack(key))
+        if isinstance(part, dict):
+            out.append(packer.pack_map_header(len(part)))
+            for inner, packed in part.items():
+                out.append(packer.pack(inner))
+                out.append(packed)
+        else:
+            out.append(part)
+    payload = b"".join(out)
+    if len(payload) > MAX_FRAME:
+        raise FrameError(f"frame of {len(payload)} bytes is over the {MAX_FRAME}-byte limit")
+    return HEADER.pack(len(payload)) + payload
+
+
 def _check_depth(obj: Any) -> None:
     """Maps and arrays count as levels (the message's own map is level 1); scalars do not."""
     stack = [(obj, 1)]

@@ -126,6 +126,9 @@ def check_client_message(msg: dict) -> dict:
             raise ProtocolError(
                 "bad_message", f"'options' must be a list of at most {MAX_OPTIONS} names"
             )
+        deltas = msg.get("deltas", False)
+        if not isinstance(deltas, bool):
+            raise ProtocolError("bad_message", "'deltas' must be true or false")
         return {
             "type": "hello",
             "version": version,
@@ -133,6 +136,7 @@ def check_client_message(msg: dict) -> dict:
             "token": token,
             "spectate": spectate,
             **({"options": options} if options is not None else {}),
+            "deltas": deltas,
         }
     if kind == "auth":
         return {"type": "auth", "proof": _text(msg, "proof", 128)}
@@ -155,6 +159,27 @@ def check_client_message(msg: dict) -> dict:
     if kind in ("ping", "pong", "leave", "resync"):
         return {"type": kind}
     raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+
+
+def apply_state(view: dict | None, seq: int, msg: dict) -> dict | None:
+    """The whole view after the ``state`` message ``msg``, given the ``view`` held after the
+    update ``seq`` (None: none held). A ``state`` with ``view`` replaces what was held; one
+    with ``delta`` (docs/protocol.md §6) applies only to the view of the update just before
+    it (``msg["seq"] == seq + 1``): its keys replace the held ones and the keys in ``gone``
+    are removed. Returns None when the delta cannot apply (a gap, or no view held): the
+    client then asks for the whole view (``resync``). ``view`` itself is never changed."""
+    full = msg.get("view")
+    if isinstance(full, dict):
+        return full
+    delta = msg.get("delta")
+    if view is None or not isinstance(delta, dict) or msg.get("seq") != seq + 1:
+        return None
+    out = {**view, **delta}
+    gone = msg.get("gone")
+    for key in gone if isinstance(gone, list) else ():
+        if isinstance(key, str):
+            out.pop(key, None)
+    return out
 
 
 def auth_proof(password: str, nonce: str) -> str:

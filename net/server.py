@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from net.framing import ConnectionClosed, FrameError, encode, read_frame
+from net.framing import ConnectionClosed, FrameError, encode, encode_parts, pack, read_frame
 from net.protocol import (
     NONCE_BYTES,
     PROTOCOL_VERSION,
@@ -196,6 +196,11 @@ class Connection:
         self.opened = time.monotonic()
         self.name = "?"
         self.seat: int | None = None
+        #: the connection asked for deltas (``hello`` with ``deltas: true``)
+        self.deltas = False
+        #: the view this connection holds (from the last ``state`` it was sent), its keys
+        #: packed; connections sent the same frames share one such map
+        self.base: dict[str, bytes] | None = None
         self.joined = False
         self.closed = False
         self.reason: str | None = None  # the error code it was dropped with
@@ -461,13 +466,28 @@ class Server:
             conn.send_frame(frame)
 
     def _broadcast_state(self, events: list[dict], by: int | None) -> None:
+        """Send every connection its update: the events with the view of its seat — whole,
+        or for a connection that asked for deltas, the view's keys whose value changed since
+        the view it holds. Each view is built and packed once per seat, each frame once per
+        audience (the connections of one seat holding the same view: all the spectators)."""
         self.seq += 1
-        frames: dict[int | None, bytes] = {}
+        packed_events = pack(events)
+        views: dict[int | None, dict[str, bytes]] = {}
+        frames: dict[tuple[int | None, int], bytes] = {}
+        held: list[dict | None] = []  # the bases keyed by id() stay alive through the loop
         for conn in list(self.conns):
-            frame = frames.get(conn.seat)
+            seat = conn.seat
+            parts = views.get(seat)
+            if parts is None:
+                parts = views[seat] = self._view_parts(seat)
+            base = conn.base if conn.deltas else None
+            held.append(base)
+            key = (seat, id(base) if base is not None else 0)
+            frame = frames.get(key)
             if frame is None:
-                frame = frames[conn.seat] = self._state_frame(conn.seat, events, by)
+                frame = frames[key] = self._state_bytes(parts, base, packed_events, by)
             conn.send_frame(frame)
+            conn.base = parts
         for callback in list(self.on_events):
             try:
                 callback(by, events)
@@ -475,17 +495,39 @@ class Server:
                 log.exception("on_events callback failed")
         self._changed()
 
-    def _state_frame(self, seat: int | None, events: list[dict], by: int | None) -> bytes:
-        view = self.table.view(seat)
+    def _view_parts(self, seat: int | None) -> dict[str, bytes]:
+        """``seat``'s view with each top-level key's value packed on its own."""
+        return {key: pack(value) for key, value in self.table.view(seat).items()}
+
+    def _state_bytes(
+        self,
+        parts: dict[str, bytes],
+        base: dict[str, bytes] | None,
+        packed_events: bytes,
+        by: int | None,
+    ) -> bytes:
+        """A ``state`` frame: the whole view (``base`` None), or the delta from ``base``."""
+        head = {"type": "state", "seq": self.seq, "by": by}
+        body: dict[str, dict[str, bytes] | bytes] = {"events": packed_events}
+        if base is None:
+            body["view"] = parts
+        else:
+            body["delta"] = {k: v for k, v in parts.items() if base.get(k) != v}
+            gone = [k for k in base if k not in parts]
+            if gone:
+                body["gone"] = pack(gone)
         try:
-            return encode(
-                {"type": "state", "seq": self.seq, "by": by, "view": view, "events": events}
-            )
+            return encode_parts(head, body)
         except FrameError:  # the action stands; this update cannot travel whole
-            log.error(
-                "the update for seat %s is over the frame limit; its events are left out", seat
-            )
-            return encode({"type": "state", "seq": self.seq, "by": by, "view": view, "events": []})
+            log.error("an update is over the frame limit; its events are left out")
+            body["events"] = pack([])
+            return encode_parts(head, body)
+
+    def _send_view(self, conn: Connection) -> None:
+        """The whole view to ``conn`` (on joining, and on ``resync``), events none."""
+        parts = self._view_parts(conn.seat)
+        conn.send_frame(self._state_bytes(parts, None, pack([]), None))
+        conn.base = parts
 
     # ------------------------------------------------------------------ connections
 
@@ -603,9 +645,10 @@ class Server:
             }
         )
         conn.joined = True
+        conn.deltas = hello["deltas"]
         self.conns.add(conn)
         if self.table.started:
-            conn.send_frame(self._state_frame(conn.seat, [], None))
+            self._send_view(conn)
         if seat is not None:
             log.info("%s sits at seat %d", seat.name, seat.index)
             self._seats_changed()
@@ -735,7 +778,7 @@ class Server:
                 conn.send({"type": "pong"})
             elif kind == "resync":
                 if self.table.started:
-                    conn.send_frame(self._state_frame(conn.seat, [], None))
+                    self._send_view(conn)
                 else:
                     conn.send(self.lobby_message())
             elif kind == "leave":

@@ -29,6 +29,7 @@ import pytest
 
 from net.client import Client, ConnectionLost
 from net.framing import decode
+from net.protocol import apply_state
 from rum500.rules import Game, Options
 from tests.net.util import play_as_bot, wait_for
 
@@ -175,8 +176,14 @@ class Segment:
         checked = 0
         for seat, frames in self.frames.items():
             assert frames, f"seat {seat} received nothing"
+            view, seq = None, 0
             for raw in frames:
-                checked += check_frame(decode(raw[4:]), seat, self.snaps)
+                msg = decode(raw[4:])
+                if msg.get("type") == "state":  # the delta as sent is checked too (in msg)
+                    view = apply_state(view, seq, msg)
+                    assert view is not None, f"state {msg['seq']} cannot be rebuilt"
+                    msg, seq = {**msg, "view": view}, msg["seq"]
+                checked += check_frame(msg, seat, self.snaps)
         return checked
 
 

@@ -177,6 +177,7 @@ async def test_password_is_never_sent_in_the_clear(make_host):
         "name": "Ann",
         "token": None,
         "spectate": False,
+        "deltas": True,
     }
     challenge = next(m for m in back if m["type"] == "challenge")
     assert out[1] == {"type": "auth", "proof": auth_proof(password, challenge["nonce"])}

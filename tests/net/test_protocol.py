@@ -54,7 +54,14 @@ def test_decode_refuses_garbage_with_frame_error_only(data):
 
 def test_hello_is_normalised():
     msg = check_client_message({"type": "hello", "version": 1, "name": " Ann\x00\n  B "})
-    assert msg == {"type": "hello", "version": 1, "name": "Ann B", "token": None, "spectate": False}
+    assert msg == {
+        "type": "hello",
+        "version": 1,
+        "name": "Ann B",
+        "token": None,
+        "spectate": False,
+        "deltas": False,
+    }
 
 
 def test_auth_proof_matches_the_documented_example():
