@@ -41,7 +41,8 @@ Journal hook (``HostConfig.journal``), called synchronously, in this order:
 ``options`` (dict), ``deck`` (None), ``table`` (name), ``seats`` ([{name, token, bot}]);
 also once when a resumed match is hosted (same info, the saved seats) —;
 ``record(seq, seat, action)`` after each applied action (``seq`` is its index in
-``Game.actions``, ``action`` the engine's normalised form) and before anyone is told of it;
+``Game.actions``, ``action`` the engine's normalised form; ``seat`` is None for the host's own
+``close_claims``, which ends a "Rummy!" claim window) and before anyone is told of it;
 ``take_back(seq)`` when the action with index ``seq`` (the last one) is taken back;
 ``seats(seats)`` when names, tokens or bots change; ``finish(winner, totals)`` at game over.
 A journal call that raises ``OSError`` or ``sqlite3.Error`` is logged as a warning and the
@@ -201,7 +202,8 @@ class GameTable:
         by = None if kind == "close_claims" and self._host_acts else seat
         events = game.apply(action, seat=by)  # IllegalMove is a ValueError
         self.claim_window.follow(game)
-        self._journal("record", len(game.actions) - 1, seat, dict(game.actions[-1]))
+        # the seat as the engine took it: None for the host's own close_claims
+        self._journal("record", len(game.actions) - 1, by, dict(game.actions[-1]))
         if game.phase is Phase.GAME_OVER:
             self._journal("finish", game.winner, list(game.totals))
         if game.phase is Phase.HAND_OVER:

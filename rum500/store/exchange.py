@@ -180,7 +180,10 @@ def _check_fields(file: Path, m: dict) -> None:
         if (
             not isinstance(a, dict)
             or not isinstance(a.get("action"), dict)
-            or not (isinstance(a.get("seat"), int) and not isinstance(a["seat"], bool))
+            or not (  # no seat: the host's own action (close_claims, a "Rummy!" window)
+                a.get("seat") is None
+                or (isinstance(a["seat"], int) and not isinstance(a["seat"], bool))
+            )
         ):
             raise bad(f"action {k + 1} is malformed")
     if m.get("status") not in ("playing", "finished"):

@@ -128,8 +128,21 @@ class ReplayModel:
                 text = f"{who} took {cards_mark(taken)} from the discard pile"
         elif kind == "meld":
             text = f"{who} melded {cards_mark(action.get('cards', []))}"
+            if action.get("jokers"):  # what each joker stands for, in order
+                text += f" (the joker as {cards_mark(action['jokers'])})"
         elif kind == "layoff":
             text = f"{who} laid off {card_mark(action.get('card'))} on meld {action.get('meld')}"
+            if action.get("joker"):
+                text += f" (as {card_mark(action['joker'])})"
+        elif kind == "rummy":
+            caller = self._who(action.get("seat"))
+            card = next((e.get("card") for e in events if e.get("type") == "rummy"), "?")
+            meld = action.get("meld")
+            text = f"{caller} called Rummy! and laid {card_mark(card)} off on meld {meld}"
+            if action.get("joker"):
+                text += f" (as {card_mark(action['joker'])})"
+        elif kind == "close_claims":
+            text = "nobody called Rummy!"
         elif kind == "discard":
             text = f"{who} discarded {card_mark(action.get('card'))}"
         elif kind == "end_hand":
@@ -202,14 +215,18 @@ class ReplayModel:
         def line(text: str = "", style: str = "") -> None:
             out.append((style, text + "\n"))
 
-        def shown(card: str) -> str:
+        def shown(card: str, stands_for: str | None = None) -> str:
+            if card == "JK":  # a joker; on the table with the card it stands for
+                mark = "JK=" if ascii_only else "🃏"
+                return mark + shown(stands_for) if stands_for else mark.rstrip("=")
             return card if ascii_only else card[:-1] + SUITS.get(card[-1], card[-1])
 
-        def cards(names: list[str]) -> None:
+        def cards(names: list[str], stands: list | None = None) -> None:
             for k, c in enumerate(names):
                 if k:
                     out.append(("", " "))
-                out.append(("class:red" if c[-1] in "HD" else "class:black", shown(c)))
+                s = stands[k] if stands and k < len(stands) else None
+                out.append(("class:red" if c[-1] in "HD" else "class:black", shown(c, s)))
 
         title = f"Replay of game {m['id']}"
         if m.get("table"):
@@ -271,12 +288,16 @@ class ReplayModel:
                 laid = sorted({self._who(b) for b in meld["by"]} - {owner})
                 extra = f" (+{', '.join(laid)})" if laid else ""
                 label = f"  [{meld['id']}] {owner}: "
-                size = len(label) + sum(len(shown(c)) + 1 for c in meld["cards"]) + len(extra)
+                stands = meld.get("stands_for") or [None] * len(meld["cards"])
+                size = len(label) + len(extra)
+                size += sum(
+                    len(shown(c, s)) + 1 for c, s in zip(meld["cards"], stands, strict=False)
+                )
                 if used + size > width and used > 0:
                     out.append(("", "\n"))
                     used = 0
                 out.append(("", label))
-                cards(meld["cards"])
+                cards(meld["cards"], stands)
                 out.append(("class:laid", extra))
                 used += size
             out.append(("", "\n"))
