@@ -374,12 +374,17 @@ def meld_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
         head.append(("class:dim", " " + _("none yet")))
         return [head], -1
     example = next(
-        ((m["cards"][k], by) for m in ms for k, by in enumerate(m["by"]) if by != m["owner"]),
+        (
+            (m["cards"][k], by, (m.get("stands_for") or [None] * len(m["cards"]))[k])
+            for m in ms
+            for k, by in enumerate(m["by"])
+            if by != m["owner"]
+        ),
         None,
     )
     if example is not None:
-        c, by = example
-        shown = describe.card_text(c, model.ascii)
+        c, by, stands = example
+        shown = describe.card_text(c, model.ascii, stands)
         head.append(
             (
                 "class:dim",

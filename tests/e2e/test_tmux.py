@@ -32,7 +32,8 @@ pytestmark = pytest.mark.e2e
 if shutil.which("tmux") is None:
     pytest.skip("tmux is not installed", allow_module_level=True)
 
-CARD = re.compile(r"(10|[2-9AJQKТВДК])([♠♥♦♣])")
+CARD = re.compile(r"(10|[2-9AJQKТВДК])([♠♥♦♣])|(🃏)")  # a joker too
+STANDS_FOR = re.compile(r"🃏(10|[2-9AJQKТВДК])[♠♥♦♣]")  # a joker named: 🃏8♥
 
 
 class Tmux:
@@ -146,7 +147,7 @@ def follow_hint(term: Tmux, screen: str) -> None:
     shown = term.wait_text("Hint: ")
     hand = hand_cards(shown, "Your hand")  # the hand the hint was given for
     hint = status_line(shown, "Hint: ")[len("Hint: ") :].strip()
-    cards = ["".join(m) for m in CARD.findall(hint)]
+    cards = ["".join(m) for m in CARD.findall(STANDS_FOR.sub("🃏", hint))]
     key = re.search(r"\(press (\S)\)", hint)
     assert key, hint
     if hint.startswith("take "):
@@ -610,3 +611,111 @@ def test_a_guest_is_told_the_host_closed_the_table(tmp_path: Path) -> None:
     finally:
         host.close()
         guest.close()
+
+
+# A second player for the house-rules test: joins over TCP, draws from the stock, melds what
+# it can, and discards a card that could be laid off (so that Ann may call "Rummy!" on it)
+# when it has one; it passes at once on Ann's discards and says ready after a hand.
+OPPONENT = """
+import asyncio, sys
+from net.client import ActionRefused, ConnectionLost
+from rum500.tui.connection import RumClient
+
+async def main(port):
+    c = await RumClient.connect("127.0.0.1", port, name="Bob")
+    try:
+        async for msg in c.messages():
+            if msg["type"] != "state" or msg["seq"] != c.seq:
+                continue
+            v = msg["view"]
+            me, legal = c.seat, v["legal_actions"]
+            act = None
+            if v.get("claim") and me in v["claim"].get("waiting", []):
+                act = {"type": "pass"}
+            elif v.get("review") and me in v["review"].get("waiting", []):
+                act = {"type": "ready"}
+            elif v["turn"] == me and legal:
+                kinds = {a["type"]: a for a in reversed(legal)}
+                fits = {a["card"] for a in legal if a["type"] == "layoff"}
+                claimable = [a for a in legal if a["type"] == "discard" and a["card"] in fits]
+                if v["phase"] == "draw":
+                    act = next((a for a in legal if a.get("source") == "stock"), legal[0])
+                elif "meld" in kinds:
+                    act = kinds["meld"]
+                elif claimable:
+                    act = claimable[0]
+                else:
+                    act = next((a for a in legal if a["type"] == "discard"), legal[0])
+            if act is not None:
+                try:
+                    await c.act(act)
+                except ActionRefused:
+                    pass
+    except ConnectionLost:
+        pass
+
+asyncio.run(main(int(sys.argv[1])))
+"""
+
+
+def test_a_hand_with_jokers_and_a_rummy_call_in_time(tmp_path: Path) -> None:
+    """``rum500 host --jokers --rummy-calls``: Ann plays a hand at a real window (following
+    the hint), sees jokers as 🃏, and calls "Rummy!" with r on a discard of Bob's in time."""
+    port = 20000 + (os.getpid() + 7) % 20000
+    term = Tmux(tmp_path, width=100, height=30)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    bob: subprocess.Popen | None = None
+    try:
+        term.start(
+            rum500(
+                f"host --players 2 --bind 127.0.0.1 --port {port} --no-announce --name Kitchen "
+                "--player Ann --lang en --seed 3 --jokers --rummy-calls --claim-window 10"
+            )
+        )
+        term.wait_text("Press g")
+        bob = subprocess.Popen(
+            [sys.executable, "-c", OPPONENT, str(port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        screen = term.wait_text("Your hand (by suit)")
+        assert "🃏" in screen  # seed 3 deals Ann a joker
+        called = passed = 0
+        deadline = time.monotonic() + 150
+        while time.monotonic() < deadline:
+            screen = term.wait(
+                lambda s: "h hint" in s or "x = no call" in s or "score sheet" in s,
+                timeout=30,
+                what="my turn, a discard open for calls, or the end of the hand",
+            )
+            if "score sheet" in screen:
+                break
+            if "r = Rummy!" in screen:
+                assert re.search(r"Bob discarded \S+: r = Rummy!, x = no call — \d+ s", screen)
+                term.keys("r")
+                shown = term.wait(
+                    lambda s: "Ann calls Rummy! and takes" in s or "Rummy! on which meld?" in s,
+                    what="the call's banner (or the question which meld)",
+                )
+                if "Rummy! on which meld?" in shown:
+                    term.keys("1")
+                    shown = term.wait_text("Ann calls Rummy! and takes")
+                assert re.search(r"Ann calls Rummy! and takes \S+ from Bob\.", shown)
+                called += 1
+                continue
+            if "x = no call" in screen:
+                term.keys("x")
+                term.wait(lambda s: "x = no call" not in s, what="the window to close")
+                passed += 1
+                continue
+            follow_hint(term, screen)
+        screen = term.wait_text("score sheet")
+        assert called >= 1, "Bob never discarded a card Ann could call on"
+        assert bob.poll() is None, bob.stderr.read() if bob.stderr else ""
+    finally:
+        term.close()
+        if bob is not None:
+            bob.kill()
+            bob.wait(timeout=10)
