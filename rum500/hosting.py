@@ -870,9 +870,22 @@ def describe_event(event: dict, names: list[str]) -> str:
         more = f" and the {above} card{'s' if above > 1 else ''} above it" if above > 0 else ""
         return f"{name} takes {cards[0] if cards else '?'}{more} from the discard pile"
     if kind == "meld":
-        return f"{name} melds {' '.join(event['cards'])}"
+        jokers = event.get("jokers")
+        named = f" (the joker as {' '.join(jokers)})" if jokers else ""
+        return f"{name} melds {' '.join(event['cards'])}{named}"
     if kind == "layoff":
-        return f"{name} lays off {event['card']} on meld {event['meld']}"
+        named = f" as {event['joker']}" if event.get("joker") else ""
+        return f"{name} lays off {event['card']}{named} on meld {event['meld']}"
+    if kind == "rummy":
+        named = f" as {event['joker']}" if event.get("joker") else ""
+        return (
+            f"{name} calls Rummy! on {who(event.get('from'))}'s {event.get('card')}{named} "
+            f"and lays it off on meld {event.get('meld')}"
+        )
+    if kind == "pass":
+        return f"{name} does not call Rummy!"
+    if kind == "close_claims":
+        return "nobody calls Rummy!"
     if kind == "discard":
         return f"{name} discards {event['card']}"
     if kind == "reshuffle":
@@ -885,6 +898,8 @@ def describe_event(event: dict, names: list[str]) -> str:
         return f"hand {event['hand']} over: {scores}; totals {totals}"
     if kind == "tie":
         return f"tied at {event['total']}: another hand is played"
+    if kind == "game_over" and event.get("winners"):  # partnerships: the whole team wins
+        return f"game over: {', '.join(who(w) for w in event['winners'])} win"
     if kind == "game_over":
         return f"game over: {who(event['winner'])} wins"
     if kind == "ready":

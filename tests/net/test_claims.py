@@ -7,6 +7,7 @@ clock is frozen (``claim_window.clock``), so only the players can close it."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 
 import pytest
@@ -267,3 +268,72 @@ async def test_the_terminal_client_names_every_option_it_knows(make_host):
         assert c.seat == 0
     finally:
         await c.close()
+
+
+# ---------------------------------------------------------------------- the command line
+
+
+def test_the_house_rule_flags_reach_the_host_and_the_headless_log_names_calls():
+    from rum500.cli import build_parser
+    from rum500.hosting import config_from_args, describe_event
+
+    args = build_parser().parse_args(
+        [
+            "host",
+            "--players",
+            "4",
+            "--jokers",
+            "--rummy-calls",
+            "--claim-window",
+            "1.5",
+            "--teams",
+            "2",
+            "--ace-always-15",
+        ]
+    )
+    config = config_from_args(args)
+    assert config.options == Options(jokers=True, rummy_calls=True, teams=2, ace_always_15=True)
+    assert config.claim_window == 1.5
+    plain = config_from_args(build_parser().parse_args(["host"]))
+    assert plain.options == Options() and plain.claim_window == 3.0
+    for bad in ("0.4", "11", "nan"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["host", "--rummy-calls", "--claim-window", bad])
+    names = ["Ann", "Bea", "Cid"]
+    event = {"type": "rummy", "seat": 2, "meld": 0, "card": "7D", "from": 0}
+    assert describe_event(event, names) == "Cid calls Rummy! on Ann's 7D and lays it off on meld 0"
+    assert describe_event({"type": "pass", "seat": 1}, names) == "Bea does not call Rummy!"
+    assert describe_event({"type": "close_claims"}, names) == "nobody calls Rummy!"
+    meld = {"type": "meld", "seat": 0, "meld": 1, "cards": ["7H", "8H", "JK"], "jokers": ["9H"]}
+    assert describe_event(meld, names) == "Ann melds 7H 8H JK (the joker as 9H)"
+
+
+def test_sim_takes_the_house_rules(capsys):
+    from rum500.cli import main
+
+    code = main(
+        [
+            "sim",
+            "--games",
+            "1",
+            "--players",
+            "4",
+            "--bots",
+            "random",
+            "--jobs",
+            "1",
+            "--hands",
+            "1",
+            "--jokers",
+            "--rummy-calls",
+            "--teams",
+            "2",
+            "--json",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["options"] == {"jokers": True, "rummy_calls": True, "teams": 2}
+    assert main(["sim", "--games", "1", "--players", "3", "--teams", "2"]) == 2
+    assert "2 teams are for 4 or 6 players" in capsys.readouterr().err
