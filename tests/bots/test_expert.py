@@ -1,0 +1,96 @@
+"""The expert's search: the worlds it samples agree with everything its seat has seen, its
+playouts end, and its choices are reproducible and legal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rum500.bots import make_bot
+from rum500.bots.expert import ExpertBot, determinize, outcome, playout
+from rum500.bots.seat import read_view
+from rum500.rules import Game, Options, Phase
+
+SEEN = (
+    "hand",
+    "hand_sizes",
+    "stock",
+    "discard_pile",
+    "melds",
+    "must_play",
+    "no_discard",
+    "phase",
+    "turn",
+    "legal_actions",
+    "totals",
+)
+
+
+def mid_hand(players: int, seed: int, options: Options, steps: int) -> Game:
+    g = Game(players, seed, options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.phase not in (Phase.DRAW, Phase.PLAY):
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+@pytest.mark.parametrize("jokers", [False, True])
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_worlds_show_the_seat_exactly_what_it_saw(players: int, jokers: bool) -> None:
+    for seed in range(6):
+        g = mid_hand(players, seed, Options(jokers=jokers), 5 + 7 * seed)
+        if g.phase not in (Phase.DRAW, Phase.PLAY):
+            continue
+        seat = g.turn
+        view = g.view(seat)
+        v = read_view(view)
+        other = (seat + 1) % players
+        known = [[] for _ in range(players)]
+        known[other] = list(g.hands[other][:2])  # as if the tracker saw it take these
+        rng = random.Random(seed)
+        worlds = [determinize(v, known, rng) for _ in range(5)]
+        for w in worlds:
+            assert w is not None
+            seen = w.view(seat)
+            assert {k: seen[k] for k in SEEN} == {k: view[k] for k in SEEN}
+            assert sorted(w.hands[other][:2]) == sorted(known[other])
+        # the hidden cards really are resampled
+        assert len({tuple(w.stock) for w in worlds}) > 1
+
+
+def test_playouts_end_and_score_from_the_seats_side() -> None:
+    g = mid_hand(2, 3, Options(), 10)
+    v = read_view(g.view(g.turn))
+    w = determinize(v, [[], []], random.Random(1))
+    assert w is not None
+    a, b = w.copy(), w.copy()
+    steps = playout(a, v.seat, turns=10**6, cap=10**6)
+    assert steps > 0 and a.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+    assert outcome(a, 0, 0) == -outcome(a, 1, 0)  # two players: one's gain, the other's loss
+    playout(b, v.seat, turns=1)
+    # stopped when the seat was about to draw again, one more turn of its own played
+    assert b.results or (b.turn == v.seat and b.phase is Phase.DRAW)
+    assert [x["type"] for x in b.actions].count("discard") >= 2
+    assert w.to_dict() == determinize(v, [[], []], random.Random(1)).to_dict()  # untouched
+
+
+def test_the_expert_is_reproducible_and_searches() -> None:
+    searched = 0
+    for seed in range(6):
+        g = mid_hand(2, 40 + seed, Options(), 12 + 6 * seed)
+        rng = random.Random(seed)
+        while g.phase is Phase.PLAY:  # to the next draw
+            g.apply(rng.choice(g.legal_actions()))
+        if g.phase is not Phase.DRAW:
+            continue
+        view = g.view(g.turn)
+        one, two = ExpertBot(seed=9), ExpertBot(seed=9)
+        a = one.choose(view)
+        assert a == two.choose(view) and a in view["legal_actions"]
+        assert one.stats == two.stats
+        searched += one.stats["searches"]
+    assert searched >= 1
+    assert make_bot("expert", seed=1).level == "expert"
