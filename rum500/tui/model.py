@@ -339,6 +339,7 @@ class TableModel:
     def set_view(self, view: dict, events: list[dict] | None = None) -> None:
         """A new view (and the public events that led to it)."""
         old_turn = self.view["turn"] if self.view else None
+        old_phase = self.view["phase"] if self.view else None
         old_hand = Counter((self.view or {}).get("hand") or [])
         self.view = view
         self.changes.apply(
@@ -398,7 +399,9 @@ class TableModel:
                 self.overlay = None
         if self.overlay is None:
             self.overlay = self._resting()
-        if view["turn"] != old_turn and self.my_turn and view["phase"] == "draw":
+        # my turn begins: the turn came to me, or the "Rummy!" window before my draw closed
+        begins = view["turn"] != old_turn or old_phase == "claim"
+        if begins and self.my_turn and view["phase"] == "draw":
             if self.zone == Zone.MELDS:
                 self.zone = Zone.HAND
             self.pile_cursor = None

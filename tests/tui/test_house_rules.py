@@ -293,3 +293,14 @@ async def test_the_lobby_host_form_sets_every_house_rule() -> None:
     assert "Rummy! calls" in shown and "2 s to call" in shown
     assert len(shown.rstrip("\n").split("\n")) <= 24  # the whole form fits 80×24
     assert all(len(line) <= 80 for line in shown.split("\n"))
+
+
+def test_my_turn_begins_when_the_window_before_my_draw_closes() -> None:
+    g = claim_game()
+    model = with_window(g, 1, 3.0, [1, 2])  # seat 1 is next: it waits for the window
+    assert model.my_turn and "h" not in keys_of(model)
+    assert "s" not in keys_of(model)  # no draw while calls are open
+    g.apply({"type": "close_claims"})
+    model.apply_message({"type": "state", "view": g.view(1), "events": [{"type": "close_claims"}]})
+    assert model.message == "Your turn: draw from the stock (s) or take from the pile (t)."
+    assert "s" in keys_of(model)
