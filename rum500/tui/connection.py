@@ -125,6 +125,10 @@ class NetSession:
             return _("This table needs a password (--password).")
         if isinstance(e, HandshakeError) and e.code == "bad_password":
             return _("Wrong table password.")
+        if isinstance(e, HandshakeError) and e.code == "options":
+            return _("The table plays a house rule this rum500 does not know ({why}).").format(
+                why=str(e)
+            )
         if isinstance(e, HandshakeError) and e.code == "table_full":
             return _("Every seat is taken: join with --spectate to watch.")
         if isinstance(e, ConnectionLost):
