@@ -337,3 +337,24 @@ def test_sim_takes_the_house_rules(capsys):
     assert report["options"] == {"jokers": True, "rummy_calls": True, "teams": 2}
     assert main(["sim", "--games", "1", "--players", "3", "--teams", "2"]) == 2
     assert "2 teams are for 4 or 6 players" in capsys.readouterr().err
+
+
+async def test_the_terminal_client_says_in_one_line_why_a_house_rule_table_refused_it(
+    make_host, monkeypatch, tmp_path
+):
+    from rum500.tui import connection
+    from rum500.tui.connection import NetSession, SessionError
+
+    monkeypatch.setenv("RUM500_HOME", str(tmp_path))
+    host = await make_host(players=2, options=Options(jokers=True))
+
+    class Old(connection.RumClient):  # a rum500 from before the jokers
+        options = [o for o in Options().to_dict() if o != "jokers"]
+
+    monkeypatch.setattr(connection, "RumClient", Old)
+    session = NetSession(host.address, host.port, name="Ann", use_saved_token=False)
+    with pytest.raises(SessionError) as refused:
+        await session.open()
+    why = str(refused.value)
+    assert why.startswith("The table plays a house rule this rum500 does not know (")
+    assert "jokers" in why and "\n" not in why
