@@ -358,3 +358,10 @@ async def test_the_terminal_client_says_in_one_line_why_a_house_rule_table_refus
     why = str(refused.value)
     assert why.startswith("The table plays a house rule this rum500 does not know (")
     assert "jokers" in why and "\n" not in why
+
+
+async def test_the_lan_announcement_carries_the_house_rules(make_host):
+    options = Options(jokers=True, rummy_calls=True, teams=2, ace_always_15=True)
+    host = await make_host(players=4, options=options)
+    txt = json.loads(host.txt()["options"])
+    assert txt == {"jokers": True, "rummy_calls": True, "teams": 2, "ace_always_15": True}
