@@ -182,7 +182,7 @@ def test_play_a_match_by_keystrokes_in_english(term: Tmux) -> None:
     term.keys("?")
     help_screen = term.wait_text("KEYS")
     assert "lay off the selected card" in help_screen
-    term.keys("PageDown")
+    term.keys("PageDown", "Down", "Down", "Down")  # the rules' first lines
     assert "RULES (summary)" in term.wait_text("never K-A-2")
     term.keys("Escape")
     term.wait(lambda s: "KEYS" not in s, what="the help closed")
@@ -239,7 +239,7 @@ def test_a_hand_in_russian(term: Tmux) -> None:
     term.keys("?")
     screen = term.wait_text("КЛАВИШИ")
     assert "подложить выбранную карту" in screen
-    term.keys("PageDown")
+    term.keys("PageDown", "Down", "Down", "Down")  # the rules' first lines
     assert "ПРАВИЛА (кратко)" in term.wait_text("Туз младший")
     term.keys("Escape")
     term.wait(lambda s: "КЛАВИШИ" not in s, what="the help closed")
