@@ -1,21 +1,28 @@
 """The ``expert`` bot: determinized Monte Carlo search over what its seat cannot see.
 
 It reads only its seat's view (:func:`rum500.bots.seat.read_view`) and its memory of the
-hand's public events (the card tracker), exactly as the other levels. For a decision that
-matters — where to draw from (the stock, or a dig), and which card to discard — it
+hand's public events (the card tracker), exactly as the other levels. Where to draw from —
+the stock, or a dig, and how deep — is searched:
 
-1. lists a few candidate actions (the ``hard`` bot's valuation ranks them: every dig that
-   can place the card dug for, the stock, the best discards);
-2. samples *worlds* consistent with everything seen: each opponent holds the cards it is
+1. the ``hard`` bot's valuation ranks the stock and every dig that can place the card dug
+   for; those within :data:`CLOSE_CALL` points of the best (at most :data:`MAX_CANDIDATES`)
+   are the candidates — a clear choice is not searched;
+2. it samples *worlds* consistent with everything seen: each opponent holds the cards it is
    known to have taken from the discard pile and, for the rest, unseen cards drawn at random;
    the stock is the remaining unseen cards in random order (:func:`determinize`);
-3. in each world plays every candidate, then the rest of the hand with a fast greedy policy
-   for every seat (:func:`playout`: the engine's fast path, no re-checking), and scores the
-   hand's end: its team's score minus the opponents' average;
-4. picks the candidate with the best mean over the worlds (the same worlds for every
+3. in each world it plays every candidate, then :data:`HORIZON` more turns of its own (and
+   the others' turns between) with a fast greedy policy for every seat (:func:`playout`: the
+   engine's fast path, no re-checking), and scores the result: its team's table points less
+   what its cards in hand will likely cost (:func:`held_cost`), against the opponents' —
+   or the score sheet, when the hand ended;
+4. it picks the candidate with the best mean over the worlds (the same worlds for every
    candidate, which makes the comparison far less noisy than the scores themselves).
 
-Melds and lay-offs are the ``hard`` bot's plan. The search budget is counted in playout
+So a deep dig wins only when the cards it brings are likely to go down rather than stay in
+hand. Melds, lay-offs and discards are the ``hard`` bot's (searching discards with these
+playouts measured worse: :data:`SEARCH_DISCARDS`).
+
+The search budget is counted in playout
 steps, not in time, so a game with a seed is reproducible: it adapts to the position (fewer
 worlds when there are many candidates or a long hand ahead) and stops early when one
 candidate is clearly best. A wall-clock guard (:data:`TIME_GUARD_S`) only stops a search
@@ -30,7 +37,7 @@ import time
 
 from rum500 import cards as C
 from rum500.bots.base import discard, draw_stock
-from rum500.bots.hands import Plan, partners
+from rum500.bots.hands import Plan, partners, plan
 from rum500.bots.hard import HardBot
 from rum500.bots.medium import dug_plan
 from rum500.bots.seat import SeatView
@@ -57,8 +64,12 @@ PLAYOUT_CAP = 160
 HORIZON = 2
 #: What a point in hand counts when a playout stops before the hand ends.
 HELD_WEIGHT = 0.6
+#: ... and a point of a card that has a partner in hand (it is closer to a meld).
+PAIRED_WEIGHT = 0.6
 #: Stop early when the leader is this many standard errors ahead of the runner-up.
 CLEAR_LEAD = 3.0
+#: Draws the hard bot values within this many points of its best are searched.
+CLOSE_CALL = 25.0
 #: Search discards too (else the hard bot's discard).
 SEARCH_DISCARDS = False
 #: The search stops when it has run this long (a guard for an overloaded machine).
@@ -194,6 +205,22 @@ def playout(g: Game, seat: int, turns: int = HORIZON, cap: int = PLAYOUT_CAP) ->
     return steps
 
 
+def held_cost(hand: list[int]) -> float:
+    """What the cards in a hand are likely to cost when the hand ends: a card with a partner
+    (a pair, a neighbour in a run) :data:`PAIRED_WEIGHT` of its points, a loose one
+    :data:`HELD_WEIGHT`; a joker nothing (it will go down)."""
+    values = C.VALUES
+    if PAIRED_WEIGHT == HELD_WEIGHT:
+        return HELD_WEIGHT * sum(values[c] for c in hand if c < C.DECK_SIZE)
+    cost = 0.0
+    for c in hand:
+        if c >= C.DECK_SIZE:
+            continue
+        w = PAIRED_WEIGHT if partners(c, hand) else HELD_WEIGHT
+        cost += w * values[c]
+    return cost
+
+
 def outcome(g: Game, seat: int, hand: int) -> float:
     """The hand's result for ``seat``'s team less the other seats' average (per seat): from
     the score sheet if the hand ended, else the table points less :data:`HELD_WEIGHT` of
@@ -202,7 +229,7 @@ def outcome(g: Game, seat: int, hand: int) -> float:
         scores = g.results[hand]["scores"]
     else:
         table = g.table_points()
-        scores = [t - HELD_WEIGHT * C.hand_points(h) for t, h in zip(table, g.hands, strict=True)]
+        scores = [t - held_cost(h) for t, h in zip(table, g.hands, strict=True)]
     team = g.options.team
     mine = [s for s in range(g.players) if team(s) == team(seat)]
     others = [s for s in range(g.players) if team(s) != team(seat)]
@@ -234,23 +261,34 @@ class ExpertBot(HardBot):
 
     def rank_draws(self, v: SeatView) -> list[dict]:
         """The stock and the digs that can place their card, best first by the hard bot's
-        valuation (the stock always in)."""
+        valuation; only those within :data:`CLOSE_CALL` points of the best (a clear choice
+        needs no search)."""
         unseen = self.stock_unseen(v)
+        total = sum(unseen)
         turns = self.draws_left(v)
         scored: list[tuple[float, dict]] = []
+        if v.stock and total > 0:
+            ev = 0.0
+            for x, n in enumerate(unseen):
+                if n:
+                    unseen[x] -= 1
+                    p = plan([*v.hand, x], v.melds, v.seat)
+                    ev += n * self.state_value(p, v, unseen, turns)
+                    unseen[x] += 1
+            scored.append((ev / total, draw_stock()))
         for a in v.legal:
             if a["type"] == "draw" and a.get("source") == "discard":
                 p, _taken, force = dug_plan(v, a["index"])
                 if force is not None and not p.places(force):
                     continue
                 scored.append((self.state_value(p, v, unseen, turns), a))
+            elif a["type"] == "end_hand":
+                scored.append((-float(C.hand_points(v.hand)), a))
         scored.sort(key=lambda o: -o[0])
-        out = [a for _, a in scored[: MAX_CANDIDATES - 1]]
-        if v.stock:
-            out.insert(0, draw_stock())
-        elif any(a["type"] == "end_hand" for a in v.legal):
-            out.insert(0, {"type": "end_hand"})
-        return out
+        if not scored:
+            return []
+        best = scored[0][0]
+        return [a for x, a in scored[:MAX_CANDIDATES] if x >= best - CLOSE_CALL]
 
     def discard(self, v: SeatView, p: Plan) -> dict:
         if not SEARCH_DISCARDS:
