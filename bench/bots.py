@@ -7,8 +7,10 @@ with the same code as ``rum500 sim``.
    95% interval's lower bound above 55%.
 2. ``expert`` with three ``hard`` at a four-player table: ≥ 1.6× the fair share (25%).
 3. ``expert``'s decision time (runs 1 and 2): p95 ≤ 250 ms, max ≤ 1 s.
-4. Digging, per level (from the runs against the stranger): cards taken per dig, and how
-   many of them (and their points) are still in hand when the hand ends.
+4. Digging: before (``hard``'s valuation) and after (the ``expert``'s dig search, otherwise
+   the same bot) in the same matches of run 1, and per level (from the runs against the
+   stranger): cards taken per dig, and how many of them (and their points) are still in
+   hand when the hand ends.
 5. Every level against a plain greedy *stranger* (:class:`StrangerBot`, written here from
    the issue's description and nothing of the project's bots): its win rate.
 
@@ -158,6 +160,18 @@ def main(argv: list[str] | None = None) -> int:
             rate(ex) + f", {ex['mean_score_per_hand']:+.1f} vs "
             f"{eh['levels']['hard']['mean_score_per_hand']:+.1f} per hand",
             ex["win_rate"] >= 0.65 and ex["ci95"][0] > 0.55,
+        )
+    )
+    dh, de = eh["levels"]["hard"]["digging"], ex["digging"]
+    out.append(
+        line(
+            "digging before (hard) / after (expert's search)",
+            f"same matches: cards per dig {dh['cards_per_dig']:.2f} / {de['cards_per_dig']:.2f}, "
+            f"dug cards still held at hand end {dh['held_per_dig']:.2f} / "
+            f"{de['held_per_dig']:.2f} per dig ({dh['held_points_per_dig']:.1f} / "
+            f"{de['held_points_per_dig']:.1f} points), {dh['held_per_hand']:.2f} / "
+            f"{de['held_per_hand']:.2f} per hand",
+            None,
         )
     )
     four = simulate(
