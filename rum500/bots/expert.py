@@ -68,6 +68,8 @@ HELD_WEIGHT = 0.6
 PAIRED_WEIGHT = 0.6
 #: Stop early when the leader is this many standard errors ahead of the runner-up.
 CLEAR_LEAD = 3.0
+#: How much the opponents' result counts against the seat's own in a playout's outcome.
+THEIRS_WEIGHT = 1.0
 #: Draws the hard bot values within this many points of its best are searched.
 CLOSE_CALL = 25.0
 #: Search discards too (else the hard bot's discard).
@@ -235,7 +237,7 @@ def outcome(g: Game, seat: int, hand: int) -> float:
     others = [s for s in range(g.players) if team(s) != team(seat)]
     ours = sum(scores[s] for s in mine) / len(mine)
     theirs = sum(scores[s] for s in others) / len(others) if others else 0.0
-    return ours - theirs
+    return ours - THEIRS_WEIGHT * theirs
 
 
 # --------------------------------------------------------------------------- the bot
