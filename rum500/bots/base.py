@@ -8,6 +8,7 @@ import random
 from collections.abc import Mapping
 
 from rum500 import cards as C
+from rum500.bots.calls import best_call
 from rum500.bots.hands import Plan, partners, plan
 from rum500.bots.seat import SeatView, read_view
 from rum500.bots.tracker import Tracker
@@ -71,6 +72,8 @@ class PlanningBot:
             action = self.draw(v)
         elif v.phase == "play":
             action = self.play(v)
+        elif v.phase == "claim":  # asked for a "Rummy!" call: the best (rum500.bots.calls)
+            action = best_call(view) or v.legal[0]
         else:
             action = v.legal[0]
         return self._checked(action, v)
