@@ -14,14 +14,24 @@ host applies ``close_claims``. This module is the host's side of that phase:
 * views show it as ``claim.seconds_left`` (relative to the view, like the hand-end review),
   ``claim.waiting`` and ``claim.passed``.
 
-Bots do not call (yet): the window never waits for a bot, so a table of bots is never held.
+Bots call too (:mod:`rum500.bots.calls`): once per claim phase the host asks each bot seat
+(:meth:`ClaimWindow.ask`, from that seat's view) whether and when it calls. The window never
+waits for a bot, so a table of bots is never held:
+
+* while the window waits for a human, each bot's call is made at its reaction time (a call
+  that would come after the deadline is a miss) and judged in the order of arrival with the
+  humans' calls: the first valid call wins;
+* when nobody is waited for (no human but the discarder, or every other human passed), the
+  bots' calls still to be made are judged at once, in seat order from the discarder's left,
+  and the host closes the claim phase if none is valid (:meth:`ClaimWindow.now`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
+from rum500.bots.calls import Call, Caller
 from rum500.rules import Game, IllegalMove, Phase
 
 #: the window's length: default and bounds (seconds, RULES.md §11.2)
@@ -52,6 +62,11 @@ class ClaimWindow:
         self._key: int | None = None  # len(game.actions) when the claim phase began
         self.until: float | None = None
         self.passed: set[int] = set()
+        #: bots' calls to be made in this window: seat -> (when, action)
+        self.calls: dict[int, tuple[float, dict]] = {}
+        self._asked = False
+        self._made: set[int] = set()  # bots whose call, made in time, is being judged
+        self._callers: dict[int, Caller] = {}
 
     def follow(self, game: Game) -> None:
         """Open a window when ``game`` has entered a new claim phase, forget it when the
@@ -59,12 +74,19 @@ class ClaimWindow:
         if game.phase is not Phase.CLAIM:
             self._key, self.until = None, None
             self.passed.clear()
+            self._forget_calls()
             return
         key = len(game.actions)
         if key != self._key:
             self._key = key
             self.until = self.clock() + self.length
             self.passed = set()
+            self._forget_calls()
+
+    def _forget_calls(self) -> None:
+        self.calls = {}
+        self._asked = False
+        self._made = set()
 
     @property
     def open(self) -> bool:
@@ -84,8 +106,81 @@ class ClaimWindow:
         return sorted(s for s in set(humans) if s != game.claim_from and s not in self.passed)
 
     def due(self, game: Game, humans: Iterable[int]) -> float:
-        """Seconds until the host closes the window: 0.0 when nobody is waited for."""
-        return self.left() if self.waiting(game, humans) else 0.0
+        """Seconds until the host acts on the window — makes a bot's call or closes it: 0.0
+        when nobody is waited for."""
+        if not self.waiting(game, humans):
+            return 0.0
+        left = self.left()
+        if self.calls:
+            first = min(when for when, _ in self.calls.values())
+            left = min(left, max(0.0, first - self.clock()))
+        return left
+
+    # -- bots' calls
+
+    def caller(self, seat: int, level: str, seed: int | None = None) -> Caller:
+        """The :class:`~rum500.bots.calls.Caller` of a bot seat (made once per seat)."""
+        c = self._callers.get(seat)
+        if c is None or c.level != level:
+            c = self._callers[seat] = Caller(level, seed)
+        return c
+
+    def ask(
+        self,
+        game: Game,
+        bots: Mapping[int, str],
+        view: Callable[[int], dict],
+        seed: int | None = None,
+    ) -> None:
+        """Once per claim phase: ask each bot seat (``bots``: seat -> level) from its view
+        whether and when it calls; the calls that would come before the deadline are
+        scheduled (:attr:`calls`)."""
+        if not self.open or self._asked or game.phase is not Phase.CLAIM:
+            return
+        self._asked = True
+        assert self.until is not None
+        opened = self.until - self.length
+        for seat in game.claim_seats():
+            level = bots.get(seat)
+            if level is None:
+                continue
+            s = None if seed is None else seed * 97 + seat
+            decided: Call | None = self.caller(seat, level, s).decide(view(seat))
+            if decided is not None and decided.delay < self.length:
+                self.calls[seat] = (opened + decided.delay, decided.action)
+
+    def now(self, game: Game, humans: Iterable[int]) -> list[tuple[int | None, dict]]:
+        """What the host does when :meth:`due` says it is time, in order (the first action
+        the table accepts ends the claim phase; a refused one is skipped): ``(seat, call)``
+        for bots' calls, ``(None, close_claims)`` last.
+
+        While a human is waited for: the bots' calls whose time has come, earliest first
+        (the window stays open when none has: the host closes it at the deadline). When
+        nobody is waited for: every bot's call still to be made, in seat order from the
+        discarder's left, then the close."""
+        close: list[tuple[int | None, dict]] = [(None, {"type": "close_claims"})]
+        if not self.open or game.phase is not Phase.CLAIM:
+            return []
+        if self.waiting(game, humans):
+            t = self.clock()
+            due = sorted((when, seat) for seat, (when, _) in self.calls.items() if when <= t)
+            order = [seat for _, seat in due]
+            if not order:
+                return close if self.left() <= 0.0 else []
+        else:
+            order = [s for s in game.claim_seats() if s in self.calls]
+        out: list[tuple[int | None, dict]] = []
+        for seat in order:
+            _, action = self.calls.pop(seat)
+            self._made.add(seat)  # made in time: judged even if the host comes late to it
+            out.append((seat, action))
+        if not self.waiting(game, humans) or self.left() <= 0.0:
+            out += close
+        return out
+
+    def bot_calls(self) -> int:
+        """Bots' calls still to be made in this window."""
+        return len(self.calls)
 
     def pass_(self, game: Game, seat: int) -> list[dict]:
         """``seat`` will not call on this discard: a ``pass`` event (none when said twice)."""
@@ -98,8 +193,11 @@ class ClaimWindow:
         self.passed.add(seat)
         return [{"type": "pass", "seat": seat}]
 
-    def check_call(self) -> None:
-        """Refuse a call that comes after the deadline (the host is about to close)."""
+    def check_call(self, seat: int | None = None) -> None:
+        """Refuse a call that comes after the deadline (the host is about to close); a bot's
+        call made in time is judged even when the host gets to it a moment late."""
+        if seat is not None and seat in self._made:
+            return
         if self.open and self.left() <= 0.0:
             raise IllegalMove("too late: the claim window has closed")
 

@@ -197,7 +197,7 @@ class GameTable:
         if kind == "pass":
             return self.claim_window.pass_(game, seat)
         if kind == "rummy":
-            self.claim_window.check_call()
+            self.claim_window.check_call(seat)
         # the host closes the claim window itself (the engine refuses a seat's close_claims)
         by = None if kind == "close_claims" and self._host_acts else seat
         events = game.apply(action, seat=by)  # IllegalMove is a ValueError
@@ -546,7 +546,8 @@ class Host:
         now = time.monotonic()
         if table.review_open:  # the dealer deals when every connected human is ready, or at
             return seat.index, table.review_left() if table.waiting() else 0.0  # the timeout
-        if table.claim_open:  # "Rummy!" calls: the host closes the window (bots never wait)
+        if table.claim_open:  # "Rummy!" calls: bots' calls, then the host closes the window
+            self._ask_bots()
             return seat.index, table.claim_due()
         if seat.bot:
             return seat.index, self.config.bot_delay if self._humans_seated() else 0.0
@@ -587,6 +588,15 @@ class Host:
                     await asyncio.wait_for(self._wake.wait(), 1.0)
             await asyncio.sleep(0)
 
+    def _ask_bots(self) -> None:
+        """Once per claim phase: each bot seat says, from its view, whether and when it calls
+        "Rummy!" (rum500/claims.py)."""
+        table = self.table
+        if table.game is None:
+            return
+        bots = {s.index: self.config.bot_level for s in self.server.seats if s.bot}
+        table.claim_window.ask(table.game, bots, table.view, self.config.seed)
+
     def _play(self, seat: int) -> None:
         """Play one action for ``seat``: the deal that ends a review, or its bot's choice.
         A bot that raises or chooses an illegal action is a bug: logged as an error (tests
@@ -595,8 +605,14 @@ class Host:
         if table.review_open:
             table.host_apply(seat, {"type": "deal"})
             return
-        if table.claim_open:
-            table.host_apply(seat, {"type": "close_claims"})
+        if table.claim_open:  # bots' calls due now (rum500/claims.py), else the close
+            assert table.game is not None
+            for by, action in table.claim_window.now(table.game, table.humans()):
+                try:
+                    table.host_apply(seat if by is None else by, action)
+                    return
+                except ValueError as e:
+                    log.info("the call of seat %s was refused: %s", by, e)
             return
         view = table.view(seat)
         try:

@@ -1,0 +1,182 @@
+"""Bots calling "Rummy!" at a real host (rum500/claims.py, rum500/bots/calls.py, RULES.md
+§11.2): real hosts on 127.0.0.1 and real client connections.
+
+Where a test must show that nothing but the players (not the window's deadline, not a bot's
+reaction time) moved the table on, the window's clock is frozen (``claim_window.clock``)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from net.client import Client
+from rum500.bots.calls import MIN_REACTION
+from rum500.hosting import HostConfig, start_host
+from rum500.rules import Game, Options, Phase
+from tests.net.util import synced, wait_for
+from tests.rules.positions import position
+
+CALLS = Options(rummy_calls=True, target=5000)
+NAMES = ["Ann", "Bea", "Cid"]
+
+
+class KnowsAll(Client):
+    options = list(Options().to_dict())
+
+
+def frozen() -> float:
+    return 1000.0
+
+
+def claim_position() -> Game:
+    """Three players; 4♦ 5♦ 6♦ on the table; seat 0 (to play) holds 7♦, which it may discard."""
+    return position(
+        ["7D 2C 9S", "3H 8C JS", "KH QC 10S"],
+        melds=[("4D 5D 6D", 1)],
+        phase="play",
+        options=CALLS,
+    )
+
+
+async def seated(game: Game, humans: int, level: str = "hard", **config: object) -> tuple:
+    seats = [
+        {"name": NAMES[i] if i < humans else f"Bot {i}", "token": f"token-{i}", "bot": i >= humans}
+        for i in range(game.players)
+    ]
+    host = await start_host(
+        HostConfig(
+            resume_game=game,
+            resume_seats=seats,
+            bot_level=level,
+            bind="127.0.0.1",
+            seed=3,
+            **config,  # type: ignore[arg-type]
+        )
+    )
+    players = []
+    for i in range(humans):
+        c = await KnowsAll.connect(host.address, host.port, name=NAMES[i], token=f"token-{i}")
+        players.append(c)
+    return host, players
+
+
+@pytest.fixture
+async def hosts():
+    made: list = []
+    yield made
+    for host, players in made:
+        for c in players:
+            await c.close()
+        await host.close()
+
+
+def calls(game: Game) -> list[dict]:
+    return [a for a in game.actions if a.get("type") == "rummy"]
+
+
+async def test_a_bot_calls_within_the_window_after_its_reaction_time(hosts):
+    """Ann and Bea at a 10 s window, a hard bot in seat 2: nobody acts after Ann's 7♦, and
+    the bot calls — no sooner than 0.3 s after the discard, while the window is still open
+    and the humans are still waited for."""
+    game = claim_position()
+    host, (ann, bea) = await seated(game, 2, claim_window=10.0)
+    hosts.append((host, [ann, bea]))
+    window = host.table.claim_window
+    opened: list[float] = []  # when the window opened, by its clock
+    seen: list[float] = []  # seconds from the discard to the call
+
+    def on_events(events: list[dict]) -> None:
+        kinds = {e.get("type") for e in events}
+        if "discard" in kinds and window.until is not None:
+            opened.append(window.until - window.length)
+        if "rummy" in kinds:
+            seen.append(window.clock() - opened[-1])
+
+    host.table.listeners.append(on_events)
+    await ann.act({"type": "discard", "card": "7D"})
+    v = await wait_for_view(bea, lambda v: v["phase"] == "claim")
+    assert v["claim"]["waiting"] == [1]
+    await wait_for(lambda: calls(game), 10)
+    assert calls(game) == [{"type": "rummy", "seat": 2, "meld": 0}]
+    assert len(seen) == 1 and MIN_REACTION <= seen[0] < window.length
+    v = await wait_for_view(bea, lambda v: v["phase"] == "draw" and v["turn"] == 1)
+    assert v["melds"][0]["cards"] == ["4D", "5D", "6D", "7D"]
+    assert v["table_points"] == [0, 15, 7]  # the 7 for the bot that called
+    assert {"type": "close_claims"} not in game.actions
+
+
+async def wait_for_view(client: Client, until, timeout: float = 10.0) -> dict:
+    await wait_for(lambda: client.view is not None and until(client.view), timeout)
+    assert client.view is not None
+    return client.view
+
+
+async def test_a_human_who_calls_before_the_bots_reaction_time_wins(hosts):
+    """The window's clock is frozen at the discard, so the bot's reaction time never comes:
+    Bea's call, the first the host receives, wins; the bot's call is never made."""
+    game = claim_position()
+    host, (ann, bea) = await seated(game, 2, claim_window=10.0)
+    hosts.append((host, [ann, bea]))
+    host.table.claim_window.clock = frozen
+    await ann.act({"type": "discard", "card": "7D"})
+    await wait_for_view(bea, lambda v: v["phase"] == "claim")
+    await wait_for(lambda: host.table.claim_window.bot_calls() == 1, 10)  # the bot will call
+    await synced(bea)
+    assert game.phase is Phase.CLAIM and calls(game) == []  # but not before its time
+    await bea.act({"type": "rummy", "meld": 0})
+    v = await wait_for_view(ann, lambda v: v["phase"] == "draw")
+    assert calls(game) == [{"type": "rummy", "seat": 1, "meld": 0}]
+    assert v["table_points"] == [0, 22, 0]
+
+
+async def test_when_every_other_human_passed_the_bots_calls_are_judged_at_once(hosts):
+    game = claim_position()
+    host, (ann, bea) = await seated(game, 2, claim_window=10.0)
+    hosts.append((host, [ann, bea]))
+    host.table.claim_window.clock = frozen  # only Bea's pass can end the wait
+    await ann.act({"type": "discard", "card": "7D"})
+    await wait_for_view(bea, lambda v: v["phase"] == "claim")
+    await bea.act({"type": "pass"})
+    await wait_for(lambda: game.phase is not Phase.CLAIM, 10)
+    assert calls(game) == [{"type": "rummy", "seat": 2, "meld": 0}]
+
+
+async def test_without_a_window_bots_calls_are_judged_at_once_from_the_discarders_left(hosts):
+    """Ann alone with two hard bots (they never miss): both could call on her 7♦; no window
+    opens (its clock is frozen: only that can close it), and seat 1, first from her left,
+    wins before anyone draws."""
+    game = claim_position()
+    host, (ann,) = await seated(game, 1, claim_window=10.0, bot_delay=0.0)
+    hosts.append((host, [ann]))
+    host.table.claim_window.clock = frozen
+    await ann.act({"type": "discard", "card": "7D"})
+    await wait_for(lambda: calls(game), 10)
+    assert calls(game)[0] == {"type": "rummy", "seat": 1, "meld": 0}
+    i = game.actions.index(calls(game)[0])
+    assert game.actions[i + 1]["type"] == "draw"  # seat 1, next anyway, then draws
+
+
+async def test_a_table_of_bots_with_calls_on_plays_to_the_end_and_calls():
+    """A headless bot-only match with "Rummy!" calls and jokers: it ends, and the bots call
+    (never on their own discard). Random bots, because the planning levels hardly ever
+    discard a card that fits the table (bench/house_rules.py counts their calls)."""
+    options = Options(rummy_calls=True, jokers=True, target=300)
+    host = await start_host(
+        HostConfig(players=3, bots=3, bot_level="random", seed=11, options=options)
+    )
+    try:
+        host.start_now()
+        await asyncio.wait_for(host.finished(), 300)
+        game = host.table.game
+        assert game.winner is not None
+        assert len(calls(game)) >= 1
+        # replayed, every call came from a seat other than the discarder's
+        replay = Game(3, seed=game.seed, options=options)
+        for a in game.actions:
+            if a.get("type") == "rummy":
+                assert replay.claim_from is not None and a["seat"] != replay.claim_from
+            replay.apply(a)
+        assert replay.to_dict() == game.to_dict()
+    finally:
+        await host.close()
