@@ -15,6 +15,9 @@
   a deeper card it helps to meld), estimated by Monte Carlo over the hands that opponent
   may hold (its known cards plus unseen cards at random, rejecting hands that could have
   used what it passed over); the next player counts fully, the others half.
+* With partners (rum500/bots/teams.py): a partner is no feeding risk; a discard a partner is
+  known to be able to use gains what a far opponent's use would cost; a meld is not held back
+  for a partner's lay-offs.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from rum500.bots.base import PlanningBot, dig, discard, draw_stock
 from rum500.bots.hands import Plan, diggable, fits, outs, plan
 from rum500.bots.medium import dug_plan
 from rum500.bots.seat import SeatView
+from rum500.bots.teams import is_partner, partner_seats, usable
 from rum500.rules.melds import layoff_position, make_meld
 
 #: Sampled hands of the next player per discard decision.
@@ -177,7 +181,11 @@ class HardBot(PlanningBot):
     def feeding_melds(self, v: SeatView, p: Plan) -> set[tuple[str, ...]]:
         """The plan's melds on which an opponent could lay off a card it is known to hold."""
         held = [
-            c for s in range(v.players) if s != v.seat for c in self.known(v, s) if c < C.DECK_SIZE
+            c
+            for s in range(v.players)
+            if s != v.seat and not is_partner(v, s)  # a partner's lay-off scores for the team
+            for c in self.known(v, s)
+            if c < C.DECK_SIZE
         ]
         out: set[tuple[str, ...]] = set()
         if not held:
@@ -220,6 +228,8 @@ class HardBot(PlanningBot):
             weight = 1.0 if k == 1 else FAR_WEIGHT
             if not weight:
                 break
+            if is_partner(v, seat):
+                continue  # a partner who digs for it scores for the team (teams.py)
             hands = self.sample_hands(v, seat, SAMPLES if k == 1 else SAMPLES // 2)
             hits = dict.fromkeys(cards, 0)
             for hand in hands:
@@ -242,6 +252,8 @@ class HardBot(PlanningBot):
         total = sum(unseen)
         turns = self.draws_left(v)
         feed = self.feed_chance(v, cands)
+        mates = [self.known(v, s) for s in partner_seats(v)]
+        helps = {c: any(usable(c, held) for held in mates) for c in cands}
         hand = list(p.dead) if set(cands) <= set(p.dead) else list(v.hand)
         best: tuple[float, int] | None = None
         for c in cands:
@@ -252,6 +264,8 @@ class HardBot(PlanningBot):
                 for i, d in enumerate(rest)
             )
             score = keep - feed[c] * (FEED_WEIGHT * C.VALUES[c] + FEED_BONUS)
+            if helps[c]:  # a partner known to use it gains what an opponent would, if it
+                score += (1.0 - feed[c]) * FAR_WEIGHT * (FEED_WEIGHT * C.VALUES[c] + FEED_BONUS)
             if best is None or score > best[0]:
                 best = (score, c)
         assert best is not None

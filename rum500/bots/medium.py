@@ -16,6 +16,7 @@ from rum500 import cards as C
 from rum500.bots.base import PlanningBot, dig, discard, draw_stock
 from rum500.bots.hands import Plan, fits, partners, plan
 from rum500.bots.seat import SeatView
+from rum500.bots.teams import discard_key
 
 #: A dig must gain this much more than the cards it leaves in hand cost.
 DIG_MARGIN = 6.0
@@ -79,6 +80,8 @@ class MediumBot(PlanningBot):
             rest = list(p.dead)
             if c in rest:
                 rest.remove(c)
-            return (self.danger(v, c), partners(c, rest) > 0, -C.VALUES[c])
+            # then, with partners, the team's order (rum500/bots/teams.py)
+            team = discard_key(v, c, self.tracker.known_cards)
+            return (self.danger(v, c), partners(c, rest) > 0, -C.VALUES[c], team)
 
         return discard(min(cands, key=key))
