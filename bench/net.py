@@ -8,6 +8,11 @@ update frame (p50, p99); the bytes of an update per connection; and, in the same
 msgpack echo round trip over loopback TCP as the floor.
 
     python bench/net.py [--actions 1500] [--spectators 32] [--seats 8] [--procs 4]
+                        [--log-dir DIR] [--whole-views]
+
+``--log-dir DIR`` gives the host its game log (``DIR/games.sqlite3``, as ``rum500 host``
+keeps it): every action is then on disk before anyone is told of it. ``--whole-views``
+has every connection ask for whole views instead of deltas (the protocol before deltas).
 
 Times come from ``time.monotonic`` (one clock for every process on Linux).
 """
@@ -37,9 +42,18 @@ def percentile(values: list[float], q: float) -> float:
 # ---------------------------------------------------------------------- the host
 
 
-def host_process(seats: int, ports: mp.Queue, stop: mp.Event, costs: mp.Queue) -> None:
+def host_process(
+    seats: int, ports: mp.Queue, stop: mp.Event, costs: mp.Queue, log_dir: str | None
+) -> None:
     from rum500.hosting import HostConfig, start_host
     from rum500.rules import Options
+
+    journal = None
+    if log_dir:
+        from rum500.store.journal import Journal
+
+        Path(log_dir).mkdir(parents=True, exist_ok=True)
+        journal = Journal(Path(log_dir) / "games.sqlite3")
 
     async def main() -> None:
         host = await start_host(
@@ -50,6 +64,7 @@ def host_process(seats: int, ports: mp.Queue, stop: mp.Event, costs: mp.Queue) -
                 options=Options(target=10**6),
                 limits=Limits(rate=1e6, burst=1e6),
                 takeover_after=None,
+                journal=journal,
             )
         )
         server = host.server
@@ -69,6 +84,8 @@ def host_process(seats: int, ports: mp.Queue, stop: mp.Event, costs: mp.Queue) -
         await host.close()
 
     asyncio.run(main())
+    if journal is not None:
+        journal.close()
 
 
 # ---------------------------------------------------------------------- spectators
@@ -78,6 +95,7 @@ class Watcher(asyncio.Protocol):
     """A spectator as a bare protocol: each frame is stamped the moment its bytes are in."""
 
     def __init__(self, done: asyncio.Future, on_state) -> None:
+        self.welcomed = done.get_loop().create_future()
         self.buffer = b""
         self.got: dict[int, tuple[float, int]] = {}
         self.done = done
@@ -97,7 +115,11 @@ class Watcher(asyncio.Protocol):
             payload = self.buffer[HEADER.size : HEADER.size + length]
             self.buffer = self.buffer[HEADER.size + length :]
             msg = decode(payload)
-            if msg["type"] == "ping":
+            if msg["type"] == "welcome" and not self.welcomed.done():
+                self.welcomed.set_result(None)
+            elif msg["type"] == "error" and not self.welcomed.done():
+                self.welcomed.set_exception(RuntimeError(f"refused: {msg}"))
+            elif msg["type"] == "ping":
                 self.transport.write(encode({"type": "pong"}))
             elif msg["type"] == "state":
                 self.got[msg["seq"]] = (now, length + HEADER.size)
@@ -111,7 +133,14 @@ class Watcher(asyncio.Protocol):
 
 
 def spectator_process(
-    port: int, n: int, last_seq: mp.Value, have: mp.Array, slot: int, ready: mp.Queue, out: mp.Queue
+    port: int,
+    n: int,
+    last_seq: mp.Value,
+    have: mp.Array,
+    slot: int,
+    ready: mp.Queue,
+    out: mp.Queue,
+    deltas: bool,
 ) -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -129,8 +158,18 @@ def spectator_process(
             )
             latest[w] = 0
             w.transport.write(
-                encode({"type": "hello", "version": 1, "name": f"spec{i}", "spectate": True})
+                encode(
+                    {
+                        "type": "hello",
+                        "version": 1,
+                        "name": f"spec{i}",
+                        "spectate": True,
+                        "deltas": deltas,
+                    }
+                )
             )
+            # one at a time: the host lets only 8 sockets of an address wait to say hello
+            await asyncio.wait_for(w.welcomed, 30)
             watchers.append(w)
             ready.put(1)
         await asyncio.gather(*(w.done for w in watchers))
@@ -145,7 +184,13 @@ def spectator_process(
 
 
 def seats_process(
-    port: int, seats: int, actions: int, last_seq: mp.Value, have: mp.Array, out: mp.Queue
+    port: int,
+    seats: int,
+    actions: int,
+    last_seq: mp.Value,
+    have: mp.Array,
+    out: mp.Queue,
+    deltas: bool,
 ) -> None:
     from rum500.bots import make_bot
 
@@ -159,7 +204,7 @@ def seats_process(
             return trace
 
         clients = [
-            await Client.connect("127.0.0.1", port, name=f"bot{k}", trace=tracer(k))
+            await Client.connect("127.0.0.1", port, name=f"bot{k}", trace=tracer(k), deltas=deltas)
             for k in range(seats)
         ]
         by_seat = {c.seat: c for c in clients}
@@ -247,6 +292,10 @@ def main() -> int:
     ap.add_argument("--seats", type=int, default=8)
     ap.add_argument("--spectators", type=int, default=32)
     ap.add_argument("--procs", type=int, default=4, help="processes for the spectators")
+    ap.add_argument("--log-dir", help="the host keeps its game log in this folder")
+    ap.add_argument(
+        "--whole-views", action="store_true", help="whole views in every update, no deltas"
+    )
     args = ap.parse_args()
 
     stop = mp.Event()
@@ -256,7 +305,7 @@ def main() -> int:
     floor = asyncio.run(echo_floor(ports.get(timeout=10), 3000))
 
     costs: mp.Queue = mp.Queue()
-    host = mp.Process(target=host_process, args=(args.seats, ports, stop, costs))
+    host = mp.Process(target=host_process, args=(args.seats, ports, stop, costs, args.log_dir))
     host.start()
     port = ports.get(timeout=20)
     last_seq = mp.Value("q", 0)
@@ -271,7 +320,10 @@ def main() -> int:
     if not per:
         have[0] = 2**62  # no spectators to wait for
     watchers = [
-        mp.Process(target=spectator_process, args=(port, n, last_seq, have, slot, ready, out))
+        mp.Process(
+            target=spectator_process,
+            args=(port, n, last_seq, have, slot, ready, out, not args.whole_views),
+        )
         for slot, n in enumerate(per)
     ]
     for w in watchers:
@@ -280,7 +332,8 @@ def main() -> int:
         ready.get(timeout=30)
     seats_out: mp.Queue = mp.Queue()
     player = mp.Process(
-        target=seats_process, args=(port, args.seats, args.actions, last_seq, have, seats_out)
+        target=seats_process,
+        args=(port, args.seats, args.actions, last_seq, have, seats_out, not args.whole_views),
     )
     player.start()
     sent, seat_arrivals = seats_out.get(timeout=600)
@@ -309,7 +362,9 @@ def main() -> int:
     p99 = percentile(latencies, 99) * ms
     print(
         f"rum500 net benchmark: {args.seats} seats of zero-delay bots + "
-        f"{args.spectators} spectators on loopback, {len(latencies)} actions measured"
+        f"{args.spectators} spectators on loopback, {len(latencies)} actions measured, "
+        f"{'whole views' if args.whole_views else 'deltas'}, "
+        f"game log {'in ' + args.log_dir if args.log_dir else 'off'}"
     )
     print(
         f"  send -> last of {len(connections)} connections has the update: "
