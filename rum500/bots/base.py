@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from rum500 import cards as C
 from rum500.bots.calls import best_call
 from rum500.bots.hands import Plan, partners, plan
+from rum500.bots.jokers import joker_dig
 from rum500.bots.seat import SeatView, read_view
 from rum500.bots.tracker import Tracker
 
@@ -68,8 +69,8 @@ class PlanningBot:
             raise ValueError("this seat has nothing to do")
         if len(v.legal) == 1:
             return v.legal[0]
-        if v.phase == "draw":
-            action = self.draw(v)
+        if v.phase == "draw":  # a joker on top of the pile first (rum500/bots/jokers.py)
+            action = joker_dig(v) or self.draw(v)
         elif v.phase == "play":
             action = self.play(v)
         elif v.phase == "claim":  # asked for a "Rummy!" call: the best (rum500.bots.calls)

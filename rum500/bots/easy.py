@@ -7,6 +7,7 @@ from __future__ import annotations
 from rum500 import cards as C
 from rum500.bots.base import PlanningBot, action_key, dig, discard, draw_stock
 from rum500.bots.hands import fits, partners
+from rum500.bots.jokers import keep_jokers
 from rum500.bots.seat import SeatView
 
 
@@ -34,6 +35,7 @@ class EasyBot(PlanningBot):
                 if a["type"] == kind:
                     return a
         allowed = sorted({C.parse(a["card"]) for a in v.legal if a["type"] == "discard"})
+        allowed = keep_jokers(allowed)  # never a joker while another card may go
         if not allowed:
             return self._fallback(v)
         lone = [c for c in allowed if partners(c, v.hand) == 0] or allowed
