@@ -123,3 +123,27 @@ def test_easy_and_random_miss_more_than_medium_and_a_seed_repeats_the_decisions(
     assert sum(missed("random", 3)) > sum(missed("easy", 3)) > sum(missed("medium", 3))
     a, b = Caller("easy", 11), Caller("easy", 11)
     assert [a.decide(g.view(1)) for _ in range(50)] == [b.decide(g.view(1)) for _ in range(50)]
+
+
+def test_the_house_rules_bench_runs_short_and_counts_calls(capsys, monkeypatch):
+    """bench/house_rules.py with --matches: a short run prints each level's win rate with
+    its interval and calls per hand (random discards give the others calls to make)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "house_rules.py"
+    spec = importlib.util.spec_from_file_location("bench_house_rules", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_house_rules", bench)  # its dataclasses need it
+    spec.loader.exec_module(bench)
+    argv = ["--matches", "2", "--players", "3", "--levels", "medium,random", "--seed", "3"]
+    assert bench.main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("2 matches to 500, 3 players") and "jokers on" in lines[0]
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    assert set(rows) == {"medium", "random"}
+    assert float(rows["medium"][6]) > 0  # medium made calls on random's discards
+    seats = sum(int(r[1]) for r in rows.values())
+    assert seats == 6
