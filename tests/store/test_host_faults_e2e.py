@@ -25,10 +25,12 @@ def _host(home: Path, seed: int, target: int) -> subprocess.Popen[str]:
         f"{sys.executable} -m rum500 host --headless --bind "
         f"127.0.0.1 --players 2 --bots 2 --target {target} --seed {seed} --name f{seed}"
     )
+    spare = home.parent / "spare-tmp"  # where a host whose log is behind writes the match
+    spare.mkdir(exist_ok=True)
     return subprocess.Popen(
         isolated.argv(cmd),
         cwd=isolated.ROOT,
-        env={**os.environ, "RUM500_HOME": str(home)},
+        env={**os.environ, "RUM500_HOME": str(home), "TMPDIR": str(spare)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
