@@ -305,11 +305,11 @@ class GameTable:
     def view(self, seat: int | None) -> dict:
         if self.game is None:
             return {}
-        v = self.game.view(seat)
+        # a very long match must not outgrow a frame, nor cost more per hand: the newest
+        # score sheets only
+        v = self.game.view(seat, MAX_RESULTS)
         v["names"] = list(self.names)
-        # a very long match must not outgrow a frame: keep the newest score sheets only
-        v["results_start"] = max(0, len(v["results"]) - MAX_RESULTS)
-        v["results"] = v["results"][v["results_start"] :]
+        v["results_start"] = len(self.game.results) - len(v["results"])
         v["review"] = (
             {
                 "hand": self.game.hand_number,

@@ -435,6 +435,8 @@ class Game:
             saved = self._snapshot(kind == "deal" or (kind == "discard" and self._may_reshuffle()))
             normal, events = handler(self, action)
         self._undo.append(saved)
+        if len(self._undo) > 2 * UNDO_KEPT:  # bounded: older actions are taken back by replay
+            del self._undo[:-UNDO_KEPT]
         self._legal = self._legal_dicts = None
         self.actions.append(normal)
         return events
@@ -480,6 +482,8 @@ class Game:
             normal, events = self._claim_action("close_claims", {}, None)
         if saved is not None:
             self._undo.append(saved)
+            if len(self._undo) > 2 * UNDO_KEPT:
+                del self._undo[:-UNDO_KEPT]
         self._legal = self._legal_dicts = None
         self.actions.append(normal)
         return events
@@ -951,11 +955,13 @@ class Game:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None) -> dict:
-        """What ``seat`` may see (``None``: a spectator, who sees no hand during play)."""
+    def view(self, seat: int | None, results: int | None = None) -> dict:
+        """What ``seat`` may see (``None``: a spectator, who sees no hand during play).
+        ``results``: the summaries of the last ``results`` finished hands only (None: all)."""
         n = self.players
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"no seat {seat!r} at a table of {n}")
+        first = 0 if results is None else max(0, len(self.results) - results)
         v: dict = {
             "seat": seat,
             "players": n,
@@ -973,7 +979,7 @@ class Game:
             "table_points": self.table_points(),
             "totals": list(self.totals),
             # earlier hands without their face-up hands (last_hand has the latest in full)
-            "results": [{k: r[k] for k in _RESULT_SUMMARY if k in r} for r in self.results],
+            "results": [{k: r[k] for k in _RESULT_SUMMARY if k in r} for r in self.results[first:]],
             "last_hand": _copy_result(self.results[-1]) if self.results else None,
             "reshuffled": self.reshuffled,
             "winner": self.winner,
@@ -1221,6 +1227,10 @@ def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:
     by_rank[r] |= 1 << s
     by_suit[s] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
 
+
+#: how many of the last actions keep what they changed for :meth:`Game.pop` (at most twice as
+#: many between two trims); an older one is taken back by replaying the match
+UNDO_KEPT = 256
 
 #: what a view keeps of each finished hand (the whole score sheet is in last_hand and events)
 _RESULT_SUMMARY = ("hand", "dealer", "went_out", "scores", "totals", "team_scores", "team_totals")
