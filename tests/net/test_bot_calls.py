@@ -180,3 +180,59 @@ async def test_a_table_of_bots_with_calls_on_plays_to_the_end_and_calls():
         assert replay.to_dict() == game.to_dict()
     finally:
         await host.close()
+
+
+# ---------------------------------------------------------------------- the window alone
+
+
+def test_the_window_orders_bots_calls_by_reaction_time_or_by_seat_when_nobody_waits():
+    """Four seats, 4♦ 5♦ 6♦ on the table, seat 0 discards 7♦; seat 1 is a human, seats 2
+    (hard, ~0.8 s) and 3 (expert, ~0.5 s) bots that both call. While seat 1 is waited for,
+    the expert's call comes first, at its time; with nobody waited for, seat 2 (first from
+    the discarder's left) is judged first, then seat 3, then the close."""
+    from rum500.claims import ClaimWindow
+
+    def discarded() -> Game:
+        g = position(
+            ["7D 2C 9S", "3H 8C JS", "KH QC 10S", "2H 3C 4S"],
+            melds=[("4D 5D 6D", 1)],
+            phase="play",
+            options=CALLS,
+        )
+        g.apply({"type": "discard", "card": "7D"}, seat=0)
+        return g
+
+    now = [100.0]
+    window = ClaimWindow(3.0, clock=lambda: now[0])
+    g = discarded()
+    window.follow(g)
+    bots = {2: "hard", 3: "expert"}
+    window.ask(g, bots, g.view, seed=1)
+    window.ask(g, bots, g.view, seed=1)  # asked once per claim phase
+    assert set(window.calls) == {2, 3}
+    when = {s: t - 100.0 for s, (t, _) in window.calls.items()}
+    assert MIN_REACTION <= when[3] < when[2] < 3.0
+    assert window.due(g, [1]) == pytest.approx(when[3])
+    assert window.now(g, [1]) == []  # nothing is due yet
+    now[0] = 100.0 + when[3]
+    assert window.now(g, [1]) == [(3, {"type": "rummy", "seat": 3, "meld": 0})]
+    assert window.bot_calls() == 1
+    window.check_call(3)  # a call made in time is judged even after the deadline
+    now[0] = 104.0
+    with pytest.raises(ValueError, match="too late"):
+        window.check_call(1)
+    window.check_call(3)
+    g.apply({"type": "close_claims"})
+    window.follow(g)  # the phase is over: the window and its calls are forgotten
+    assert not window.open and window.calls == {} and window.now(g, [1]) == []
+
+    g = discarded()
+    now[0] = 200.0
+    window.follow(g)
+    window.ask(g, bots, g.view, seed=1)
+    assert window.due(g, []) == 0.0
+    assert window.now(g, []) == [
+        (2, {"type": "rummy", "seat": 2, "meld": 0}),
+        (3, {"type": "rummy", "seat": 3, "meld": 0}),
+        (None, {"type": "close_claims"}),
+    ]
