@@ -120,9 +120,12 @@ class HardBot(PlanningBot):
         return sum(worths) - min(worths)
 
     def out_bonus(self, v: SeatView) -> float:
-        """Going out ends the hand: what the others are caught holding, shared among them."""
-        others = [n for s, n in enumerate(v.hand_sizes) if s != v.seat]
-        return POINTS_PER_CARD * sum(others) / max(1, len(others))
+        """Going out ends the hand: what the others are caught holding, shared among them
+        (with partners, what a partner is caught holding counts against the team)."""
+        mates = set(partner_seats(v))
+        others = [n for s, n in enumerate(v.hand_sizes) if s != v.seat and s not in mates]
+        caught = sum(others) - sum(v.hand_sizes[s] for s in mates)
+        return POINTS_PER_CARD * caught / max(1, len(others) + len(mates))
 
     def state_value(self, p: Plan, v: SeatView, unseen: list[int], turns: float) -> float:
         total = sum(unseen)

@@ -80,3 +80,14 @@ def test_hard_does_not_hold_back_a_meld_its_partner_can_lay_off_on():
         plays[teams] = bot.choose(g.view(0))
     assert plays[2] == {"type": "meld", "cards": ["5H", "6H", "7H"]}
     assert plays[0]["type"] == "discard"
+
+
+def test_hard_counts_what_its_partner_is_caught_holding_against_going_out():
+    """Going out catches every other hand: alone, all three count for the seat that goes
+    out; with partners, the partner's cards count against the team."""
+    hands = ["5H 6H", "2S 3D 5C 7S JH KH 4C", "8H 10C 2H 3H QS QD 4S", "6S 6D JC KC 2D 3S 4D"]
+    bot = make_bot("hard", seed=1)
+    alone = bot.out_bonus(read_view(position(hands, phase="play").view(0)))
+    team = bot.out_bonus(read_view(position(hands, phase="play", options=Options(teams=2)).view(0)))
+    assert alone == pytest.approx(6.0 * (7 + 7 + 7) / 3)
+    assert team == pytest.approx(6.0 * (7 + 7 - 7) / 3)
