@@ -17,7 +17,7 @@
   used what it passed over); the next player counts fully, the others half.
 * With partners (rum500/bots/teams.py): a partner is no feeding risk; a discard a partner is
   known to be able to use gains what a far opponent's use would cost; a meld is not held back
-  for a partner's lay-offs.
+  for a partner's lay-offs; going out counts the partner's cards caught in hand against it.
 """
 
 from __future__ import annotations
