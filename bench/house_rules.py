@@ -3,7 +3,7 @@ calls on, matches to 500.
 
     python bench/house_rules.py [--matches 200] [--players 2] [--jobs 1] [--seed S]
                                 [--no-jokers] [--no-calls] [--window SECONDS]
-                                [--levels hard,medium]
+                                [--levels hard,medium] [--teams 2|3]
 
 Reports each level's match win rate with a 95% Wilson interval, and its "Rummy!" calls per
 hand: the discards it could have called on (its chances), the calls it made and the calls
@@ -23,6 +23,10 @@ often), seat ``s`` playing ``ordering[s % len(levels)]``. ``--levels`` names oth
 ``hard,medium,easy,random`` with ``--players 4``: the planning levels hardly ever discard a
 card that fits the table, so calls are rare between them; easy and random discards give the
 others chances.
+With ``--teams`` (partnerships; seat ``s`` in team ``s % teams``) the whole winning team
+wins: ``--players 4 --teams 2`` seats two hard bots against two medium bots, and the win
+rate counts each team of a level once per match (partners share one result); calls are
+still counted per seat.
 A run is a pure function of its arguments: match ``k`` uses the game seed
 ``seed * 1_000_003 + k`` and bot seeds derived from it.
 """
@@ -54,6 +58,7 @@ class Task:
     calls: bool
     window: float | None
     target: int = 500
+    teams: int = 0
 
 
 @dataclass(slots=True)
@@ -91,7 +96,9 @@ def judge(g: Game, callers: list[Caller], window: float | None, res: Result) -> 
 
 def play(task: Task) -> Result:
     players = len(task.levels)
-    options = Options(jokers=task.jokers, rummy_calls=task.calls, target=task.target)
+    options = Options(
+        jokers=task.jokers, rummy_calls=task.calls, target=task.target, teams=task.teams
+    )
     g = Game(players, seed=task.seed, options=options)
     bots = [make_bot(lv, seed=task.seed * 16 + s) for s, lv in enumerate(task.levels)]
     callers = [Caller(lv, seed=task.seed * 32 + s) for s, lv in enumerate(task.levels)]
@@ -112,7 +119,8 @@ def play(task: Task) -> Result:
             if observe is not None:
                 observe(events, g.view(s))
     res.hands = len(g.results)
-    res.wins = [1.0 if s == g.winner else 0.0 for s in range(players)]
+    won = options.team(g.winner) if g.winner is not None else None
+    res.wins = [1.0 if won is not None and options.team(s) == won else 0.0 for s in range(players)]
     return res
 
 
@@ -123,7 +131,15 @@ def tasks(args: argparse.Namespace) -> list[Task]:
         order = orders[k % len(orders)]
         levels = tuple(order[s % len(order)] for s in range(args.players))
         out.append(
-            Task(k, args.seed * SEED_STRIDE + k, levels, args.jokers, args.calls, args.window)
+            Task(
+                k,
+                args.seed * SEED_STRIDE + k,
+                levels,
+                args.jokers,
+                args.calls,
+                args.window,
+                teams=args.teams,
+            )
         )
     return out
 
@@ -145,19 +161,26 @@ def report(results: list[Result], args: argparse.Namespace, seconds: float) -> l
             if args.calls
             else "off"
         )
+        + (f", {args.teams} teams" if args.teams else "")
         + f"; {hands} hands, {seconds:.0f} s",
-        "level   seats  win rate  95% interval     chances/hand  calls/hand  won/hand"
+        "level   "
+        + ("teams" if args.teams else "seats")
+        + "  win rate  95% interval     chances/hand  calls/hand  won/hand"
         "  calls/chance  joker pts/hand",
     ]
     for level in args.levels:
         seats = wins = 0.0
         level_hands = chances = made = won = jpts = 0
         for r in results:
+            counted: set[int] = set()  # with teams, partners of one level share one result
             for s, lv in enumerate(r.levels):
                 if lv != level:
                     continue
-                seats += 1
-                wins += r.wins[s]
+                team = s % args.teams if args.teams else s
+                if team not in counted:
+                    counted.add(team)
+                    seats += 1
+                    wins += r.wins[s]
                 level_hands += r.hands
                 chances += r.chances[s]
                 made += r.made[s]
@@ -184,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--calls", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--window", type=float, default=None, help="judge calls by reaction time")
     p.add_argument("--levels", default=",".join(LEVELS), help="levels, comma-separated")
+    p.add_argument("--teams", type=int, default=0, help="partnerships: 2 or 3 teams (0)")
     args = p.parse_args(argv)
     args.levels = tuple(dict.fromkeys(x.strip() for x in args.levels.split(",") if x.strip()))
     unknown = [x for x in args.levels if x not in BOT_LEVELS]
@@ -191,6 +215,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--levels: choose from {', '.join(BOT_LEVELS)}")
     if args.matches < 1 or not 2 <= args.players <= 8:
         p.error("--matches must be at least 1 and --players 2 to 8")
+    try:
+        Options(teams=args.teams).validate(args.players)
+    except ValueError as e:
+        p.error(f"--teams: {e}")
     start = time.perf_counter()
     results = run(tasks(args), args.jobs)
     print("\n".join(report(results, args, time.perf_counter() - start)))
