@@ -4,8 +4,10 @@ The host calls, synchronously and in this order: :meth:`Journal.start_match` onc
 :meth:`Journal.record` after each successful ``Game.apply`` and *before* it sends any update,
 :meth:`Journal.take_back` when a player takes back actions of their turn (``Game.pop``),
 :meth:`Journal.seats` when names, tokens or bots change, and :meth:`Journal.finish` at game
-over. ``record`` commits (WAL, ``synchronous=FULL``) before it returns, so an action a player
-has seen applied is on disk.
+over. ``record`` commits (WAL, ``synchronous=NORMAL``) before it returns, so an action a player
+has seen applied is written: it survives the host's death (``kill -9`` included); a
+:class:`~rum500.store.flusher.Flusher` thread syncs it to the disk within 0.05 s (group
+commit), so a power cut can cost the actions of that last moment only.
 
 The journal never raises into the host. When the log cannot be written (a read-only or full
 disk, a damaged or foreign file) it warns once — through ``logging`` and the ``on_warning``
@@ -48,6 +50,7 @@ from rum500.store.db import (
     open_db,
     transaction,
 )
+from rum500.store.flusher import Flusher
 
 log = logging.getLogger("rum500.store")
 
@@ -126,6 +129,8 @@ class Journal:
         self._hands = len(game.results) if game is not None else 0
         self._pending: list[Op] = []
         self._conn: sqlite3.Connection | None = None
+        #: syncs the committed actions to the disk, off the host's path (group commit)
+        self.flusher: Flusher | None = None
         self._warned: set[str] = set()  # kinds of problem already reported
         self.warning: str | None = None
         self.on_warning = on_warning
@@ -269,6 +274,9 @@ class Journal:
         if self._pending:
             self.closing_note = self._save_elsewhere()
             log.warning("%s", self.closing_note)
+        if self.flusher is not None:
+            self.flusher.close()  # what was committed is synced before the log closes
+            self.flusher = None
         if self._conn is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._conn.close()
@@ -383,6 +391,9 @@ class Journal:
         try:
             if self._conn is None:
                 self._conn = open_db(self.path)
+                # written before anyone is told (kill -9 loses nothing), synced to the disk
+                # by the flusher a moment later (group commit: rum500/store/flusher.py)
+                self._conn.execute("PRAGMA synchronous = NORMAL")
             with transaction(self._conn) as conn:
                 for op in self._pending:
                     op(conn)
@@ -406,6 +417,9 @@ class Journal:
             self.lock = MatchLock(self.path, self.match_id)
             if not self.lock.acquire():  # cannot happen for a match we just created
                 self.lock = None
+        if self.flusher is None:
+            self.flusher = Flusher(self.path)
+        self.flusher.committed()
         caught_up = len(self._pending)
         self._pending.clear()
         self._saved = self._n
