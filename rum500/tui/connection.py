@@ -19,7 +19,15 @@ from rum500.tui import tokens
 from rum500.tui.model import Refused, TableModel
 
 #: Codes after which rejoining is pointless: say why and stop.
-FINAL_CODES = {"bad_token", "replaced", "bad_password", "version", "table_full", "options"}
+FINAL_CODES = {
+    "bad_token",
+    "replaced",
+    "bad_password",
+    "version",
+    "table_full",
+    "options",
+    "busy",  # a full host: a spectator turned away is told so, not retried forever
+}
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
 
 
@@ -194,7 +202,8 @@ class NetSession:
                     return
                 else:
                     model.connection_lost()
-                await self._rejoin(model)
+                if not await self._rejoin(model):
+                    return  # refused for good: the banner says why
 
     def _final_reason(self, e: ConnectionLost) -> str:
         if e.code == "replaced":
@@ -203,7 +212,9 @@ class NetSession:
             return _("the host closed the table")
         return str(e)
 
-    async def _rejoin(self, model: TableModel) -> None:
+    async def _rejoin(self, model: TableModel) -> bool:
+        """Rejoin until back (True), or until the host refuses for good or the player
+        leaves (False)."""
         attempt = 0
         assert self.client is not None
         while not self.closing:
@@ -214,14 +225,15 @@ class NetSession:
             except HandshakeError as e:
                 model.connection_lost(str(e))
                 if e.code in FINAL_CODES:
-                    return
+                    return False
                 continue
             except ClientError:
                 continue
             self._save_token()
             model.apply_message(self.welcome())
             model.connection_back()
-            return
+            return True
+        return False
 
     async def close(self) -> None:
         self.closing = True
