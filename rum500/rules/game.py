@@ -438,7 +438,7 @@ class Game:
         if len(self._undo) > 2 * UNDO_KEPT:  # bounded: older actions are taken back by replay
             del self._undo[:-UNDO_KEPT]
         self._legal = self._legal_dicts = None
-        self.actions.append(normal)
+        self.actions.append(_shared(normal))
         return events
 
     def apply_move(self, move: tuple, undo: bool = True) -> list[dict]:
@@ -1226,6 +1226,26 @@ def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:
     s = c // 13
     by_rank[r] |= 1 << s
     by_suit[s] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
+
+
+#: one dict for all equal actions in :attr:`Game.actions` (a long match holds thousands of
+#: ``{"type": "draw", "source": "stock"}``): treat them as read-only. At most this many kept.
+_SHARED_MAX = 50_000
+_SHARED: dict[tuple, dict] = {}
+
+
+def _shared(action: dict) -> dict:
+    """The shared dict equal to ``action`` (``action`` itself when new, or unhashable)."""
+    try:
+        key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(action.items()))
+        found = _SHARED.get(key)
+    except TypeError:  # a value that cannot be a key (a map): not shared
+        return action
+    if found is not None:
+        return found
+    if len(_SHARED) < _SHARED_MAX:
+        _SHARED[key] = action
+    return action
 
 
 #: how many of the last actions keep what they changed for :meth:`Game.pop` (at most twice as

@@ -34,6 +34,9 @@ async def test_a_long_bot_match_keeps_its_views_and_undo_bounded(make_host):
             ]
             assert view["results"][-1]["totals"] == game.results[-1]["totals"]
             sizes[hands] = len(msgpack.packb(view["results"]))
+            # equal actions are one dict: the history costs a reference per action
+            distinct = len({id(a) for a in game.actions})
+            assert distinct < len(game.actions) / 4, (distinct, len(game.actions))
         assert len(game._undo) <= 2 * UNDO_KEPT  # what pop() keeps is bounded too
         if hands >= 200:
             done.set()
