@@ -414,11 +414,15 @@ class Client:
     def _check_accepted(self, seq: object) -> None:
         """``accepted`` comes after the ``state`` its action caused: a newer ``seq`` than the
         last update says that update was lost — ask for the whole view."""
-        if isinstance(seq, int) and seq > self.seq and self.view is not None:
-            if not self._awaiting:
-                self._awaiting = True
-                self.resyncs += 1
-                self._send({"type": "resync"})
+        if (
+            isinstance(seq, int)
+            and seq > self.seq
+            and self.view is not None
+            and not self._awaiting
+        ):
+            self._awaiting = True
+            self.resyncs += 1
+            self._send({"type": "resync"})
 
     def _on_state(self, msg: dict) -> bool:
         """Take in a ``state``: rebuild the whole view from a delta, or ask for the whole
