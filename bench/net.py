@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import multiprocessing as mp
 import statistics
 import sys
@@ -203,8 +204,11 @@ def seats_process(
 
             return trace
 
+        # (a client from before deltas has no such option: it always had whole views)
+        knows = "deltas" in inspect.signature(Client.connect).parameters
+        options = {"deltas": deltas} if knows else {}
         clients = [
-            await Client.connect("127.0.0.1", port, name=f"bot{k}", trace=tracer(k), deltas=deltas)
+            await Client.connect("127.0.0.1", port, name=f"bot{k}", trace=tracer(k), **options)
             for k in range(seats)
         ]
         by_seat = {c.seat: c for c in clients}

@@ -45,9 +45,14 @@ def encode(message: dict) -> bytes:
     return HEADER.pack(len(payload)) + payload
 
 
+#: one packer for every part (building a packer costs more than packing a small value); its
+#: ``pack`` is one call into C, whole under the GIL, so threads may share it
+_PACKER = msgpack.Packer(use_bin_type=True)
+
+
 def pack(value: Any) -> bytes:
     """``value`` alone in msgpack (a part of a frame that :func:`encode_parts` puts together)."""
-    return msgpack.packb(value, use_bin_type=True)
+    return _PACKER.pack(value)
 
 
 def encode_parts(head: dict, parts: dict[str, dict[str, bytes] | bytes]) -> bytes:
@@ -55,7 +60,7 @@ def encode_parts(head: dict, parts: dict[str, dict[str, bytes] | bytes]) -> byte
     (:func:`pack`) — or a map of packed values, packed here as a map. The same bytes as
     :func:`encode` of the whole message, without packing the parts again (the host packs a
     view's keys once and sends them to many connections). ``FrameError`` if too large."""
-    packer = msgpack.Packer(use_bin_type=True)
+    packer = _PACKER
     out = [packer.pack_map_header(len(head) + len(parts))]
     for key, value in head.items():
         out.append(packer.pack(key))
