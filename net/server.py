@@ -3,7 +3,9 @@
 The server knows nothing of the game's rules. It drives a *table* object (:class:`Table`):
 seats take turns calling ``table.apply(seat, action)``, and after each accepted action every
 connection gets its own ``table.view(seat)`` — a spectator ``table.view(None)`` — with the
-public events the action caused. Only views ever leave the host.
+public events the action caused: the whole view, or for a connection that asked for deltas
+(``hello`` with ``deltas: true``) the view's top-level keys whose value changed since the view
+it was last sent. Only views ever leave the host.
 
 Life of a connection (see ``docs/protocol.md``): ``hello`` → (``challenge`` → ``auth`` when the
 table has a password) → ``welcome`` → ``lobby`` / ``state`` / ``chat`` messages, while the
