@@ -44,7 +44,12 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def host_process(
-    seats: int, ports: mp.Queue, stop: mp.Event, costs: mp.Queue, log_dir: str | None
+    seats: int,
+    ports: mp.Queue,
+    stop: mp.Event,
+    costs: mp.Queue,
+    log_dir: str | None,
+    profile: str | None = None,
 ) -> None:
     from rum500.hosting import HostConfig, start_host
     from rum500.rules import Options
@@ -72,16 +77,28 @@ def host_process(
         handle = server._on_action
         spent: list[float] = []
 
+        profiler = None
+        if profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+
         def timed(conn, msg):  # the host's own time: the action read → every update written
+            if profiler is not None:
+                profiler.enable()
             t0 = time.perf_counter()
             handle(conn, msg)
             spent.append(time.perf_counter() - t0)
+            if profiler is not None:
+                profiler.disable()
 
         server._on_action = timed
         ports.put(host.port)
         while not stop.is_set():
             await asyncio.sleep(0.1)
         costs.put(spent)
+        if profiler is not None:
+            profiler.dump_stats(profile)
         await host.close()
 
     asyncio.run(main())
@@ -300,6 +317,9 @@ def main() -> int:
     ap.add_argument(
         "--whole-views", action="store_true", help="whole views in every update, no deltas"
     )
+    ap.add_argument(
+        "--profile", metavar="FILE", help="cProfile the host's handling of actions into FILE"
+    )
     args = ap.parse_args()
 
     stop = mp.Event()
@@ -309,7 +329,9 @@ def main() -> int:
     floor = asyncio.run(echo_floor(ports.get(timeout=10), 3000))
 
     costs: mp.Queue = mp.Queue()
-    host = mp.Process(target=host_process, args=(args.seats, ports, stop, costs, args.log_dir))
+    host = mp.Process(
+        target=host_process, args=(args.seats, ports, stop, costs, args.log_dir, args.profile)
+    )
     host.start()
     port = ports.get(timeout=20)
     last_seq = mp.Value("q", 0)
