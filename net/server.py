@@ -103,6 +103,9 @@ class Table(Protocol):
 
     def describe(self) -> dict: ...
 
+    # optional: ``own_view(seat)`` — the keys of ``view(seat)`` that differ from
+    # ``view(None)`` (``view(seat)`` is ``view(None)`` updated with them): the server then
+    # builds and packs the public part once per update, and only these keys per seat
     # optional: ``refuse_hello(options)`` — hello's ``options`` (a list of names, or None);
     # returns why this client may not come in (an ``options`` error), or None
 
@@ -475,13 +478,15 @@ class Server:
         self.seq += 1
         packed_events = pack(events)
         views: dict[int | None, dict[str, bytes]] = {}
+        if getattr(self.table, "own_view", None) is not None:
+            views[None] = self._view_parts(None)
         frames: dict[tuple[int | None, int], bytes] = {}
         held: list[dict | None] = []  # the bases keyed by id() stay alive through the loop
         for conn in list(self.conns):
             seat = conn.seat
             parts = views.get(seat)
             if parts is None:
-                parts = views[seat] = self._view_parts(seat)
+                parts = views[seat] = self._view_parts(seat, views.get(None))
             base = conn.base if conn.deltas else None
             held.append(base)
             key = (seat, id(base) if base is not None else 0)
@@ -497,8 +502,20 @@ class Server:
                 log.exception("on_events callback failed")
         self._changed()
 
-    def _view_parts(self, seat: int | None) -> dict[str, bytes]:
-        """``seat``'s view with each top-level key's value packed on its own."""
+    def _view_parts(
+        self, seat: int | None, public: dict[str, bytes] | None = None
+    ) -> dict[str, bytes]:
+        """``seat``'s view with each top-level key's value packed on its own. ``public``:
+        the spectators' view so packed, when the table tells a seat's own keys apart
+        (``own_view``): then only those are built and packed."""
+        own_view = getattr(self.table, "own_view", None)
+        if seat is not None and own_view is not None:
+            if public is None:
+                public = self._view_parts(None)
+            parts = dict(public)
+            for key, value in own_view(seat).items():
+                parts[key] = pack(value)
+            return parts
         return {key: pack(value) for key, value in self.table.view(seat).items()}
 
     def _state_bytes(

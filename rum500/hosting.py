@@ -324,6 +324,13 @@ class GameTable:
         v["takeover"] = self.takeover()
         return v
 
+    def own_view(self, seat: int) -> dict:
+        """The keys of ``view(seat)`` that differ from the spectators' ``view(None)``: with
+        them a host builds the public part of an update once for every seat."""
+        if self.game is None:
+            return {}
+        return self.game.own_view(seat)
+
     def takeover(self) -> list[float | None]:
         """Per seat: seconds until a bot plays the seat of an away player (0.0 while it does);
         None for a present player or a bot, and for every seat when takeover is off or the

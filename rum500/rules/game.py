@@ -1000,6 +1000,15 @@ class Game:
             v["team_totals"] = self.team_totals()
         return v
 
+    def own_view(self, seat: int | None) -> dict:
+        """The keys of ``view(seat)`` that differ between seats; every other key is as in
+        ``view(None)`` (the host builds that public part once for every seat of an update)."""
+        return {
+            "seat": seat,
+            "hand": C.names(self.hands[seat]) if seat is not None else None,
+            "legal_actions": self._view_actions(seat),
+        }
+
     def _view_actions(self, seat: int | None) -> list[dict]:
         if seat is None:
             return []

@@ -46,6 +46,20 @@ def recording(host) -> dict:
         return v
 
     table.view = view  # the host's own view, watched: nothing a player touches is changed
+    own = table.own_view
+
+    def own_view(seat):
+        # the server builds a seat's view as view(None) plus these keys: what it must
+        # equal is the seat's whole view built at the same moment
+        whole = msgpack.unpackb(msgpack.packb(build(seat)))
+        public = seen.get((host.server.seq, None), {})
+        for key in ("review", "claim"):  # a countdown, read once for the whole update
+            if whole.get(key) and public.get(key):
+                whole[key]["seconds_left"] = public[key]["seconds_left"]
+        seen[(host.server.seq, seat)] = whole
+        return own(seat)
+
+    table.own_view = own_view
     return seen
 
 
