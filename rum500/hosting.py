@@ -45,6 +45,8 @@ also once when a resumed match is hosted (same info, the saved seats) —;
 ``close_claims``, which ends a "Rummy!" claim window) and before anyone is told of it;
 ``take_back(seq)`` when the action with index ``seq`` (the last one) is taken back;
 ``seats(seats)`` when names, tokens or bots change; ``finish(winner, totals)`` at game over.
+A journal with a ``follow`` method is first given the host's live ``Game`` (``follow(game)``,
+before ``start_match``): it may read finished hands from it instead of keeping a copy.
 A journal call that raises ``OSError`` or ``sqlite3.Error`` is logged as a warning and the
 players get a ``log_failed`` notice (once, until a call succeeds); any other exception is a
 bug, logged as an error with its traceback (and noticed too); either way the game carries
@@ -154,6 +156,9 @@ class GameTable:
         if self.game is None:
             self.game = Game(self.seats, self.config.seed, self.config.options)
         self.names = [s["name"] for s in seats]
+        follow = getattr(self.config.journal, "follow", None)
+        if follow is not None:  # the log reads this game: no copy of the match of its own
+            follow(self.game)
         self._journal("start_match", self.match_info(seats))
         if self.game.phase is Phase.HAND_OVER:  # a resumed match between two hands
             self._open_review()

@@ -18,9 +18,11 @@ still behind it writes the whole match to a match file (``rum500 import`` takes 
 catches the log up) in the data folder or else the temporary folder, and says so in
 :attr:`Journal.closing_note`.
 
-It keeps its own copy of the game (a "shadow"), applying each recorded action to it: this
-stores the engine's normalized form of the action, records each finished hand for the
-statistics, and notices if the host and the log ever disagree.
+A host hands it its own live game (:meth:`Journal.follow`): the journal then reads each
+finished hand and the end of the match from that game, and keeps no copy of the match. A
+journal used on its own keeps its own copy (a "shadow"), applying each recorded action to
+it: this stores the engine's normalized form of the action, records each finished hand for
+the statistics, and notices if the caller and the log ever disagree.
 """
 
 from __future__ import annotations
@@ -127,6 +129,7 @@ class Journal:
         self.game: Game | None = game.copy() if game is not None else None
         self._n = len(game.actions) if game is not None else 0
         self._hands = len(game.results) if game is not None else 0
+        self._live = False  # self.game is the host's own game (follow), not a copy
         self._pending: list[Op] = []
         self._conn: sqlite3.Connection | None = None
         #: syncs the committed actions to the disk, off the host's path (group commit)
@@ -156,6 +159,15 @@ class Journal:
         """The match's id in the log (None until its first successful write)."""
         return self.match_id
 
+    def follow(self, game: Game) -> None:
+        """The host's own live ``game``: from now on the journal reads the finished hands
+        and the end of the match from it (the host applies and takes back; ``record`` and
+        ``take_back`` are then called after it did) and keeps no copy of the match — a long
+        match costs the host's memory once, not twice. Call it before ``start_match``."""
+        self.game = game
+        self._live = True
+        self._hands = len(game.results)
+
     def start_match(self, info: dict) -> None:
         """A match begins: players, seed, options, deck, table name, seats."""
         try:
@@ -171,7 +183,8 @@ class Journal:
                 options = dict(info.get("options") or {})
                 deck = info.get("deck")
                 try:
-                    self.game = Game(players, seed, Options.from_dict(options), deck)
+                    if not self._live:
+                        self.game = Game(players, seed, Options.from_dict(options), deck)
                 except ValueError as e:
                     self.game = None
                     self._warn("shadow", f"the game log cannot follow this match ({e})")
@@ -187,7 +200,12 @@ class Journal:
             stored = dict(action)
             results: list[dict] = []
             over: tuple[int | None, list[int]] | None = None
-            if self.game is not None:
+            if self.game is not None and self._live:  # the host applied it to this game
+                results = self.game.results[self._hands :]
+                self._hands = len(self.game.results)
+                if self.game.phase is Phase.GAME_OVER:
+                    over = (self.game.winner, list(self.game.totals))
+            elif self.game is not None:
                 try:
                     self.game.apply(action, seat)
                 except Exception as e:
@@ -216,7 +234,9 @@ class Journal:
                 raise ValueError(f"no action {seq}")
             if seq >= self._n:
                 return  # nothing of ours to take back
-            if self.game is not None:
+            if self.game is not None and self._live:  # the host took it back already
+                self._hands = len(self.game.results)
+            elif self.game is not None:
                 try:
                     g = self.game
                     self.game = Game.replay(
@@ -311,7 +331,7 @@ class Journal:
             return None
         replay = Game(game.players, game.seed, game.options, game.first_deck)
         actions = []
-        for a in game.actions:
+        for a in game.actions[: self._n]:  # what the journal was told of
             seat = replay.to_move
             replay.apply(a, seat)
             actions.append({"seat": seat, "action": dict(a)})
