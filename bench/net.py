@@ -8,11 +8,12 @@ update frame (p50, p99); the bytes of an update per connection; and, in the same
 msgpack echo round trip over loopback TCP as the floor.
 
     python bench/net.py [--actions 1500] [--spectators 32] [--seats 8] [--procs 4]
-                        [--log-dir DIR] [--whole-views]
+                        [--log-dir DIR] [--whole-views] [--profile FILE]
 
 ``--log-dir DIR`` gives the host its game log (``DIR/games.sqlite3``, as ``rum500 host``
 keeps it): every action is then on disk before anyone is told of it. ``--whole-views``
 has every connection ask for whole views instead of deltas (the protocol before deltas).
+``--profile FILE`` writes a cProfile of the host's handling of actions (``pstats`` reads it).
 
 Times come from ``time.monotonic`` (one clock for every process on Linux).
 """
