@@ -185,9 +185,8 @@ class GameTable:
         if self.game is None:
             self.game = Game(self.seats, self.config.seed, self.config.options)
         self.names = [s["name"] for s in seats]
-        follow = getattr(self.config.journal, "follow", None)
-        if follow is not None:  # the log reads this game: no copy of the match of its own
-            follow(self.game)
+        if getattr(self.config.journal, "follow", None) is not None:
+            self._journal("follow", self.game)  # the log reads this game: no copy of its own
         self._journal("start_match", self.match_info(seats))
         if self.game.phase is Phase.HAND_OVER:  # a resumed match between two hands
             self._open_review()
