@@ -477,15 +477,16 @@ class Server:
         audience (the connections of one seat holding the same view: all the spectators)."""
         self.seq += 1
         packed_events = pack(events)
-        views: dict[int | None, dict[str, bytes]] = {}
-        if getattr(self.table, "own_view", None) is not None:
-            views[None] = self._view_parts(None)
+        views: dict[int | None, dict[str, bytes]] = {}  # built when a connection needs them
+        split = getattr(self.table, "own_view", None) is not None
         frames: dict[tuple[int | None, int], bytes] = {}
         held: list[dict | None] = []  # the bases keyed by id() stay alive through the loop
         for conn in list(self.conns):
             seat = conn.seat
             parts = views.get(seat)
             if parts is None:
+                if split and seat is not None and None not in views:
+                    views[None] = self._view_parts(None)  # the public part, for every seat
                 parts = views[seat] = self._view_parts(seat, views.get(None))
             base = conn.base if conn.deltas else None
             held.append(base)

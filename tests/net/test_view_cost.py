@@ -93,3 +93,16 @@ def test_a_table_not_started_has_no_own_keys():
     table = GameTable(HostConfig(players=2), "t")
     assert table.own_view(0) == {}
     assert table.view(None) == {}
+
+
+async def test_a_host_nobody_watches_builds_no_update(make_host):
+    host = await make_host(players=2, bots=2, seed=3, options=Options(target=10**6))
+    table: GameTable = host.table
+    built: list = []
+    build, own = table.view, table.own_view
+    table.view = lambda seat: built.append(("view", seat)) or build(seat)
+    table.own_view = lambda seat: built.append(("own", seat)) or own(seat)
+    host.start_now()
+    await wait_for(lambda: table.game is not None and len(table.game.actions) >= 60, timeout=60)
+    # the bots read their seats' views; no update is built for connections there are not
+    assert built and all(kind == "view" and seat is not None for kind, seat in built)
