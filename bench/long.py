@@ -156,6 +156,14 @@ def main() -> int:
         )
         + " (aim ≤ 2 KB)"
     )
+    # what each further hand costs once warm (the game log's SQLite page cache, ~2 MB and
+    # bounded, fills during the first hundreds of hands and weighs on the figure above)
+    (h0, _, m0, _), (h1, _, m1, _) = marks[-2], marks[-1]
+    if h1 > h0 and h0 >= 10:
+        print(
+            f"  memory over the last stretch (hand {h0} to {h1}): rss +"
+            f"{(m1 - m0) / (h1 - h0) / 1024:.2f} KB per hand"
+        )
     return 0
 
 

@@ -70,8 +70,7 @@ async def test_a_host_builds_one_public_view_per_update(make_host):
     table.own_view = own_view
     seats = [await Client.connect(host.address, host.port, name=f"P{i}") for i in range(3)]
     watchers = [
-        await Client.connect(host.address, host.port, name=f"W{i}", spectate=True)
-        for i in range(3)
+        await Client.connect(host.address, host.port, name=f"W{i}", spectate=True) for i in range(3)
     ]
     await wait_for(lambda: host.table.game is not None)
     await asyncio.wait_for(asyncio.gather(*(play_as_bot(c, seed=c.seat) for c in seats)), 120)

@@ -43,9 +43,7 @@ async def test_a_hosted_match_is_logged_whole_from_the_hosts_own_game(tmp_path: 
         journal.close()
     assert len(game.results) >= 2
     with sqlite3.connect(path) as db:
-        actions = [
-            json.loads(a) for (a,) in db.execute("SELECT action FROM actions ORDER BY n")
-        ]
+        actions = [json.loads(a) for (a,) in db.execute("SELECT action FROM actions ORDER BY n")]
         hands = [json.loads(r) for (r,) in db.execute("SELECT result FROM hands ORDER BY hand")]
         status, winner, totals, played = db.execute(
             "SELECT status, winner, totals, hands_played FROM matches"
