@@ -575,8 +575,8 @@ class Game:
             if not self.pile:
                 raise IllegalMove("the discard pile is empty")
             raise IllegalMove(
-                "the discard pile has {count} card(s): index 0 to {last}",
-                count=len(self.pile),
+                "no card at index {index}: the discard pile goes from 0 (bottom) to {last} (top)",
+                index=i,
                 last=len(self.pile) - 1,
             )
         card = self.pile[i]
