@@ -13,6 +13,8 @@ with the same code as ``rum500 sim``.
    hand when the hand ends.
 5. Every level against a plain greedy *stranger* (:class:`StrangerBot`, written here from
    the issue's description and nothing of the project's bots): its win rate.
+6. House rules (issue 10): ``hard`` against ``medium`` with jokers and "Rummy!" calls on,
+   ``--games`` two-player matches to 500 (``bench/house_rules.py`` has more options).
 
 With ``--issue5``: hard vs medium (≥ 60%), medium vs easy (≥ 75%), hard's p95 (< 250 ms)
 and 1,000 two-player hands of medium vs medium on ``--jobs`` processes (< 30 s).
@@ -214,11 +216,32 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
     out += digs
+    out += house_rules(args)
     if args.issue5:
         out += issue5(args)
     out.append(f"took {time.perf_counter() - start:.0f} s")
     print("\n".join(out))
     return 0 if not any(s.startswith("MISS") for s in out) else 1
+
+
+def house_rules(args: argparse.Namespace) -> list[str]:
+    """Issue 10: hard against medium with jokers and "Rummy!" calls on (bench/house_rules.py
+    has the options: teams, a window, other levels)."""
+    import house_rules as hr  # bench/house_rules.py, beside this file
+
+    ns = argparse.Namespace(
+        matches=args.games,
+        players=2,
+        seed=args.seed + 3,
+        jokers=True,
+        calls=True,
+        window=None,
+        levels=("hard", "medium"),
+        teams=0,
+    )
+    start = time.perf_counter()
+    results = hr.run(hr.tasks(ns), args.jobs)
+    return ["house rules: " + x for x in hr.report(results, ns, time.perf_counter() - start)]
 
 
 def issue5(args: argparse.Namespace) -> list[str]:
