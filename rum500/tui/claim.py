@@ -9,13 +9,13 @@ passes. A call by anyone shows a banner on every seat for a few seconds.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rum500.i18n import _
 from rum500.tui import describe
+from rum500.tui.countdown import deadline, whole_seconds_left
 
 if TYPE_CHECKING:
     from rum500.tui.model import TableModel
@@ -51,17 +51,11 @@ class Claim:
         self.by = by if isinstance(by, int) else None
         self.waiting = _seats(claim.get("waiting"))
         self.passed = _seats(claim.get("passed"))
-        left = claim.get("seconds_left")
-        if isinstance(left, int | float) and math.isfinite(left):
-            self.deadline = self.clock() + max(0.0, min(float(left), 60.0))
-        else:
-            self.deadline = None
+        self.deadline = deadline(claim.get("seconds_left"), self.clock(), 60.0)
 
     def seconds_left(self) -> int | None:
         """Whole seconds left to call (counted down locally), None if the host did not say."""
-        if self.deadline is None:
-            return None
-        return max(0, math.ceil(self.deadline - self.clock()))
+        return whole_seconds_left(self.deadline, self.clock())
 
     @property
     def mine(self) -> bool:

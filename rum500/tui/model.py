@@ -12,7 +12,6 @@ host's refusal, if any, comes back as a one-line message.
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -25,6 +24,7 @@ from rum500.tui import describe
 from rum500.tui import hint as hints
 from rum500.tui.changes import Changes
 from rum500.tui.claim import Claim
+from rum500.tui.countdown import deadline, whole_seconds_left
 from rum500.tui.helptext import help_lines
 from rum500.tui.review import Review
 from rum500.tui.scores import Scores
@@ -431,15 +431,14 @@ class TableModel:
             return
         now = time.monotonic()
         for seat, left in enumerate(takeover[:8]):
-            if isinstance(left, int | float) and math.isfinite(left) and left >= 0:
-                self.takeover[seat] = now + min(float(left), 86400.0)
+            if isinstance(left, int | float) and left >= 0:  # a negative countdown is ignored
+                at = deadline(left, now, 86400.0)  # None for NaN and infinity
+                if at is not None:
+                    self.takeover[seat] = at
 
     def takeover_in(self, seat: int) -> int | None:
         """Whole seconds until a bot takes this away player's seat (0: a bot plays it)."""
-        at = self.takeover.get(seat)
-        if at is None:
-            return None
-        return max(0, math.ceil(at - time.monotonic()))
+        return whole_seconds_left(self.takeover.get(seat), time.monotonic())
 
     def host_closed(self, why: str) -> None:
         """The host closed the table: that is final; leave the table screen."""

@@ -10,12 +10,12 @@ sheet itself is drawn by :mod:`rum500.tui.sheets`.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rum500.i18n import _, ngettext
+from rum500.tui.countdown import deadline, whole_seconds_left
 
 if TYPE_CHECKING:
     from rum500.tui.model import TableModel
@@ -58,17 +58,11 @@ class Review:
         self.waiting = (
             [s for s in waiting if isinstance(s, int)][:8] if isinstance(waiting, list) else []
         )
-        left = review.get("seconds_left")
-        if isinstance(left, int | float) and math.isfinite(left):
-            self.deadline = self.clock() + max(0.0, min(float(left), 86400.0))
-        else:
-            self.deadline = None
+        self.deadline = deadline(review.get("seconds_left"), self.clock(), 86400.0)
 
     def seconds_left(self) -> int | None:
         """Whole seconds until the host deals anyway (counted down locally), None if unknown."""
-        if self.deadline is None:
-            return None
-        return max(0, math.ceil(self.deadline - self.clock()))
+        return whole_seconds_left(self.deadline, self.clock())
 
     def waits_for(self, seat: int | None) -> bool:
         return seat is not None and seat in self.waiting and not self.ready_sent
