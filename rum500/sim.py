@@ -22,7 +22,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -497,32 +497,39 @@ def run_ladder(args: argparse.Namespace, jobs: int, seed: int, progress: bool) -
     except ValueError as e:
         print(f"rum500 sim: {e}", file=sys.stderr)
         return 2
+    return _print_report(
+        args, lambda: ladder(args.games, levels, args.target, seed, jobs, progress), format_ladder
+    )
+
+
+def _print_report(
+    args: argparse.Namespace, compute: Callable[[], dict], fmt: Callable[..., str]
+) -> int:
+    """Run ``compute`` and print its report as JSON (``--json``) or as ``fmt`` lays it out."""
     try:
-        report = ladder(args.games, levels, args.target, seed, jobs, progress)
+        report = compute()
     except KeyboardInterrupt:
         print("rum500 sim: interrupted", file=sys.stderr)
         return 130
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(format_ladder(report, ascii_only=getattr(args, "ascii", False)))
+        print(fmt(report, ascii_only=getattr(args, "ascii", False)))
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     """``rum500 sim`` (arguments in :mod:`rum500.cli`)."""
+    jobs = args.jobs or os.cpu_count() or 1
+    seed = args.seed if args.seed is not None else 0
+    progress = sys.stdout.isatty() and not args.json
     if getattr(args, "ladder", False):
-        jobs = args.jobs or os.cpu_count() or 1
-        seed = args.seed if args.seed is not None else 0
-        return run_ladder(args, jobs, seed, sys.stdout.isatty() and not args.json)
+        return run_ladder(args, jobs, seed, progress)
     try:
         levels = parse_levels(args.bots or DEFAULT_BOTS)
     except ValueError as e:
         print(f"rum500 sim: {e}", file=sys.stderr)
         return 2
-    jobs = args.jobs or os.cpu_count() or 1
-    seed = args.seed if args.seed is not None else 0
-    progress = sys.stdout.isatty() and not args.json
     house = {
         "jokers": getattr(args, "jokers", False),
         "rummy_calls": getattr(args, "rummy_calls", False),
@@ -535,23 +542,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"rum500 sim: {e}", file=sys.stderr)
         return 2
     house = {k: v for k, v in house.items() if v}
-    try:
-        report = simulate(
-            args.games,
-            args.players,
-            levels,
-            args.hands,
-            args.target,
-            seed,
-            jobs,
-            progress,
-            house,
-        )
-    except KeyboardInterrupt:
-        print("rum500 sim: interrupted", file=sys.stderr)
-        return 130
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print(format_table(report, ascii_only=getattr(args, "ascii", False)))
-    return 0
+    return _print_report(
+        args,
+        lambda: simulate(
+            args.games, args.players, levels, args.hands, args.target, seed, jobs, progress, house
+        ),
+        format_table,
+    )
