@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from .tmux import Tmux
+
 pytestmark = pytest.mark.e2e
 
 if shutil.which("tmux") is None:
@@ -30,18 +32,8 @@ if shutil.which("tmux") is None:
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 
 
-class Term:
-    """A tmux server of our own with one 100×30 window running one command."""
-
-    def __init__(self, home: Path) -> None:
-        self.socket = f"rum500-cli-{uuid.uuid4().hex[:8]}"
-        self.home = home
-
-    def tmux(self, *args: str) -> str:
-        r = subprocess.run(
-            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10
-        )
-        return r.stdout
+class Term(Tmux):
+    """A tmux window of 100×30 running one ``rum500`` command at a time."""
 
     def run(self, args: str, private_net: bool = False) -> None:
         """Run ``rum500 ARGS``; ``private_net``: in a network namespace of its own (the lobby
@@ -59,28 +51,8 @@ class Term:
             f"{command}; echo EXITED $?; sleep 600",
         )
 
-    def keys(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", "0", *keys)
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "0")
-
     def wait(self, check: Callable[[str], bool], what: str, timeout: float = 30.0) -> str:
-        end = time.monotonic() + timeout
-        while True:
-            text = self.screen()
-            if check(text):
-                return text
-            if time.monotonic() > end:
-                err = self.home / "stderr.txt"
-                raise AssertionError(
-                    f"the screen never showed {what}:\n{text}\n"
-                    f"stderr: {err.read_text() if err.exists() else ''}"
-                )
-            time.sleep(0.05)
-
-    def close(self) -> None:
-        self.tmux("kill-server")
+        return super().wait(check, timeout, what)
 
 
 @pytest.fixture

@@ -1,0 +1,75 @@
+"""A tmux server of a test's own (its own socket) with one window of a fixed size: the
+e2e tests run ``rum500`` in it, type with ``send-keys`` and read with ``capture-pane``."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+
+class Tmux:
+    """One tmux server (own socket) with one window of a fixed size."""
+
+    def __init__(self, home: Path, width: int = 100, height: int = 30) -> None:
+        self.socket = f"rum500-test-{uuid.uuid4().hex[:8]}"
+        self.home = home
+        self.width, self.height = width, height
+
+    def tmux(self, *args: str) -> str:
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10
+        )
+        return out.stdout
+
+    def start(self, command: str, env: dict[str, str] | None = None) -> None:
+        full_env = {
+            "RUM500_HOME": str(self.home),
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            **(env or {}),
+        }
+        exports = " ".join(f"{k}={v}" for k, v in full_env.items())
+        log = self.home / "stderr.txt"
+        self.tmux(
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-x",
+            str(self.width),
+            "-y",
+            str(self.height),
+            f"env {exports} {command} 2>{log}; sleep 600",
+        )
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "0", *keys)
+
+    def literal(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "0", "-l", text)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "0")
+
+    def wait(self, check: Callable[[str], bool], timeout: float = 15.0, what: str = "") -> str:
+        end = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            if check(text):
+                return text
+            if time.monotonic() > end:
+                err = self.home / "stderr.txt"
+                raise AssertionError(
+                    f"screen never showed {what or check}:\n{text}\n"
+                    f"stderr: {err.read_text() if err.exists() else ''}"
+                )
+            time.sleep(0.05)
+
+    def wait_text(self, needle: str, timeout: float = 15.0) -> str:
+        return self.wait(lambda s: needle in s, timeout, repr(needle))
+
+    def close(self) -> None:
+        self.tmux("kill-server")
