@@ -47,3 +47,14 @@ async def clients() -> AsyncIterator[Callable]:
 
 def quick_limits(**kw: float) -> Limits:
     return Limits(**kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def hosts() -> AsyncIterator[list]:
+    """(host, players) pairs a test appends; closed after it."""
+    made: list = []
+    yield made
+    for host, players in made:
+        for c in players:
+            await c.close()
+        await host.close()

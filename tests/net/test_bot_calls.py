@@ -10,65 +10,18 @@ import asyncio
 
 import pytest
 
-from net.client import Client
 from rum500.bots.calls import MIN_REACTION
 from rum500.hosting import HostConfig, start_host
 from rum500.rules import Game, Options, Phase
+from tests.net.claim_tables import CALLS, claim_position, frozen, view_where
+from tests.net.claim_tables import seated as seat_table
 from tests.net.util import synced, wait_for
 from tests.rules.positions import position
 
-CALLS = Options(rummy_calls=True, target=5000)
-NAMES = ["Ann", "Bea", "Cid"]
-
-
-class KnowsAll(Client):
-    options = list(Options().to_dict())
-
-
-def frozen() -> float:
-    return 1000.0
-
-
-def claim_position() -> Game:
-    """Three players; 4♦ 5♦ 6♦ on the table; seat 0 (to play) holds 7♦, which it may discard."""
-    return position(
-        ["7D 2C 9S", "3H 8C JS", "KH QC 10S"],
-        melds=[("4D 5D 6D", 1)],
-        phase="play",
-        options=CALLS,
-    )
-
 
 async def seated(game: Game, humans: int, level: str = "hard", **config: object) -> tuple:
-    seats = [
-        {"name": NAMES[i] if i < humans else f"Bot {i}", "token": f"token-{i}", "bot": i >= humans}
-        for i in range(game.players)
-    ]
-    host = await start_host(
-        HostConfig(
-            resume_game=game,
-            resume_seats=seats,
-            bot_level=level,
-            bind="127.0.0.1",
-            seed=3,
-            **config,  # type: ignore[arg-type]
-        )
-    )
-    players = []
-    for i in range(humans):
-        c = await KnowsAll.connect(host.address, host.port, name=NAMES[i], token=f"token-{i}")
-        players.append(c)
-    return host, players
-
-
-@pytest.fixture
-async def hosts():
-    made: list = []
-    yield made
-    for host, players in made:
-        for c in players:
-            await c.close()
-        await host.close()
+    """The claim tests' table, with ``level`` bots (hard unless said) and a fixed seed."""
+    return await seat_table(game, humans, level, seed=3, **config)
 
 
 def calls(game: Game) -> list[dict]:
@@ -95,21 +48,15 @@ async def test_a_bot_calls_within_the_window_after_its_reaction_time(hosts):
 
     host.table.listeners.append(on_events)
     await ann.act({"type": "discard", "card": "7D"})
-    v = await wait_for_view(bea, lambda v: v["phase"] == "claim")
+    v = await view_where(bea, lambda v: v["phase"] == "claim")
     assert v["claim"]["waiting"] == [1]
     await wait_for(lambda: calls(game), 10)
     assert calls(game) == [{"type": "rummy", "seat": 2, "meld": 0}]
     assert len(seen) == 1 and MIN_REACTION <= seen[0] < window.length
-    v = await wait_for_view(bea, lambda v: v["phase"] == "draw" and v["turn"] == 1)
+    v = await view_where(bea, lambda v: v["phase"] == "draw" and v["turn"] == 1)
     assert v["melds"][0]["cards"] == ["4D", "5D", "6D", "7D"]
     assert v["table_points"] == [0, 15, 7]  # the 7 for the bot that called
     assert {"type": "close_claims"} not in game.actions
-
-
-async def wait_for_view(client: Client, until, timeout: float = 10.0) -> dict:
-    await wait_for(lambda: client.view is not None and until(client.view), timeout)
-    assert client.view is not None
-    return client.view
 
 
 async def test_a_human_who_calls_before_the_bots_reaction_time_wins(hosts):
@@ -120,12 +67,12 @@ async def test_a_human_who_calls_before_the_bots_reaction_time_wins(hosts):
     hosts.append((host, [ann, bea]))
     host.table.claim_window.clock = frozen
     await ann.act({"type": "discard", "card": "7D"})
-    await wait_for_view(bea, lambda v: v["phase"] == "claim")
+    await view_where(bea, lambda v: v["phase"] == "claim")
     await wait_for(lambda: host.table.claim_window.bot_calls() == 1, 10)  # the bot will call
     await synced(bea)
     assert game.phase is Phase.CLAIM and calls(game) == []  # but not before its time
     await bea.act({"type": "rummy", "meld": 0})
-    v = await wait_for_view(ann, lambda v: v["phase"] == "draw")
+    v = await view_where(ann, lambda v: v["phase"] == "draw")
     assert calls(game) == [{"type": "rummy", "seat": 1, "meld": 0}]
     assert v["table_points"] == [0, 22, 0]
 
@@ -136,7 +83,7 @@ async def test_when_every_other_human_passed_the_bots_calls_are_judged_at_once(h
     hosts.append((host, [ann, bea]))
     host.table.claim_window.clock = frozen  # only Bea's pass can end the wait
     await ann.act({"type": "discard", "card": "7D"})
-    await wait_for_view(bea, lambda v: v["phase"] == "claim")
+    await view_where(bea, lambda v: v["phase"] == "claim")
     await bea.act({"type": "pass"})
     await wait_for(lambda: game.phase is not Phase.CLAIM, 10)
     assert calls(game) == [{"type": "rummy", "seat": 2, "meld": 0}]
