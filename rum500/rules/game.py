@@ -45,7 +45,7 @@ from rum500.rules.melds import (
     IllegalMove,
     Meld,
     candidate_joker_melds,
-    candidate_melds,
+    candidate_meld_tuples,
     joker_completions,
     joker_fits,
     joker_problem,
@@ -244,45 +244,55 @@ class Game:
         return self._legal
 
     def _legal_draws(self) -> list[tuple]:
-        out: list[tuple] = []
-        if self.stock:
-            out.append((MOVE_STOCK,))
-        hand = self.hands[self.turn]
+        stock = self.stock
+        out: list[tuple] = [_STOCK] if stock else []
         by_rank = [0] * 13
         by_suit = [0, 0, 0, 0]
         jokers = 0
-        for c in hand:
-            if c == C.JOKER:
+        for c in self.hands[self.turn]:
+            if c == JOKER:
                 jokers += 1
             else:
-                _add_masks(c, by_rank, by_suit)
-        size = len(hand)
-        must_discard = self.options.must_discard
-        free_top = self.options.top_card_free and bool(self.stock)
-        wild = self.options.jokers
-        top = len(self.pile) - 1
+                by_rank[c % 13] |= _SUIT_BIT[c]
+                by_suit[c // 13] |= _POS_BITS[c]
+        size = len(self.hands[self.turn])
+        options = self.options
+        must_discard = options.must_discard
+        free_top = options.top_card_free and bool(stock)
+        wild = options.jokers
+        melds = self.melds
+        # cards a meld on the table takes as they are: placed at a cost of 1, always allowed
+        # (the hand holds at least one other card to discard)
+        direct = {c for m in melds for c in layoff_cards(m)}
+        pile = self.pile
+        top = len(pile) - 1
         found: list[int] = []
         for i in range(top, -1, -1):
-            c = self.pile[i]
-            if c == C.JOKER:
+            c = pile[i]
+            if c == JOKER:
                 jokers += 1
             else:
-                _add_masks(c, by_rank, by_suit)
+                by_rank[c % 13] |= _SUIT_BIT[c]
+                by_suit[c // 13] |= _POS_BITS[c]
             size += 1
             if i == top and free_top:
                 if self._free_take_ok(c):
                     found.append(i)
                 continue
+            if c in direct:
+                found.append(i)
+                continue
             if wild:
-                cost = placement_cost_wild_masks(c, by_rank, by_suit, jokers, self.melds)
+                cost = placement_cost_wild_masks(c, by_rank, by_suit, jokers, melds)
             else:
-                cost = placement_cost_masks(c, by_rank, by_suit, self.melds)
+                cost = placement_cost_masks(c, by_rank, by_suit, melds)
             if cost is not None and not (must_discard and cost >= size):
                 found.append(i)
+        digs = _DIGS
         for i in reversed(found):
-            out.append((MOVE_DIG, i))
-        if not self.stock:
-            out.append((MOVE_END_HAND,))
+            out.append(digs[i] if i < len(digs) else (MOVE_DIG, i))
+        if not stock:
+            out.append(_END_HAND)
         return out
 
     def _free_take_ok(self, card: int) -> bool:
@@ -297,44 +307,60 @@ class Game:
 
     def _legal_plays(self) -> list[tuple]:
         hand = self.hands[self.turn]
+        n = len(hand)
+        by_rank = [0] * 13
+        by_suit = [0, 0, 0, 0]
+        for c in hand:
+            if c != JOKER:
+                by_rank[c % 13] |= _SUIT_BIT[c]
+                by_suit[c // 13] |= _POS_BITS[c]
         out: list[tuple] = []
-        # Without an obligation or a card that may not be discarded, only "must discard"
-        # can refuse a play (one that would empty the hand): skip the full check.
-        simple = self.must_play is None and self.no_discard is None
         keep_one = self.options.must_discard
-        for meld_cards in candidate_melds(hand):
-            if (simple and (not keep_one or len(meld_cards) < len(hand))) or self._play_problem(
-                meld_cards, None, None
-            ) is None:
-                out.append((MOVE_MELD, tuple(meld_cards), None))
-        jokers = self.options.jokers and C.JOKER in hand
-        if jokers:
-            for ids, wild in candidate_joker_melds(hand):
-                played = [C.JOKER if w else c for c, w in zip(ids, wild, strict=True)]
-                if (simple and (not keep_one or len(played) < len(hand))) or self._play_problem(
-                    played, None, None, make_meld(-1, ids, self.turn, wild)
-                ) is None:
-                    out.append((MOVE_MELD, tuple(ids), tuple(wild)))
+        jokers = self.options.jokers and JOKER in hand
         held = set(hand)
-        for m in self.melds:
-            spots = layoff_cards(m)
-            for c in spots:
-                if c in held and (
-                    (simple and (not keep_one or len(hand) > 1))
-                    or self._play_problem([c], m, c) is None
-                ):
-                    out.append((MOVE_LAYOFF, c, m.id, c, False))
-            if jokers and spots and joker_fits(m):
+        if self.must_play is None and self.no_discard is None:
+            # Without an obligation or a card that may not be discarded, only "must discard"
+            # can refuse a play (one that would empty the hand): skip the full check.
+            for t in candidate_meld_tuples(by_rank, by_suit):
+                if not keep_one or len(t) < n:
+                    out.append((MOVE_MELD, t, None))
+            if jokers:
+                for ids, wild in candidate_joker_melds(hand):
+                    if not keep_one or len(ids) < n:
+                        out.append((MOVE_MELD, tuple(ids), tuple(wild)))
+            if not keep_one or n > 1:
+                for m in self.melds:
+                    spots = layoff_cards(m)
+                    for c in spots:
+                        if c in held:
+                            out.append((MOVE_LAYOFF, c, m.id, c, False))
+                    if jokers and spots and joker_fits(m):
+                        for c in spots:
+                            out.append((MOVE_LAYOFF, JOKER, m.id, c, True))
+        else:
+            may = _PlayCheck(self, hand, by_rank, by_suit)
+            for t in candidate_meld_tuples(by_rank, by_suit):
+                if may.meld(t, None):
+                    out.append((MOVE_MELD, t, None))
+            if jokers:
+                for ids, wild in candidate_joker_melds(hand):
+                    if may.meld(ids, wild):
+                        out.append((MOVE_MELD, tuple(ids), tuple(wild)))
+            for m in self.melds:
+                spots = layoff_cards(m)
                 for c in spots:
-                    if (simple and (not keep_one or len(hand) > 1)) or self._play_problem(
-                        [C.JOKER], m, c, None, True
-                    ) is None:
-                        out.append((MOVE_LAYOFF, C.JOKER, m.id, c, True))
-        distinct = sorted(held)
+                    if c in held and may.layoff(c, m, c, False):
+                        out.append((MOVE_LAYOFF, c, m.id, c, False))
+                if jokers and spots and joker_fits(m):
+                    for c in spots:
+                        if may.layoff(JOKER, m, c, True):
+                            out.append((MOVE_LAYOFF, JOKER, m.id, c, True))
         if self.must_play is None:
-            for c in distinct:
-                if c != self.no_discard:
-                    out.append((MOVE_DISCARD, c))
+            nd = self.no_discard
+            discards = _DISCARDS
+            for c in sorted(held):
+                if c != nd:
+                    out.append(discards[c])
         return out
 
     def _play_problem(
@@ -1186,6 +1212,62 @@ def _can_lay_off_all(cards: list[int], melds: list[Meld]) -> bool:
     return False
 
 
+class _PlayCheck:
+    """Whether each play of :meth:`Game._legal_plays` is allowed when the turn has an
+    obligation (a card that must be played, or one that may not be discarded): ``True``
+    exactly when :meth:`Game._play_problem` finds nothing. The usual case — the card that
+    must be played can still go down whatever else is played — is settled from the hand's
+    masks against the melds already on the table (one meld fewer for a lay-off: the one it
+    changes), which can only overstate the cost; otherwise the full check decides."""
+
+    def __init__(self, g: Game, hand: list[int], by_rank: list[int], by_suit: list[int]) -> None:
+        self.g = g
+        self.hand = hand
+        self.by_rank = by_rank
+        self.by_suit = by_suit
+        self.jokers = hand.count(JOKER)
+        self.single = {c for c in hand if hand.count(c) == 1}  # a second copy keeps its bits
+        self.fast = g.must_play is not None and g.no_discard is None
+
+    def meld(
+        self, ids: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
+    ) -> bool:
+        played = [JOKER if w else c for c, w in zip(ids, wild, strict=True)] if wild else ids
+        if self.fast and self._still_placed(played, None):
+            return True
+        new = make_meld(-1, list(ids), self.g.turn, list(wild)) if wild else None
+        return self.g._play_problem(list(played), None, None, new) is None
+
+    def layoff(self, held: int, onto: Meld, card: int, wild: bool) -> bool:
+        if self.fast and self._still_placed((held,), onto):
+            return True
+        return self.g._play_problem([held], onto, card, None, wild) is None
+
+    def _still_placed(self, played: list[int] | tuple[int, ...], onto: Meld | None) -> bool:
+        """Can the card that must be played clearly still go down once ``played`` is?"""
+        g = self.g
+        mp = g.must_play
+        left = len(self.hand) - len(played)
+        if not left or mp in played:
+            return False  # the full check is quick
+        by_rank = list(self.by_rank)
+        by_suit = list(self.by_suit)
+        jokers = self.jokers
+        single = self.single
+        for c in played:
+            if c == JOKER:
+                jokers -= 1
+            elif c in single:
+                by_rank[c % 13] &= ~_SUIT_BIT[c]
+                by_suit[c // 13] &= ~_POS_BITS[c]
+        melds = g.melds if onto is None else [m for m in g.melds if m is not onto]
+        if g.options.jokers:
+            cost = placement_cost_wild_masks(mp, by_rank, by_suit, jokers, melds)  # type: ignore[arg-type]
+        else:
+            cost = placement_cost_masks(mp, by_rank, by_suit, melds)  # type: ignore[arg-type]
+        return cost is not None and not (g.options.must_discard and cost >= left)
+
+
 def action_of(move: tuple) -> dict:
     """The action (dict API, wire form) of a fast-path move of :meth:`Game.legal_moves`."""
     kind = move[0]
@@ -1230,11 +1312,16 @@ def _joker_layoff_action(stands_for: int, meld: int) -> dict:
     return {"type": "layoff", "card": C.JOKER_NAME, "meld": meld, "joker": C.name(stands_for)}
 
 
-def _add_masks(c: int, by_rank: list[int], by_suit: list[int]) -> None:
-    r = c % 13
-    s = c // 13
-    by_rank[r] |= 1 << s
-    by_suit[s] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
+JOKER = C.JOKER
+#: per card (jokers aside): its bit in a rank's suit mask, and its bits in its suit's position
+#: mask (an ace at both ends, as :func:`rum500.rules.melds.suit_masks`)
+_SUIT_BIT = [1 << (c // 13) for c in range(C.DECK_SIZE)]
+_POS_BITS = [(1 | 1 << HIGH_ACE) if c % 13 == 0 else 1 << (c % 13) for c in range(C.DECK_SIZE)]
+#: the moves that are the same tuple every time
+_STOCK = (MOVE_STOCK,)
+_END_HAND = (MOVE_END_HAND,)
+_DIGS = [(MOVE_DIG, i) for i in range(2 * (C.DECK_SIZE + 2 * C.JOKERS_PER_DECK))]
+_DISCARDS = [(MOVE_DISCARD, c) for c in range(C.DECK_SIZE + 1)]
 
 
 #: one dict for all equal actions in :attr:`Game.actions` (a long match holds thousands of

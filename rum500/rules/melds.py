@@ -376,40 +376,59 @@ _SET_SUITS = [
 def candidate_melds(hand: list[int]) -> list[list[int]]:
     """Every distinct meld that can be made from ``hand``, each once, cards in canonical
     order (sets by suit, runs from low to high)."""
-    out: list[list[int]] = []
-    by_rank = [0] * 13
-    masks = [0, 0, 0, 0]
-    for c in hand:
-        if c >= C.DECK_SIZE:
-            continue  # jokers: see candidate_joker_melds
-        r = c % 13
-        by_rank[r] |= 1 << (c // 13)
-        masks[c // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
+    return [list(m) for m in candidate_meld_tuples(rank_suits(hand), suit_masks(hand))]
+
+
+def candidate_meld_tuples(by_rank: list[int], by_suit: list[int]) -> list[tuple[int, ...]]:
+    """:func:`candidate_melds` (as tuples) from the hand's :func:`rank_suits` and
+    :func:`suit_masks`."""
+    out: list[tuple[int, ...]] = []
     for r in range(13):
-        for combo in _SET_SUITS[by_rank[r]]:
-            out.append([s * 13 + r for s in combo])
+        if by_rank[r] in _SET_MASKS:
+            out += _SET_CARDS[r][by_rank[r]]
     for s in range(4):
-        m = masks[s]
-        if not m & (m >> 1) & (m >> 2):
-            continue  # no three in a row
-        base = s * 13
-        p = 0
-        while p <= HIGH_ACE:
-            if not m >> p & 1:
-                p += 1
-                continue
-            q = p
-            while q + 1 <= HIGH_ACE and m >> (q + 1) & 1:
-                q += 1
-            # maximal segment [p, q]; every sub-interval of length >= 3 that holds at most
-            # one ace. The 13-card A..K equals 2..A as a set of cards: keep it once (high).
-            for a in range(p, q - 1):
-                for b in range(a + 2, q + 1):
-                    if a == 0 and b >= C.KING:
-                        continue  # two aces, or the same cards as 1..13 (ace high)
-                    out.append([base + (0 if x == HIGH_ACE else x) for x in range(a, b + 1)])
-            p = q + 1
+        m = by_suit[s]
+        if m & (m >> 1) & (m >> 2):
+            out += suit_runs(s, m)
     return out
+
+
+#: the rank masks of 3 or 4 suits; per rank and suit mask, the sets (card tuples) it makes
+_SET_MASKS = frozenset(m for m in range(16) if _POPCOUNT4[m] >= 3)
+_SET_CARDS = [
+    [tuple(tuple(s * 13 + r for s in combo) for combo in _SET_SUITS[m]) for m in range(16)]
+    for r in range(13)
+]
+_RUNS: list[dict[int, tuple[tuple[int, ...], ...]]] = [{}, {}, {}, {}]
+
+
+def suit_runs(s: int, mask: int) -> tuple[tuple[int, ...], ...]:
+    """Every run of suit ``s`` held in the position mask ``mask`` (each once, from low to
+    high and shortest first at each start, as :func:`candidate_melds` lists them); remembered
+    per mask."""
+    runs = _RUNS[s].get(mask)
+    if runs is not None:
+        return runs
+    found: list[tuple[int, ...]] = []
+    base = s * 13
+    p = 0
+    while p <= HIGH_ACE:
+        if not mask >> p & 1:
+            p += 1
+            continue
+        q = p
+        while q + 1 <= HIGH_ACE and mask >> (q + 1) & 1:
+            q += 1
+        # maximal segment [p, q]; every sub-interval of length >= 3 that holds at most
+        # one ace. The 13-card A..K equals 2..A as a set of cards: keep it once (high).
+        for a in range(p, q - 1):
+            for b in range(a + 2, q + 1):
+                if a == 0 and b >= C.KING:
+                    continue  # two aces, or the same cards as 1..13 (ace high)
+                found.append(tuple(base + (0 if x == HIGH_ACE else x) for x in range(a, b + 1)))
+        p = q + 1
+    runs = _RUNS[s][mask] = tuple(found)
+    return runs
 
 
 def _gap_cost(mask: int, start: int, stop: int) -> int | None:
