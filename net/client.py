@@ -47,8 +47,22 @@ import struct
 import time
 from collections.abc import AsyncIterator, Callable
 
-from net.framing import HEADER, MAX_FRAME, FrameError, decode, encode
-from net.protocol import PROTOCOL_VERSION, apply_state, auth_proof
+from net.framing import (
+    HEADER,
+    MAX_FRAME,
+    ConnectionClosed,
+    FrameError,
+    decode,
+    encode,
+    read_frame,
+)
+from net.protocol import (
+    PROTOCOL_VERSION,
+    apply_state,
+    auth_proof,
+    check_addresses,
+    check_port,
+)
 
 
 class ClientError(Exception):
@@ -141,6 +155,10 @@ def fold(old: dict, new: dict) -> dict:
 
 IDLE_TIMEOUT = 45.0  # seconds without a message from the host before it counts as gone
 PING_EVERY = 15.0  # the host's ping interval (docs/protocol.md §13)
+ARMED_IDLE = 4.0  # … while a standby is named (failover armed): a dead host is noticed soon
+HOST_RETRIES = (0.0, 0.3)  # after a loss with a standby named: the host is tried again so …
+FOLLOW_TIMEOUT = 30.0  # seconds follow() keeps trying the table's new place
+STANDBY_RETRY = 0.2  # seconds between tries of a standby that does not host yet
 
 
 class Client:
@@ -162,8 +180,20 @@ class Client:
         trace: Callable[[bytes], None] | None = None,
         idle_timeout: float = IDLE_TIMEOUT,
         deltas: bool = True,
+        can_host: bool = False,
     ) -> None:
         self.host, self.port = host, port
+        self.can_host = can_host
+        #: handlers of message types the program takes itself (not queued for messages()):
+        #: ``handlers["handoff"] = fn`` calls ``fn(msg)`` in the read loop
+        self.handlers: dict[str, Callable[[dict], None]] = {}
+        #: the table's id (``welcome``'s ``table.id``)
+        self.table_id: str | None = None
+        #: where the host said the table went (``moved``): (addresses, port)
+        self.moved: tuple[list[str], int] | None = None
+        #: the standby the host named (the ``standby`` message), and our share of its key
+        self.standby: dict | None = None
+        self.share: dict | None = None
         self.deltas = deltas
         self._held: list[dict] = []  # events of deltas that could not apply (a gap)
         self._awaiting = False  # a resync was asked for, the whole view not yet here
@@ -171,6 +201,7 @@ class Client:
         self.name, self.token, self.password, self.spectate = name, token, password, spectate
         self.trace = trace
         self.idle_timeout = idle_timeout
+        self._idle = idle_timeout  # as asked: a standby named shortens idle_timeout
         self._heard = time.monotonic()
         self._silent = False
         self._own_pings = 0
@@ -205,12 +236,14 @@ class Client:
         trace: Callable[[bytes], None] | None = None,
         idle_timeout: float = IDLE_TIMEOUT,
         deltas: bool = True,
+        can_host: bool = False,
     ) -> Client:
         """Connect and hand-shake. ``token`` rejoins a seat; ``spectate`` watches.
         ``idle_timeout``: a host silent this long counts as gone (it pings every 15 s).
         ``deltas``: the host sends what changed in the view and the client rebuilds the
-        whole view (``False``: the host sends whole views). ``trace`` gets every frame's
-        bytes as they came. Raises :class:`HandshakeError` (refused) or
+        whole view (``False``: the host sends whole views). ``can_host``: say in hello that
+        this program can take the table over (handoff, standby; rum500/handoff.py).
+        ``trace`` gets every frame's bytes as they came. Raises :class:`HandshakeError` (refused) or
         :class:`ConnectionLost` (no host)."""
         client = cls(
             host,
@@ -222,6 +255,7 @@ class Client:
             trace=trace,
             idle_timeout=idle_timeout,
             deltas=deltas,
+            can_host=can_host,
         )
         await client._open(timeout)
         return client
@@ -310,6 +344,7 @@ class Client:
                 "spectate": self.spectate,
                 **({"options": list(self.options)} if self.options is not None else {}),
                 "deltas": self.deltas,
+                **({"can_host": True} if self.can_host else {}),
             }
         )
         while True:
@@ -328,6 +363,10 @@ class Client:
                 self.token = msg.get("token") or self.token
                 self.name = msg.get("name") or self.name
                 self.table_info = msg.get("table") or {}
+                table_id = self.table_info.get("id")
+                if self.table_id is not None and table_id != self.table_id:
+                    raise HandshakeError("other_table", "this is not the same table any more")
+                self.table_id = table_id if isinstance(table_id, str) else None
                 return
 
     async def _read(self) -> dict:
@@ -382,6 +421,11 @@ class Client:
                                 )
                             )
                     continue
+                if kind in self.handlers:
+                    self.handlers[kind](msg)
+                    continue
+                if kind in ("moved", "standby", "share") and not self._on_table_news(msg):
+                    continue
                 if kind == "state":
                     if not self._on_state(msg):
                         continue
@@ -411,15 +455,123 @@ class Client:
         self._pending.clear()
         self._queue.put(_END)
 
+    def _on_table_news(self, msg: dict) -> bool:
+        """``moved``, ``standby`` and ``share`` from the host (docs/protocol.md §16): kept for
+        :meth:`follow`. True when ``msg`` is for :meth:`messages` (a share is not: secret)."""
+        kind = msg["type"]
+        addresses, port = msg.get("addresses"), msg.get("port")
+        try:
+            addresses = check_addresses(addresses)
+            port = check_port(port)
+        except ValueError:
+            addresses = None
+        if kind == "moved" and addresses is not None:
+            self.moved = (addresses, port)
+        elif kind == "standby":
+            if addresses is None:  # no standby any more
+                self.standby = None
+                self.idle_timeout = self._idle
+                return True
+            self.standby = {**msg, "addresses": addresses, "port": port}
+            self.idle_timeout = min(self._idle, ARMED_IDLE)
+            if self.share is not None and self.share.get("epoch") != msg.get("epoch"):
+                self.share = None
+        elif kind == "share":
+            self.share = msg
+            return False
+        return True
+
+    async def follow(self, timeout: float = FOLLOW_TIMEOUT) -> str:
+        """After the connection was lost: rejoin the table with our token where it is now.
+        After ``moved``: at the new host. With a standby named: the host is tried again
+        briefly (:data:`HOST_RETRIES`), then the standby gets our share (if we hold one) and
+        we rejoin there as soon as it hosts. Otherwise the host again, until ``timeout``.
+        Returns ``"moved"``, ``"host"`` or ``"standby"``; raises :class:`HandshakeError`
+        when refused for good, :class:`ConnectionLost` when nothing answered in time."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        lost = self.lost
+        if lost is not None and lost.code == "moved" and self.moved is not None:
+            self.standby = None
+            addresses, port = self.moved
+            await self._rejoin_at(addresses, port, end)
+            self.moved = None
+            return "moved"
+        standby = self.standby
+        if standby is not None:
+            for pause in HOST_RETRIES:
+                await asyncio.sleep(pause)
+                with contextlib.suppress(ConnectionLost):
+                    await self._rejoin_at([self.host], self.port, loop.time() + 1.0, once=True)
+                    return "host"
+            await self._give_share(standby, end)
+            await self._rejoin_at(standby["addresses"], standby["port"], end)
+            self.standby = None
+            return "standby"
+        await self._rejoin_at([self.host], self.port, end)
+        return "host"
+
+    async def _rejoin_at(
+        self, addresses: list[str], port: int, end: float, once: bool = False
+    ) -> None:
+        """Reconnect at the first of ``addresses`` that takes us, trying again (a standby
+        that does not host yet answers ``standby``) until ``end``."""
+        loop = asyncio.get_running_loop()
+        error: ClientError = ConnectionLost("nowhere to go")
+        while True:
+            for address in addresses:
+                left = end - loop.time()
+                if left <= 0:
+                    raise error
+                self.host, self.port = address, port
+                try:
+                    await self.reconnect(timeout=min(left, 2.0))
+                    return
+                except HandshakeError as e:
+                    if e.code != "standby":
+                        raise
+                    error = ConnectionLost(str(e), e.code)
+                except ConnectionLost as e:
+                    error = e
+            if once or loop.time() >= end:
+                raise error
+            await asyncio.sleep(STANDBY_RETRY)
+
+    async def _give_share(self, standby: dict, end: float) -> None:
+        """Tell the standby we lost the host: our share of its key (or none)."""
+        share = self.share
+        if share is not None and share.get("epoch") != standby.get("epoch"):
+            share = None
+        message = {
+            "type": "share",
+            "table_id": standby.get("table_id"),
+            "epoch": standby.get("epoch"),
+            "share": share.get("share") if share else None,
+        }
+        loop = asyncio.get_running_loop()
+        for address in standby["addresses"]:
+            left = end - loop.time()
+            if left <= 0:
+                return
+            try:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection(address, standby["port"]), min(left, 2.0)
+                )
+            except (OSError, TimeoutError):
+                continue
+            try:
+                writer.write(encode(message))
+                await asyncio.wait_for(read_frame(reader), min(max(left, 0.1), 2.0))
+                return
+            except (OSError, TimeoutError, FrameError, ConnectionClosed):
+                continue
+            finally:
+                writer.close()
+
     def _check_accepted(self, seq: object) -> None:
         """``accepted`` comes after the ``state`` its action caused: a newer ``seq`` than the
         last update says that update was lost — ask for the whole view."""
-        if (
-            isinstance(seq, int)
-            and seq > self.seq
-            and self.view is not None
-            and not self._awaiting
-        ):
+        if isinstance(seq, int) and seq > self.seq and self.view is not None and not self._awaiting:
             self._awaiting = True
             self.resyncs += 1
             self._send({"type": "resync"})

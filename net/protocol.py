@@ -41,9 +41,25 @@ ERROR_CODES = {
     "shutdown": "fatal: the host is closing",
     "closed": "fatal: goodbye after 'leave'",
     "internal": "fatal: the host met a bug; the table goes on",
+    "moved": "fatal: the table moved to another host (the 'moved' message before says where)",
+    "standby": "fatal: a standby that does not host the table yet: try again shortly",
 }
 
-CLIENT_TYPES = ("hello", "auth", "action", "chat", "ping", "pong", "leave", "resync")
+CLIENT_TYPES = (
+    "hello",
+    "auth",
+    "action",
+    "chat",
+    "ping",
+    "pong",
+    "leave",
+    "resync",
+    "handoff_ready",
+    "handoff_failed",
+    "standby_ready",
+)
+MAX_ADDRESSES = 16  # addresses in handoff_ready / standby_ready / moved / standby
+MAX_ADDRESS = 80  # characters of one address (an IPv6 address with its zone)
 
 
 class ProtocolError(ValueError):
@@ -129,6 +145,9 @@ def check_client_message(msg: dict) -> dict:
         deltas = msg.get("deltas", False)
         if not isinstance(deltas, bool):
             raise ProtocolError("bad_message", "'deltas' must be true or false")
+        can_host = msg.get("can_host", False)
+        if not isinstance(can_host, bool):
+            raise ProtocolError("bad_message", "'can_host' must be true or false")
         return {
             "type": "hello",
             "version": version,
@@ -137,6 +156,7 @@ def check_client_message(msg: dict) -> dict:
             "spectate": spectate,
             **({"options": options} if options is not None else {}),
             "deltas": deltas,
+            **({"can_host": True} if can_host else {}),
         }
     if kind == "auth":
         return {"type": "auth", "proof": _text(msg, "proof", 128)}
@@ -158,7 +178,43 @@ def check_client_message(msg: dict) -> dict:
         return {"type": "chat", "text": text}
     if kind in ("ping", "pong", "leave", "resync"):
         return {"type": kind}
+    if kind in ("handoff_ready", "standby_ready"):
+        return {
+            "type": kind,
+            "id": _whole(msg, "id"),
+            "addresses": check_addresses(msg.get("addresses")),
+            "port": check_port(msg.get("port")),
+        }
+    if kind == "handoff_failed":
+        return {"type": kind, "id": _whole(msg, "id"), "message": _text(msg, "message", MAX_CHAT)}
     raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+
+
+def _whole(msg: dict, key: str) -> int:
+    value = msg.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_ACTION_ID:
+        raise ProtocolError("bad_message", f"'{key}' must be a whole number from 0 to 2^31-1")
+    return value
+
+
+def check_port(port: object) -> int:
+    """A TCP port (1–65535), or ``ProtocolError``."""
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+        raise ProtocolError("bad_message", "'port' must be a whole number from 1 to 65535")
+    return port
+
+
+def check_addresses(addresses: object) -> list[str]:
+    """A list of 1–16 host addresses (text, without port), or ``ProtocolError``."""
+    if (
+        not isinstance(addresses, list)
+        or not 0 < len(addresses) <= MAX_ADDRESSES
+        or not all(isinstance(a, str) and 0 < len(a) <= MAX_ADDRESS for a in addresses)
+    ):
+        raise ProtocolError(
+            "bad_message", f"'addresses' must be a list of 1 to {MAX_ADDRESSES} addresses"
+        )
+    return list(addresses)
 
 
 def apply_state(view: dict | None, seq: int, msg: dict) -> dict | None:

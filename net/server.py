@@ -16,6 +16,7 @@ connection); the table and the other connections carry on.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import errno
 import hmac
@@ -23,7 +24,7 @@ import logging
 import secrets
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -40,6 +41,7 @@ from net.protocol import (
 log = logging.getLogger(__name__)
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
+CHAT_KEPT = 50  # chat messages a table keeps (they move with it to another host)
 WILDCARDS = ("", "0.0.0.0", "::")
 
 
@@ -126,6 +128,11 @@ class Seat:
     def taken(self) -> bool:
         return self.name is not None
 
+    @property
+    def can_host(self) -> bool:
+        """A connected human whose client said it can host (``hello``'s ``can_host``)."""
+        return not self.bot and self.conn is not None and self.conn.can_host
+
     def public(self) -> dict:
         return {
             "seat": self.index,
@@ -133,6 +140,7 @@ class Seat:
             "bot": self.bot,
             "connected": self.bot or self.conn is not None,
             "away": self.taken and not self.bot and self.conn is None,
+            "can_host": self.can_host,
         }
 
     def record(self) -> dict:
@@ -203,6 +211,8 @@ class Connection:
         self.seat: int | None = None
         #: the connection asked for deltas (``hello`` with ``deltas: true``)
         self.deltas = False
+        #: the client can take the table over (``hello`` with ``can_host: true``)
+        self.can_host = False
         #: the view this connection holds (from the last ``state`` it was sent), its keys
         #: packed; connections sent the same frames share one such map
         self.base: dict[str, bytes] | None = None
@@ -281,9 +291,20 @@ class Server:
         password: str | None = None,
         limits: Limits | None = None,
         seats: list[dict] | None = None,
+        table_id: str | None = None,
+        chat: Iterable[dict] = (),
     ) -> None:
         self.table = table
         self.table_name = table_name
+        #: the table's id: random, kept when the table moves to another host
+        self.table_id = table_id or secrets.token_hex(8)
+        #: why actions are refused for now (a table on its way to another host), or None
+        self.frozen: str | None = None
+        #: the newest chat messages, oldest first (they move with the table)
+        self.chat_log: collections.deque[dict] = collections.deque(chat, maxlen=CHAT_KEPT)
+        #: handlers of the client messages a host adds (``handoff_ready`` …): called with
+        #: the connection and the checked message; a type without one is ignored
+        self.on_message: dict[str, Callable[[Connection, dict], None]] = {}
         self.password = password or None
         self.limits = limits or Limits()
         self.seats = [Seat(i) for i in range(table.seats)]
@@ -313,11 +334,15 @@ class Server:
 
     # ------------------------------------------------------------------ life cycle
 
-    async def start(self, bind: str = "127.0.0.1", port: int = 0) -> None:
+    async def start(
+        self, bind: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None
+    ) -> None:
         """Listen on ``bind``. A wildcard (``0.0.0.0``, ``::`` or empty) listens on every
         address of both families on one dual-stack socket (IPv4 alone where the machine has
-        no IPv6)."""
-        if bind in WILDCARDS:
+        no IPv6). ``sock``: a socket already listening (a standby's, :mod:`net.door`)."""
+        if sock is not None:
+            self._server = await asyncio.start_server(self._handle, sock=sock, limit=1 << 16)
+        elif bind in WILDCARDS:
             sock = dual_stack_socket(port)
             if sock is not None:
                 self._server = await asyncio.start_server(self._handle, sock=sock, limit=1 << 16)
@@ -414,6 +439,7 @@ class Server:
         return {
             "type": "lobby",
             "table": self.table_name,
+            "table_id": self.table_id,
             "state": self.state,
             "seats": [s.public() for s in self.seats],
             "spectators": sum(1 for c in self.conns if c.seat is None),
@@ -451,6 +477,8 @@ class Server:
             raise ValueError("the match has not started yet")
         if self.state == FINISHED:
             raise ValueError("the match is over")
+        if self.frozen is not None:
+            raise ValueError(self.frozen)
         events = self.table.apply(seat, action)
         self._broadcast_state(events, seat)
         if self.table.finished and self.state != FINISHED:
@@ -466,9 +494,29 @@ class Server:
 
     def notice(self, code: str, text: str) -> None:
         """Tell every connection about trouble at the host (a ``notice`` message)."""
-        frame = encode({"type": "notice", "code": code, "text": text})
+        self.broadcast({"type": "notice", "code": code, "text": text})
+
+    def broadcast(self, message: dict) -> None:
+        """Send ``message`` to every connection."""
+        frame = encode(message)
         for conn in list(self.conns):
             conn.send_frame(frame)
+
+    def seat_conn(self, index: int) -> Connection | None:
+        """The connection of seat ``index`` (None when away, a bot, or no such seat)."""
+        if not 0 <= index < len(self.seats):
+            return None
+        return self.seats[index].conn
+
+    def move(self, addresses: list[str], port: int) -> None:
+        """The table now lives at ``addresses``/``port``: tell every connection (``moved``)
+        and close each with the fatal ``moved``; stop listening."""
+        where = {"type": "moved", "table_id": self.table_id, "addresses": addresses, "port": port}
+        for conn in list(self.conns):
+            conn.send(where)
+            conn.drop("moved", "the table moved to another host")
+        if self._server is not None:
+            self._server.close()
 
     def _broadcast_state(self, events: list[dict], by: int | None) -> None:
         """Send every connection its update: the events with the view of its seat — whole,
@@ -658,6 +706,7 @@ class Server:
                 "name": seat.name if seat else conn.name,
                 "table": {
                     "name": self.table_name,
+                    "id": self.table_id,
                     "seats": len(self.seats),
                     "state": self.state,
                     **self.table.describe(),
@@ -666,6 +715,7 @@ class Server:
         )
         conn.joined = True
         conn.deltas = hello["deltas"]
+        conn.can_host = hello.get("can_host", False)
         self.conns.add(conn)
         if self.table.started:
             self._send_view(conn)
@@ -788,12 +838,9 @@ class Server:
             if kind == "action":
                 self._on_action(conn, msg)
             elif kind == "chat":
-                seat = conn.seat
-                frame = encode(
-                    {"type": "chat", "seat": seat, "name": conn.name, "text": msg["text"]}
-                )
-                for other in list(self.conns):
-                    other.send_frame(frame)
+                said = {"type": "chat", "seat": conn.seat, "name": conn.name, "text": msg["text"]}
+                self.chat_log.append(said)
+                self.broadcast(said)
             elif kind == "ping":
                 conn.send({"type": "pong"})
             elif kind == "resync":
@@ -806,6 +853,11 @@ class Server:
                 return
             elif kind in ("hello", "auth"):
                 conn.error("bad_message", f"'{kind}' is only for the handshake")
+            elif kind in self.on_message:
+                try:
+                    self.on_message[kind](conn, msg)
+                except Exception:
+                    log.exception("the handler of %r failed", kind)
             # pong: nothing to do, hearing from the peer is enough
 
     def _leave(self, conn: Connection) -> None:

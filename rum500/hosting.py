@@ -116,6 +116,12 @@ class HostConfig:
     takeover_after: float | None = 60.0  # None: never play an away player's seat
     interfaces: list[str] | None = None  # addresses zeroconf uses (None: all)
     limits: Limits | None = None
+    table_id: str | None = None  # None: a new random id (a table handed over keeps its own)
+    #: who played each action of ``resume_game`` (None: the host's own); None: worked out
+    resume_action_seats: list[int | None] | None = None
+    chat: list[dict] = field(default_factory=list)  # chat that came with a handed-over table
+    failover: str = "auto"  # "auto" | "on" | "off": a standby streams the log (handoff.py)
+    announce_later: bool = False  # a handed-over table: announce when the old host is gone
 
 
 class PackedSheet(Mapping):
@@ -165,6 +171,12 @@ class GameTable:
         #: "Rummy!" calls (option): the window after each discard (rum500/claims.py)
         self.claim_window = ClaimWindow(config.claim_window)
         self._log_failed = False  # a notice about the game log was sent, no success since
+        #: the seat that played each of ``game.actions`` (None: the host's own close_claims)
+        self.action_seats: list[int | None] = []
+        if self.game is not None:
+            self.action_seats = list(config.resume_action_seats or [])
+            if len(self.action_seats) != len(self.game.actions):
+                self.action_seats = action_seats(self.game)
         if self.game is None:  # refuse impossible options now, not when the match starts
             (config.options or Options()).validate(self.seats)
 
@@ -234,6 +246,7 @@ class GameTable:
         # the host closes the claim window itself (the engine refuses a seat's close_claims)
         by = None if kind == "close_claims" and self._host_acts else seat
         events = game.apply(action, seat=by)  # IllegalMove is a ValueError
+        self.action_seats.append(by)
         self.claim_window.follow(game)
         # the seat as the engine took it: None for the host's own close_claims
         self._journal("record", len(game.actions) - 1, by, dict(game.actions[-1]))
@@ -335,6 +348,7 @@ class GameTable:
         ):  # in the play phase, the actions since the draw are this turn's melds and lay-offs
             raise IllegalMove("nothing to take back this turn")
         undone = game.pop()
+        del self.action_seats[len(game.actions) :]
         self._journal("take_back", len(game.actions))
         events = [{"type": "take_back", "seat": seat, "action": undone}]
         self._tell(events)
@@ -450,6 +464,19 @@ class GameTable:
             self.server.notice("log_failed", text)
 
 
+def action_seats(game: Game) -> list[int | None]:
+    """Who played each action of ``game`` as far as a replay tells: the seat to move, the
+    caller of a "Rummy!" (its ``seat``), None for a ``close_claims``."""
+    replay = Game(game.players, game.seed, game.options, game.first_deck)
+    seats: list[int | None] = []
+    for a in game.actions:
+        kind = a.get("type")
+        seat = None if kind == "close_claims" else a.get("seat", replay.to_move)
+        seats.append(seat if isinstance(seat, int) else None)
+        replay.apply(a, None if kind in ("rummy", "close_claims") else seat)
+    return seats
+
+
 class Host:
     """A running table. See the module docstring."""
 
@@ -478,6 +505,31 @@ class Host:
     def notice(self, code: str, text: str) -> None:
         """Tell every player about trouble at the host (a ``notice`` message)."""
         self.server.notice(code, text)
+
+    @property
+    def table_id(self) -> str:
+        """The table's id (the TXT record's ``id``, ``welcome``'s ``table.id``)."""
+        return self.server.table_id
+
+    def hosts(self) -> list[str]:
+        """The addresses (no port) where clients can reach this host: :func:`lan_hosts`."""
+        return lan_hosts(self.config.bind, self.config.interfaces)
+
+    async def announce(self) -> None:
+        """Announce the table on the LAN (``start_host`` does it unless ``announce_later``)."""
+        if self.announcer is not None or self._closing:
+            return
+        from net.discovery import Announcer
+
+        config = self.config
+        wildcard = config.bind in ("", "0.0.0.0", "::")
+        addresses = config.interfaces if wildcard else [config.bind]
+        self.announcer = Announcer(interfaces=config.interfaces, addresses=addresses)
+        txt = self.txt()
+        self.table_name = await self.announcer.start(self.table_name, self.port, txt)
+        self.server.table_name = self.table.table_name = self.table_name
+        self._txt = None
+        self._changed()
 
     @property
     def port(self) -> int:
@@ -584,6 +636,7 @@ class Host:
             "state": self.server.state,
             "options": json.dumps(d["changed"], separators=(",", ":"), sort_keys=True),
             "password": "1" if self.config.password else "0",
+            "id": self.server.table_id,
         }
 
     def _humans_seated(self) -> bool:
@@ -592,7 +645,7 @@ class Host:
     def _next(self) -> tuple[int, float] | None:
         """(seat, seconds to wait) of the next host-played action, or None."""
         server, table = self.server, self.table
-        if server.state != PLAYING or table.to_move is None:
+        if server.state != PLAYING or table.to_move is None or server.frozen is not None:
             return None
         seat = server.seats[table.to_move]
         now = time.monotonic()
@@ -685,8 +738,13 @@ def lan_addresses(bind: str, port: int, interfaces: list[str] | None = None) -> 
     (:meth:`net.server.Server.start`): IPv4 first, then IPv6 as ``[ADDRESS]:PORT``
     (``[ADDRESS%IFACE]:PORT`` when link-local). A host bound to one address gives just that
     one; one that listens on loopback only, or finds no other address, ``127.0.0.1:PORT``."""
+    return [_host_port(a, port) for a in lan_hosts(bind, interfaces)]
+
+
+def lan_hosts(bind: str, interfaces: list[str] | None = None) -> list[str]:
+    """The addresses of :func:`lan_addresses` without the port."""
     if bind not in WILDCARDS:
-        return [_host_port(bind, port)]
+        return [bind]
     found: list[tuple[int, int, str]] = []
     try:
         import ifaddr  # zeroconf's own dependency
@@ -709,9 +767,9 @@ def lan_addresses(bind: str, port: int, interfaces: list[str] | None = None) -> 
             if addr.version == 6 and addr.is_link_local:
                 text = f"{text}%{adapter.name}"
             order = (addr.version, 1 if addr.is_link_local else 0)
-            found.append((*order, _host_port(text, port)))
+            found.append((*order, text))
     out = list(dict.fromkeys(a for *_, a in sorted(found, key=lambda f: f[:2])))
-    return out or [_host_port("127.0.0.1", port)]
+    return out or ["127.0.0.1"]
 
 
 def _host_port(address: str, port: int) -> str:
@@ -726,10 +784,11 @@ def _connectable(bind: str) -> str:
     return bind
 
 
-async def start_host(config: HostConfig) -> Host:
-    """Start hosting a table (listening, and announced on the LAN when ``config.announce``).
-    Raises ``ValueError`` for an impossible configuration and ``OSError`` when the address
-    cannot be bound."""
+async def start_host(config: HostConfig, sock: socket.socket | None = None) -> Host:
+    """Start hosting a table (listening, and announced on the LAN when ``config.announce``;
+    with ``config.announce_later``, only at :meth:`Host.announce`). ``sock``: a socket
+    already listening (a standby's). Raises ``ValueError`` for an impossible configuration
+    and ``OSError`` when the address cannot be bound."""
     players = config.resume_game.players if config.resume_game else config.players
     if not 0 <= config.bots <= players:
         raise ValueError(f"between 0 and {players} bots at a table of {players}")
@@ -743,10 +802,12 @@ async def start_host(config: HostConfig) -> Host:
         password=config.password,
         limits=config.limits,
         seats=_resume_seats(config) if config.resume_game else None,
+        table_id=config.table_id,
+        chat=config.chat,
     )
     host = Host(config, table, server)
     server.on_change.append(host._changed)
-    await server.start(config.bind, config.port)
+    await server.start(config.bind, config.port, sock=sock)
     server.lobby_extra["addresses"] = lan_addresses(config.bind, server.port, config.interfaces)
     _notice_log_warnings(config.journal, host)
     try:
@@ -761,17 +822,8 @@ async def start_host(config: HostConfig) -> Host:
                 host.seat, host.token = 0, seat.token
             for i in range(players - config.bots, players):
                 server.reserve(i, host._bot_name(), bot=True)
-        if config.announce:
-            from net.discovery import Announcer
-
-            wildcard = config.bind in ("", "0.0.0.0", "::")
-            addresses = config.interfaces if wildcard else [config.bind]
-            host.announcer = Announcer(interfaces=config.interfaces, addresses=addresses)
-            txt = host.txt()
-            host.table_name = await host.announcer.start(name, host.port, txt)
-            server.table_name = table.table_name = host.table_name
-            host._txt = None
-            host._changed()
+        if config.announce and not config.announce_later:
+            await host.announce()
     except BaseException:
         await host.close()
         raise
