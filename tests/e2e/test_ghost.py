@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import queue
 import signal
-import subprocess
 import sys
 import textwrap
-import threading
 
 import pytest
 
 from net.discovery import TableInfo, alive
 from tests.e2e import test_netns
+from tests.e2e.lan import Lines
 from tests.e2e.test_netns import RUM500, in_ns, run_in_ns
 
 pytestmark = [pytest.mark.e2e, pytest.mark.netns]
@@ -34,29 +32,6 @@ WATCH = textwrap.dedent("""
 
     asyncio.run(main())
 """)
-
-
-class Lines:
-    """A process's stdout lines, waited for with a deadline."""
-
-    def __init__(self, proc: subprocess.Popen) -> None:
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        assert proc.stdout is not None
-        stream = proc.stdout
-        threading.Thread(target=lambda: [self.lines.put(ln) for ln in stream], daemon=True).start()
-
-    def wait(self, predicate, deadline: float = 30.0) -> dict:
-        """The first JSON line that satisfies ``predicate``; fails after ``deadline`` s."""
-        try:
-            while True:
-                line = self.lines.get(timeout=deadline)
-                self.seen.append(line)
-                event = json.loads(line)
-                if predicate(event):
-                    return event
-        except queue.Empty:
-            raise AssertionError(f"not seen in {deadline} s; saw {self.seen}") from None
 
 
 def test_a_killed_host_leaves_the_lobby(lan):

@@ -8,51 +8,19 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests import capability
+from tests.e2e.lan import RUM500, in_ns, list_tables, run_in_ns, sh, wait_listed
+from tests.e2e.lan import need_root_and_ip as _need_root_and_ip
 
 pytestmark = [pytest.mark.e2e, pytest.mark.netns]
-
-ROOT = Path(__file__).resolve().parents[2]
-RUM500 = [sys.executable, "-m", "rum500"]
-
-
-def _need_root_and_ip() -> None:
-    if shutil.which("ip") is None:
-        capability.missing("needs iproute2 ('ip')")
-    if os.geteuid() != 0:
-        capability.missing("needs root for network namespaces")
-
-
-def sh(*args: str) -> None:
-    subprocess.run(args, check=True, capture_output=True, text=True)
-
-
-def in_ns(ns: str, cmd: list[str], **kw) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen(
-        ["ip", "netns", "exec", ns, *cmd],
-        env=env,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        **kw,
-    )
-
-
-def run_in_ns(ns: str, cmd: list[str], timeout: float = 60) -> subprocess.CompletedProcess:
-    p = in_ns(ns, cmd)
-    out, err = p.communicate(timeout=timeout)
-    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
 @pytest.fixture
@@ -81,21 +49,6 @@ def lan(tmp_path, monkeypatch) -> Iterator[tuple[str, str, str, str]]:
     yield a, addr_a, b, addr_b
     for ns in (a, b):
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-
-
-def list_tables(ns: str, timeout: float = 3.0) -> list[dict]:
-    done = run_in_ns(ns, [*RUM500, "list", "--json", "--timeout", str(timeout)])
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def wait_listed(ns: str, predicate, tries: int = 8) -> list[dict]:
-    tables: list[dict] = []
-    for _ in range(tries):
-        tables = list_tables(ns)
-        if predicate(tables):
-            return tables
-    raise AssertionError(f"never listed as expected: {tables}")
 
 
 CLIENT = textwrap.dedent("""
@@ -243,7 +196,6 @@ LOOPBACK = textwrap.dedent("""
 
     asyncio.run(main())
 """)
-
 
 
 def test_discovery_on_loopback(tmp_path, monkeypatch):

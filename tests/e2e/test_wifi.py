@@ -11,18 +11,17 @@ a veth pair from a second namespace. Needs root, iproute2 and iptables."""
 from __future__ import annotations
 
 import json
-import queue
 import shutil
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.e2e import test_netns
+from tests.e2e.lan import Lines
 from tests.e2e.test_netns import RUM500, in_ns, sh
 
 pytestmark = [pytest.mark.e2e, pytest.mark.netns]
@@ -141,29 +140,6 @@ PLAYER = textwrap.dedent("""
     asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]),
                      int(sys.argv[5])))
 """)
-
-
-class Lines:
-    """A process's stdout as JSON lines, waited for with a deadline."""
-
-    def __init__(self, proc: subprocess.Popen) -> None:
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[dict] = []
-        assert proc.stdout is not None
-        stream = proc.stdout
-        threading.Thread(target=lambda: [self.lines.put(ln) for ln in stream], daemon=True).start()
-
-    def wait(self, key: str, deadline: float) -> dict:
-        end = time.monotonic() + deadline
-        try:
-            while True:
-                line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
-                msg = json.loads(line)
-                self.seen.append(msg)
-                if key in msg:
-                    return msg
-        except queue.Empty:
-            raise AssertionError(f"no {key!r} in {deadline} s; saw {self.seen[-5:]}") from None
 
 
 def plays(actions: list[dict]) -> list[dict]:
