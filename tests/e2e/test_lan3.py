@@ -119,3 +119,13 @@ def test_cut_block_freeze_and_kill(tmp_path):
         names = [m.ns for m in two.machines] + [two.switch]
     listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert not any(ns in listed.split() for ns in names)  # every namespace deleted
+
+
+def test_a_failing_test_leaves_no_namespace_or_process(tmp_path):
+    with pytest.raises(RuntimeError, match="the test failed"), Lan(2, tmp_path) as two:
+        sleeper = two.machines[1].run(["sleep", "600"])
+        names = [m.ns for m in two.machines] + [two.switch]
+        raise RuntimeError("the test failed")
+    assert sleeper.poll() == -9
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split()
+    assert not set(names) & set(listed)
