@@ -129,6 +129,7 @@ class TableInfo:
     password: bool = False
     addresses: list[str] = field(default_factory=list)
     service: str = ""
+    table_id: str = ""  # the TXT record's ``id``: the same table after a handoff or failover
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -189,6 +190,7 @@ def table_from_service(info: AsyncServiceInfo) -> TableInfo | None:
         password=_text(props, "password") == "1",
         addresses=addresses,
         service=info.name,
+        table_id=_text(props, "id"),
     )
 
 
@@ -346,6 +348,24 @@ async def watch(
             await checking
         await browser.async_cancel()
         await release()
+
+
+async def find(
+    wanted: str, timeout: float = 5.0, interfaces: list[str] | None = None
+) -> TableInfo | None:
+    """The first table on the LAN whose id is ``wanted``, or whose name is (case does not
+    matter), as soon as it answers; None after ``timeout`` seconds."""
+    events = watch(interfaces)
+    try:
+        async with asyncio.timeout(timeout):
+            async for event, table in events:
+                if event != "removed" and wanted.lower() in (table.table_id, table.name.lower()):
+                    return table
+    except TimeoutError:
+        return None
+    finally:
+        await events.aclose()
+    return None
 
 
 async def browse(

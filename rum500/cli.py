@@ -23,6 +23,7 @@ HANDLERS = {
     "host": ("rum500.tui.main", "run_host"),
     "host-headless": ("rum500.hosting", "run_headless"),
     "join": ("rum500.tui.main", "run_join"),
+    "join-headless": ("rum500.handoff.headless", "run_guest"),
     "list": ("rum500.hosting", "run_list"),
     "sim": ("rum500.sim", "run"),
     "history": ("rum500.store.commands", "run_history"),
@@ -167,6 +168,11 @@ def _host_args(p: argparse.ArgumentParser) -> None:
         help="seats filled by bots at the start (default: none)",
     )
     p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard, expert")
+    p.add_argument(
+        "--failover", choices=["auto", "on", "off"], default="auto",
+        help="a standby keeps the match sealed and takes over if this host dies "
+        "(auto: on with 3 or more people seated)",
+    )
     p.add_argument("--port", type=_port, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (0.0.0.0)")
     p.add_argument(
@@ -241,6 +247,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--timeout", type=_timeout, default=3.0, help="seconds to look for the table (3)"
     )
+    p.add_argument(
+        "--headless", action="store_true",
+        help="no screen: a bot plays the seat, one line per event; this machine can host",
+    )
+    p.add_argument("--bot-level", default="medium", help="with --headless: the bot's strength")
+    p.add_argument("--seed", type=_seed, help="with --headless: the bot's seed")
+    p.add_argument("--bot-delay", type=_delay, default=0.0, metavar="SECONDS",
+                   help="with --headless: the bot's pause before each action (0)")
+    p.add_argument("--bind", default="0.0.0.0",
+                   help="with --headless: where to listen if the table comes here (0.0.0.0)")
+    p.add_argument("--no-announce", action="store_true",
+                   help="with --headless: do not announce the table if it comes here")
+    p.add_argument("--no-log", action="store_true",
+                   help="with --headless: keep no game log if the table comes here")
 
     p = sub.add_parser("list", help="the tables on the LAN right now")
     _common(p)
@@ -396,6 +416,8 @@ def _main(argv: list[str] | None) -> int:
     command = args.command or "lobby"
     if command == "host" and args.headless:
         command = "host-headless"
+    if command == "join" and args.headless:
+        command = "join-headless"
     module_name, func_name = HANDLERS[command]
     try:
         module = importlib.import_module(module_name)

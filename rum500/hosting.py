@@ -900,6 +900,7 @@ def config_from_args(args: Any) -> HostConfig:
         review_timeout=getattr(args, "review_timeout", 30.0),
         claim_window=getattr(args, "claim_window", None) or CLAIM_WINDOW,
         journal=None,
+        failover=getattr(args, "failover", None) or "auto",
     )
 
 
@@ -956,9 +957,21 @@ async def _headless(config: HostConfig) -> int:
     )
     host.server.on_change.append(_logger(host))
     host.server.on_events.append(_event_logger(host))
+    from rum500.handoff.headless import read_commands  # the room beside the host
+
+    moved = asyncio.Event()
+    commands = read_commands(host, lambda line: print(line, flush=True), moved)
     finished = asyncio.create_task(host.finished())
     stopping = asyncio.create_task(stop.wait())
-    await asyncio.wait({finished, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    gone = asyncio.create_task(moved.wait())
+    await asyncio.wait({finished, stopping, gone}, return_when=asyncio.FIRST_COMPLETED)
+    commands.cancel()
+    gone.cancel()
+    if moved.is_set():
+        stopping.cancel()
+        finished.cancel()
+        await host.close()
+        return 0
     if finished.done() and not stopping.done():
         game = host.table.game
         assert game is not None

@@ -22,6 +22,7 @@ import base64
 import binascii
 import json
 import logging
+import secrets
 import socket
 import zlib
 from pathlib import Path
@@ -207,7 +208,11 @@ def attach_log(config: HostConfig, document: dict, game: Game, path: Path | str)
             raise StoreError("the seats of the actions are missing")
         conn = open_db(path)
         try:
-            mid = import_match(conn, match)
+            try:
+                mid = import_match(conn, match)
+            except StoreError:  # this very log has the match (the old host is this machine):
+                match["uid"] = f"{match['uid'][:40]}-{secrets.token_hex(4)}"  # a copy of its own
+                mid = import_match(conn, match)
         finally:
             conn.close()
         info = {**match, "game_id": mid, "seats": match["seats"]}
