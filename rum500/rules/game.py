@@ -52,7 +52,9 @@ from rum500.rules.melds import (
     lay_off,
     layoff_cards,
     layoff_position,
+    make_listed_meld,
     make_meld,
+    placeable_masks,
     placement_cost,
     placement_cost_masks,
     placement_cost_wild,
@@ -115,6 +117,7 @@ class Game:
         self._legal: list[tuple] | None = None  # legal_moves() of this position, or None
         self._legal_dicts: list[dict] | None = None
         self._undo: list[tuple] = []  # what each of the last actions changed (see pop)
+        self._table: tuple | None = None  # see _table_spots
         self._deal(self._first_order(deck))
 
     # ------------------------------------------------------------------ setup
@@ -263,7 +266,8 @@ class Game:
         melds = self.melds
         # cards a meld on the table takes as they are: placed at a cost of 1, always allowed
         # (the hand holds at least one other card to discard)
-        direct = {c for m in melds for c in layoff_cards(m)}
+        direct, runs, _ = self._table_spots()
+        plain = not must_discard and not wild
         pile = self.pile
         top = len(pile) - 1
         found: list[int] = []
@@ -277,6 +281,10 @@ class Game:
             size += 1
             if i == top and free_top:
                 if self._free_take_ok(c):
+                    found.append(i)
+                continue
+            if plain:
+                if placeable_masks(c, by_rank, by_suit, direct, runs):
                     found.append(i)
                 continue
             if c in direct:
@@ -294,6 +302,35 @@ class Game:
         if not stock:
             out.append(_END_HAND)
         return out
+
+    def _table_spots(self) -> tuple[set[int], list[list[tuple[int, int]]], list[tuple]]:
+        """What the melds on the table take, kept until the list of melds is replaced (it is
+        on every change: melds are never changed in place, nor the list):
+
+        - every card held that a meld takes as it is (a joker: when a meld takes one), see
+          :func:`placeable_masks`;
+        - per suit, the (lo, hi) of the runs;
+        - every lay-off as ``(card held, move)``, in the order of :meth:`legal_moves` (per
+          meld: its cards, then a joker standing for each)."""
+        kept = self._table
+        melds = self.melds
+        if kept is not None and kept[0] is melds:
+            return kept[1]
+        needs: set[int] = set()
+        runs: list[list[tuple[int, int]]] = [[], [], [], []]
+        layoffs: list[tuple] = []
+        for m in melds:
+            moves = m.moves
+            if moves is None:
+                moves = m.moves = _layoff_moves(m)
+            if moves:
+                layoffs += moves
+                needs.update(c for c, _ in moves)
+            if m.kind == "run":
+                runs[m.suit].append((m.lo, m.hi))
+        found = (needs, runs, layoffs)
+        self._table = (melds, found)
+        return found
 
     def _free_take_ok(self, card: int) -> bool:
         """May the seat to move take ``card`` free (top card free)? Unless another card could
@@ -318,6 +355,7 @@ class Game:
         keep_one = self.options.must_discard
         jokers = self.options.jokers and JOKER in hand
         held = set(hand)
+        needs, _, layoffs = self._table_spots()
         if self.must_play is None and self.no_discard is None:
             # Without an obligation or a card that may not be discarded, only "must discard"
             # can refuse a play (one that would empty the hand): skip the full check.
@@ -328,15 +366,10 @@ class Game:
                 for ids, wild in candidate_joker_melds(hand):
                     if not keep_one or len(ids) < n:
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
-            if not keep_one or n > 1:
-                for m in self.melds:
-                    spots = layoff_cards(m)
-                    for c in spots:
-                        if c in held:
-                            out.append((MOVE_LAYOFF, c, m.id, c, False))
-                    if jokers and spots and joker_fits(m):
-                        for c in spots:
-                            out.append((MOVE_LAYOFF, JOKER, m.id, c, True))
+            if (not keep_one or n > 1) and not needs.isdisjoint(held):
+                for c, move in layoffs:
+                    if c in held:
+                        out.append(move)
         else:
             may = _PlayCheck(self, hand, by_rank, by_suit)
             for t in candidate_meld_tuples(by_rank, by_suit):
@@ -346,15 +379,10 @@ class Game:
                 for ids, wild in candidate_joker_melds(hand):
                     if may.meld(ids, wild):
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
-            for m in self.melds:
-                spots = layoff_cards(m)
-                for c in spots:
-                    if c in held and may.layoff(c, m, c, False):
-                        out.append((MOVE_LAYOFF, c, m.id, c, False))
-                if jokers and spots and joker_fits(m):
-                    for c in spots:
-                        if may.layoff(JOKER, m, c, True):
-                            out.append((MOVE_LAYOFF, JOKER, m.id, c, True))
+            if not needs.isdisjoint(held):
+                for c, move in layoffs:
+                    if c in held and may.layoff(c, self._meld_by_id(move[2]), move[3], move[4]):
+                        out.append(move)
         if self.must_play is None:
             nd = self.no_discard
             discards = _DISCARDS
@@ -494,9 +522,7 @@ class Game:
             normal, events = self._take_pile(i, free)
         elif kind == MOVE_MELD:
             cards, wild = move[1], move[2]
-            meld = make_meld(
-                self.next_meld_id, list(cards), self.turn, list(wild) if wild else None
-            )
+            meld = make_listed_meld(self.next_meld_id, cards, self.turn, wild)
             normal, events = self._put_meld(meld, meld.physical())
         elif kind == MOVE_LAYOFF:
             normal, events = self._put_layoff(move[1], self._meld_by_id(move[2]), move[3], move[4])
@@ -686,7 +712,7 @@ class Game:
 
     def _put_meld(self, meld: Meld, played: list[int]) -> tuple[dict, list[dict]]:
         self.next_meld_id += 1
-        self.melds.append(meld)
+        self.melds = self.melds + [meld]  # a new list: see _table_spots
         self._remove(played)
         normal = _meld_action(meld.cards, meld.wild)
         event = {"type": "meld", "seat": self.turn, "meld": meld.id}
@@ -1119,6 +1145,7 @@ class Game:
         g.claim_from = d.get("claim_from")
         g._legal = g._legal_dicts = None
         g._undo = []
+        g._table = None
         if (g.phase is Phase.CLAIM) != (g.claim_from is not None) or (
             g.claim_from is not None
             and (not g.pile or g.claim_from not in range(g.players) or not g.options.rummy_calls)
@@ -1163,6 +1190,7 @@ class Game:
         g.stock = list(self.stock)
         g.pile = list(self.pile)
         g.melds = list(self.melds)  # melds are replaced, never changed in place
+        g._table = None
         g._undo = []
         return g
 
@@ -1226,7 +1254,8 @@ class _PlayCheck:
         self.by_rank = by_rank
         self.by_suit = by_suit
         self.jokers = hand.count(JOKER)
-        self.single = {c for c in hand if hand.count(c) == 1}  # a second copy keeps its bits
+        # the cards held once (None: all, one deck); a second copy keeps a card's bits
+        self.single = {c for c in hand if hand.count(c) == 1} if g.decks > 1 else None
         self.fast = g.must_play is not None and g.no_discard is None
 
     def meld(
@@ -1257,7 +1286,7 @@ class _PlayCheck:
         for c in played:
             if c == JOKER:
                 jokers -= 1
-            elif c in single:
+            elif single is None or c in single:
                 by_rank[c % 13] &= ~_SUIT_BIT[c]
                 by_suit[c // 13] &= ~_POS_BITS[c]
         melds = g.melds if onto is None else [m for m in g.melds if m is not onto]
@@ -1266,6 +1295,15 @@ class _PlayCheck:
         else:
             cost = placement_cost_masks(mp, by_rank, by_suit, melds)  # type: ignore[arg-type]
         return cost is not None and not (g.options.must_discard and cost >= left)
+
+
+def _layoff_moves(m: Meld) -> tuple[tuple[int, tuple], ...]:
+    """The lay-offs onto ``m`` as ``(card held, move)``: its cards, then a joker for each."""
+    spots = layoff_cards(m)
+    out = [(c, (MOVE_LAYOFF, c, m.id, c, False)) for c in spots]
+    if spots and joker_fits(m):
+        out += [(JOKER, (MOVE_LAYOFF, JOKER, m.id, c, True)) for c in spots]
+    return tuple(out)
 
 
 def action_of(move: tuple) -> dict:

@@ -79,6 +79,8 @@ class Meld:
     points: list[int] = field(default_factory=list)  # points each card scores for its seat
     spots: list[int] | None = None  # cache of layoff_cards(); None when stale
     wild: list[bool] | None = None  # per card: a joker standing for it; None: no joker
+    # cache of the engine's lay-off moves onto this meld (rum500.rules.game); None when stale
+    moves: tuple | None = field(default=None, compare=False, repr=False)
 
     @property
     def jokers(self) -> int:
@@ -249,6 +251,39 @@ def make_meld(meld_id: int, cards: list[int], seat: int, wild: list[bool] | None
     return m
 
 
+_MADE: dict[tuple, Meld] = {}
+_MADE_MAX = 100_000
+
+
+def make_listed_meld(
+    meld_id: int, cards: tuple[int, ...], seat: int, wild: tuple[bool, ...] | None = None
+) -> Meld:
+    """:func:`make_meld` of a meld as :func:`candidate_meld_tuples` or
+    :func:`candidate_joker_melds` list it (valid, in canonical order), faster: the shape of
+    each meld is worked out once."""
+    key = (cards, wild)
+    p = _MADE.get(key)
+    if p is None:
+        p = make_meld(0, list(cards), 0, list(wild) if wild else None)
+        if len(_MADE) < _MADE_MAX:
+            _MADE[key] = p
+    return Meld(
+        meld_id,
+        p.kind,
+        seat,
+        list(p.cards),
+        [seat] * len(p.cards),
+        p.suit,
+        p.lo,
+        p.hi,
+        p.rank,
+        p.suits,
+        list(p.points),
+        None,
+        list(p.wild) if p.wild else None,
+    )
+
+
 def _shown(cards: list[int], wild: list[bool] | None) -> str:
     """Cards for a message: a joker as ``JK(9H)``."""
     if not wild:
@@ -305,7 +340,7 @@ def lay_off(meld: Meld, card: int, seat: int, wild: bool = False) -> None:
     """Add ``card`` to ``meld`` in place (the caller checked :func:`layoff_position`); with
     ``wild``, a joker standing for ``card`` (the caller checked :func:`joker_fits`)."""
     where = layoff_position(meld, card)
-    meld.spots = None
+    meld.spots = meld.moves = None
     if where is not None and (wild or meld.wild):
         if meld.wild is None:
             meld.wild = [False] * len(meld.cards)
@@ -491,6 +526,55 @@ def placement_cost_masks(
                 if best == 1:
                     return 1
     return best
+
+
+def run_starts(card: int) -> int:
+    """The positions a run of three through ``card`` may start at, as a mask (see
+    :func:`placeable_masks`)."""
+    r = C.rank(card)
+    out = 0
+    for p in (0, HIGH_ACE) if r == C.ACE else (r,):
+        for a in (p - 2, p - 1, p):
+            if a >= 0 and a + 2 <= HIGH_ACE:
+                out |= 1 << a
+    return out
+
+
+_RUN_STARTS = [run_starts(c) for c in range(C.DECK_SIZE)]
+
+
+def placeable_masks(
+    card: int, by_rank: list[int], by_suit: list[int], direct: set[int], runs: list[list]
+) -> bool:
+    """``placement_cost_masks(card, by_rank, by_suit, melds) is not None``, faster: ``direct``
+    holds every card a meld of ``melds`` takes as it is (:func:`layoff_cards`), ``runs[s]``
+    the ``(lo, hi)`` of each run of suit ``s`` among them."""
+    if card in direct:
+        return True
+    r = card % 13
+    s = card // 13
+    if _POPCOUNT4[by_rank[r] & ~(1 << s)] >= 2:
+        return True  # a new set
+    mask = by_suit[s]
+    if mask & (mask >> 1) & (mask >> 2) & _RUN_STARTS[card]:
+        return True  # a new run
+    for lo, hi in runs[s]:  # a lay-off after the cards between
+        if r == C.ACE:
+            if lo == 0 or hi == HIGH_ACE:
+                continue
+            ends = (0, HIGH_ACE)
+        else:
+            ends = (r,)
+        for p in ends:
+            if p > hi:
+                need = ((1 << (p - hi - 1)) - 1) << (hi + 1)
+            elif p < lo:
+                need = ((1 << (lo - p - 1)) - 1) << (p + 1)
+            else:
+                continue
+            if mask & need == need:
+                return True
+    return False
 
 
 # Jokers (RULES.md §11.1) --------------------------------------------------------------------
