@@ -42,10 +42,12 @@ from rum500 import cards as C
 from rum500.rules.melds import (
     HIGH_ACE,
     N_,
+    SUIT_BITS,
     IllegalMove,
     Meld,
     candidate_joker_melds,
     candidate_meld_tuples,
+    card_mask,
     joker_completions,
     joker_fits,
     joker_problem,
@@ -54,7 +56,7 @@ from rum500.rules.melds import (
     layoff_position,
     make_listed_meld,
     make_meld,
-    placeable_masks,
+    placeable,
     placement_cost,
     placement_cost_masks,
     placement_cost_wild,
@@ -171,6 +173,7 @@ class Game:
             for k in range(1, n + 1):
                 self.hands[(self.dealer + k) % n].append(order[pos])
                 pos += 1
+        self._cm = [card_mask(h) for h in self.hands]  # each hand's card mask
         self.pile: list[int] = [order[pos]]
         self.stock: list[int] = order[pos + 1 :][::-1]  # top of the stock is the end
         self.melds: list[Meld] = []
@@ -249,53 +252,52 @@ class Game:
     def _legal_draws(self) -> list[tuple]:
         stock = self.stock
         out: list[tuple] = [_STOCK] if stock else []
-        by_rank = [0] * 13
-        by_suit = [0, 0, 0, 0]
-        jokers = 0
-        for c in self.hands[self.turn]:
-            if c == JOKER:
-                jokers += 1
-            else:
-                by_rank[c % 13] |= _SUIT_BIT[c]
-                by_suit[c // 13] |= _POS_BITS[c]
-        size = len(self.hands[self.turn])
+        seat = self.turn
+        cm = self._cm[seat]
+        size = len(self.hands[seat])
         options = self.options
         must_discard = options.must_discard
         free_top = options.top_card_free and bool(stock)
         wild = options.jokers
-        melds = self.melds
-        # cards a meld on the table takes as they are: placed at a cost of 1, always allowed
-        # (the hand holds at least one other card to discard)
+        # direct: the cards a meld on the table takes as they are, placed at a cost of 1 and
+        # always allowed (the hand holds at least one other card to discard)
         direct, runs, _ = self._table_spots()
-        plain = not must_discard and not wild
         pile = self.pile
         top = len(pile) - 1
         found: list[int] = []
-        for i in range(top, -1, -1):
-            c = pile[i]
-            if c == JOKER:
-                jokers += 1
-            else:
-                by_rank[c % 13] |= _SUIT_BIT[c]
-                by_suit[c // 13] |= _POS_BITS[c]
-            size += 1
-            if i == top and free_top:
-                if self._free_take_ok(c):
+        if not must_discard and not wild:
+            for i in range(top, -1, -1):
+                c = pile[i]
+                cm |= 1 << c
+                if i == top and free_top:
+                    if self._free_take_ok(c):
+                        found.append(i)
+                elif placeable(c, cm, direct, runs):
                     found.append(i)
-                continue
-            if plain:
-                if placeable_masks(c, by_rank, by_suit, direct, runs):
+        else:
+            melds = self.melds
+            by_rank, by_suit, jokers = _hand_masks(self.hands[seat])
+            for i in range(top, -1, -1):
+                c = pile[i]
+                if c == JOKER:
+                    jokers += 1
+                else:
+                    by_rank[c % 13] |= _SUIT_BIT[c]
+                    by_suit[c // 13] |= _POS_BITS[c]
+                size += 1
+                if i == top and free_top:
+                    if self._free_take_ok(c):
+                        found.append(i)
+                    continue
+                if direct >> c & 1:
                     found.append(i)
-                continue
-            if c in direct:
-                found.append(i)
-                continue
-            if wild:
-                cost = placement_cost_wild_masks(c, by_rank, by_suit, jokers, melds)
-            else:
-                cost = placement_cost_masks(c, by_rank, by_suit, melds)
-            if cost is not None and not (must_discard and cost >= size):
-                found.append(i)
+                    continue
+                if wild:
+                    cost = placement_cost_wild_masks(c, by_rank, by_suit, jokers, melds)
+                else:
+                    cost = placement_cost_masks(c, by_rank, by_suit, melds)
+                if cost is not None and not (must_discard and cost >= size):
+                    found.append(i)
         digs = _DIGS
         for i in reversed(found):
             out.append(digs[i] if i < len(digs) else (MOVE_DIG, i))
@@ -303,12 +305,12 @@ class Game:
             out.append(_END_HAND)
         return out
 
-    def _table_spots(self) -> tuple[set[int], list[list[tuple[int, int]]], list[tuple]]:
+    def _table_spots(self) -> tuple[int, list[list[tuple[int, int]]], list[tuple]]:
         """What the melds on the table take, kept until the list of melds is replaced (it is
         on every change: melds are never changed in place, nor the list):
 
-        - every card held that a meld takes as it is (a joker: when a meld takes one), see
-          :func:`placeable_masks`;
+        - the card mask of every card held that a meld takes as it is (the joker's bit when
+          a meld takes one), see :func:`placeable`;
         - per suit, the (lo, hi) of the runs;
         - every lay-off as ``(card held, move)``, in the order of :meth:`legal_moves` (per
           meld: its cards, then a joker standing for each)."""
@@ -316,7 +318,7 @@ class Game:
         melds = self.melds
         if kept is not None and kept[0] is melds:
             return kept[1]
-        needs: set[int] = set()
+        needs = 0
         runs: list[list[tuple[int, int]]] = [[], [], [], []]
         layoffs: list[tuple] = []
         for m in melds:
@@ -325,7 +327,8 @@ class Game:
                 moves = m.moves = _layoff_moves(m)
             if moves:
                 layoffs += moves
-                needs.update(c for c, _ in moves)
+                for c, _ in moves:
+                    needs |= 1 << c
             if m.kind == "run":
                 runs[m.suit].append((m.lo, m.hi))
         found = (needs, runs, layoffs)
@@ -344,51 +347,44 @@ class Game:
 
     def _legal_plays(self) -> list[tuple]:
         hand = self.hands[self.turn]
+        cm = self._cm[self.turn]
         n = len(hand)
-        by_rank = [0] * 13
-        by_suit = [0, 0, 0, 0]
-        for c in hand:
-            if c != JOKER:
-                by_rank[c % 13] |= _SUIT_BIT[c]
-                by_suit[c // 13] |= _POS_BITS[c]
         out: list[tuple] = []
         keep_one = self.options.must_discard
-        jokers = self.options.jokers and JOKER in hand
-        held = set(hand)
+        jokers = self.options.jokers and cm >> JOKER & 1
         needs, _, layoffs = self._table_spots()
         if self.must_play is None and self.no_discard is None:
             # Without an obligation or a card that may not be discarded, only "must discard"
             # can refuse a play (one that would empty the hand): skip the full check.
-            for t in candidate_meld_tuples(by_rank, by_suit):
+            for t in candidate_meld_tuples(cm):
                 if not keep_one or len(t) < n:
                     out.append((MOVE_MELD, t, None))
             if jokers:
                 for ids, wild in candidate_joker_melds(hand):
                     if not keep_one or len(ids) < n:
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
-            if (not keep_one or n > 1) and not needs.isdisjoint(held):
+            if needs & cm and (not keep_one or n > 1):
                 for c, move in layoffs:
-                    if c in held:
+                    if cm >> c & 1:
                         out.append(move)
         else:
-            may = _PlayCheck(self, hand, by_rank, by_suit)
-            for t in candidate_meld_tuples(by_rank, by_suit):
+            may = _PlayCheck(self, hand, cm)
+            for t in candidate_meld_tuples(cm):
                 if may.meld(t, None):
                     out.append((MOVE_MELD, t, None))
             if jokers:
                 for ids, wild in candidate_joker_melds(hand):
                     if may.meld(ids, wild):
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
-            if not needs.isdisjoint(held):
+            if needs & cm:
                 for c, move in layoffs:
-                    if c in held and may.layoff(c, self._meld_by_id(move[2]), move[3], move[4]):
+                    if cm >> c & 1 and may.layoff(c, self._meld_by_id(move[2]), move[3], move[4]):
                         out.append(move)
         if self.must_play is None:
             nd = self.no_discard
-            discards = _DISCARDS
-            for c in sorted(held):
-                if c != nd:
-                    out.append(discards[c])
+            for c in _discards(cm):
+                if c[1] != nd:
+                    out.append(c)
         return out
 
     def _play_problem(
@@ -574,6 +570,7 @@ class Game:
             list(self.pile),
             list(self.melds),
             self.rng.getstate() if rng else None,
+            list(self._cm),
         )
 
     def _restore(self, saved: tuple) -> None:
@@ -596,6 +593,7 @@ class Game:
             self.pile,
             self.melds,
             rng,
+            self._cm,
         ) = saved
         del self.results[results:]
         if rng is not None:
@@ -658,7 +656,9 @@ class Game:
 
     def _take_stock(self) -> tuple[dict, list[dict]]:
         seat = self.turn
-        self.hands[seat].append(self.stock.pop())
+        card = self.stock.pop()
+        self.hands[seat].append(card)
+        self._cm[seat] |= 1 << card
         self.phase = Phase.PLAY
         return {"type": "draw", "source": "stock"}, [
             {"type": "draw", "seat": seat, "source": "stock", "stock": len(self.stock)}
@@ -670,6 +670,7 @@ class Game:
         taken = self.pile[i:]
         del self.pile[i:]
         self.hands[seat].extend(taken)
+        self._cm[seat] |= card_mask(taken)
         if free:
             self.no_discard = card
         else:
@@ -813,11 +814,19 @@ class Game:
         return stands, True
 
     def _remove(self, played: list[int]) -> None:
-        hand = self.hands[self.turn]
+        seat = self.turn
+        hand = self.hands[seat]
         for c in played:
             hand.remove(c)
+            self._lost(seat, c)
             if c == self.must_play:
                 self.must_play = None
+
+    def _lost(self, seat: int, card: int) -> None:
+        """One copy of ``card`` has left the hand of ``seat``: its card mask follows."""
+        if (card == JOKER or self.decks > 1) and card in self.hands[seat]:
+            return  # another copy is still held
+        self._cm[seat] &= ~(1 << card)
 
     def _after_play(self) -> list[dict]:
         if not self.hands[self.turn]:
@@ -839,6 +848,7 @@ class Game:
     def _put_discard(self, card: int) -> tuple[dict, list[dict]]:
         seat = self.turn
         self.hands[seat].remove(card)
+        self._lost(seat, card)
         self.pile.append(card)
         events = [{"type": "discard", "seat": seat, "card": C.name(card)}]
         if not self.hands[seat]:
@@ -1132,6 +1142,7 @@ class Game:
         g.lot = d["lot"]
         g.dealer = d["dealer"]
         g.hands = [C.parse_many(h) for h in d["hands"]]
+        g._cm = [card_mask(h) for h in g.hands]
         g.stock = C.parse_many(d["stock"])
         g.pile = C.parse_many(d["discard_pile"])
         g.melds = [Meld.from_dict(md) for md in d["melds"]]
@@ -1187,6 +1198,7 @@ class Game:
         g.actions = list(self.actions)
         g.results = list(self.results)
         g.hands = [list(h) for h in self.hands]
+        g._cm = list(self._cm)
         g.stock = list(self.stock)
         g.pile = list(self.pile)
         g.melds = list(self.melds)  # melds are replaced, never changed in place
@@ -1245,18 +1257,18 @@ class _PlayCheck:
     obligation (a card that must be played, or one that may not be discarded): ``True``
     exactly when :meth:`Game._play_problem` finds nothing. The usual case — the card that
     must be played can still go down whatever else is played — is settled from the hand's
-    masks against the melds already on the table (one meld fewer for a lay-off: the one it
-    changes), which can only overstate the cost; otherwise the full check decides."""
+    card mask against the melds already on the table (one meld fewer for a lay-off: the one
+    it changes), which can only overstate the cost; otherwise the full check decides."""
 
-    def __init__(self, g: Game, hand: list[int], by_rank: list[int], by_suit: list[int]) -> None:
+    def __init__(self, g: Game, hand: list[int], cm: int) -> None:
         self.g = g
         self.hand = hand
-        self.by_rank = by_rank
-        self.by_suit = by_suit
-        self.jokers = hand.count(JOKER)
-        # the cards held once (None: all, one deck); a second copy keeps a card's bits
-        self.single = {c for c in hand if hand.count(c) == 1} if g.decks > 1 else None
+        self.cm = cm
+        # the cards held once (None: all, one deck and no joker); a second copy keeps its bit
+        several = g.decks > 1 or cm >> JOKER & 1
+        self.single = {c for c in hand if hand.count(c) == 1} if several else None
         self.fast = g.must_play is not None and g.no_discard is None
+        self.masks: tuple[list[int], list[int], int] | None = None  # see _hand_masks
 
     def meld(
         self, ids: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
@@ -1279,10 +1291,24 @@ class _PlayCheck:
         left = len(self.hand) - len(played)
         if not left or mp in played:
             return False  # the full check is quick
-        by_rank = list(self.by_rank)
-        by_suit = list(self.by_suit)
-        jokers = self.jokers
         single = self.single
+        options = g.options
+        if not options.jokers and not options.must_discard:
+            cm = self.cm
+            for c in played:
+                if single is None or c in single:
+                    cm &= ~(1 << c)
+            if onto is None:
+                direct, runs, _ = g._table_spots()
+            else:
+                direct, runs = 0, _NO_RUNS  # the hand alone
+            if placeable(mp, cm, direct, runs):  # type: ignore[arg-type]
+                return True
+        if self.masks is None:
+            self.masks = _hand_masks(self.hand)
+        by_rank, by_suit, jokers = self.masks
+        by_rank = list(by_rank)
+        by_suit = list(by_suit)
         for c in played:
             if c == JOKER:
                 jokers -= 1
@@ -1290,11 +1316,25 @@ class _PlayCheck:
                 by_rank[c % 13] &= ~_SUIT_BIT[c]
                 by_suit[c // 13] &= ~_POS_BITS[c]
         melds = g.melds if onto is None else [m for m in g.melds if m is not onto]
-        if g.options.jokers:
+        if options.jokers:
             cost = placement_cost_wild_masks(mp, by_rank, by_suit, jokers, melds)  # type: ignore[arg-type]
         else:
             cost = placement_cost_masks(mp, by_rank, by_suit, melds)  # type: ignore[arg-type]
-        return cost is not None and not (g.options.must_discard and cost >= left)
+        return cost is not None and not (options.must_discard and cost >= left)
+
+
+def _hand_masks(hand: list[int]) -> tuple[list[int], list[int], int]:
+    """The hand's :func:`rank_suits`, :func:`suit_masks` and number of jokers."""
+    by_rank = [0] * 13
+    by_suit = [0, 0, 0, 0]
+    jokers = 0
+    for c in hand:
+        if c == JOKER:
+            jokers += 1
+        else:
+            by_rank[c % 13] |= _SUIT_BIT[c]
+            by_suit[c // 13] |= _POS_BITS[c]
+    return by_rank, by_suit, jokers
 
 
 def _layoff_moves(m: Meld) -> tuple[tuple[int, tuple], ...]:
@@ -1360,6 +1400,25 @@ _STOCK = (MOVE_STOCK,)
 _END_HAND = (MOVE_END_HAND,)
 _DIGS = [(MOVE_DIG, i) for i in range(2 * (C.DECK_SIZE + 2 * C.JOKERS_PER_DECK))]
 _DISCARDS = [(MOVE_DISCARD, c) for c in range(C.DECK_SIZE + 1)]
+_NO_RUNS: list[list[tuple[int, int]]] = [[], [], [], []]
+#: per suit and mask of the ranks held, their discards (ranks from the ace up), as met
+_SUIT_DISCARDS: list[dict[int, tuple[tuple, ...]]] = [{}, {}, {}, {}]
+
+
+def _discards(cm: int) -> list[tuple]:
+    """One discard of each card in the card mask ``cm``, in card order."""
+    out: list[tuple] = []
+    for s in range(4):
+        x = cm >> 13 * s & SUIT_BITS
+        if x:
+            found = _SUIT_DISCARDS[s].get(x)
+            if found is None:
+                found = tuple(_DISCARDS[s * 13 + r] for r in range(13) if x >> r & 1)
+                _SUIT_DISCARDS[s][x] = found
+            out += found
+    if cm >> JOKER & 1:
+        out.append(_DISCARDS[JOKER])
+    return out
 
 
 #: one dict for all equal actions in :attr:`Game.actions` (a long match holds thousands of

@@ -411,25 +411,46 @@ _SET_SUITS = [
 def candidate_melds(hand: list[int]) -> list[list[int]]:
     """Every distinct meld that can be made from ``hand``, each once, cards in canonical
     order (sets by suit, runs from low to high)."""
-    return [list(m) for m in candidate_meld_tuples(rank_suits(hand), suit_masks(hand))]
+    return [list(m) for m in candidate_meld_tuples(card_mask(hand))]
 
 
-def candidate_meld_tuples(by_rank: list[int], by_suit: list[int]) -> list[tuple[int, ...]]:
-    """:func:`candidate_melds` (as tuples) from the hand's :func:`rank_suits` and
-    :func:`suit_masks`."""
+def card_mask(cards: list[int]) -> int:
+    """The cards as one number: bit ``c`` for card ``c`` (a joker: bit 52), whatever the
+    number of copies — a hand's *card mask*."""
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+SUIT_BITS = (1 << 13) - 1
+#: per rank, the bits of its four cards in a card mask
+RANK_BITS = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
+
+
+def candidate_meld_tuples(cm: int) -> list[tuple[int, ...]]:
+    """:func:`candidate_melds` (as tuples) of the hand whose card mask is ``cm``."""
     out: list[tuple[int, ...]] = []
-    for r in range(13):
-        if by_rank[r] in _SET_MASKS:
-            out += _SET_CARDS[r][by_rank[r]]
-    for s in range(4):
-        m = by_suit[s]
+    a = cm & SUIT_BITS
+    b = cm >> 13 & SUIT_BITS
+    c = cm >> 26 & SUIT_BITS
+    d = cm >> 39 & SUIT_BITS
+    sets = (a & b & (c | d)) | (c & d & (a | b))  # the ranks held in 3 or 4 suits
+    while sets:
+        low = sets & -sets
+        sets ^= low
+        r = low.bit_length() - 1
+        out += _SET_CARDS[r][
+            (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        ]
+    for s, x in enumerate((a, b, c, d)):
+        m = x | (x & 1) << HIGH_ACE
         if m & (m >> 1) & (m >> 2):
             out += suit_runs(s, m)
     return out
 
 
-#: the rank masks of 3 or 4 suits; per rank and suit mask, the sets (card tuples) it makes
-_SET_MASKS = frozenset(m for m in range(16) if _POPCOUNT4[m] >= 3)
+#: per rank and mask of the suits held, the sets (card tuples) they make
 _SET_CARDS = [
     [tuple(tuple(s * 13 + r for s in combo) for combo in _SET_SUITS[m]) for m in range(16)]
     for r in range(13)
@@ -543,26 +564,26 @@ def run_starts(card: int) -> int:
 _RUN_STARTS = [run_starts(c) for c in range(C.DECK_SIZE)]
 
 
-def placeable_masks(
-    card: int, by_rank: list[int], by_suit: list[int], direct: set[int], runs: list[list]
-) -> bool:
-    """``placement_cost_masks(card, by_rank, by_suit, melds) is not None``, faster: ``direct``
-    holds every card a meld of ``melds`` takes as it is (:func:`layoff_cards`), ``runs[s]``
-    the ``(lo, hi)`` of each run of suit ``s`` among them."""
-    if card in direct:
+def placeable(card: int, cm: int, direct: int, runs: list[list[tuple[int, int]]]) -> bool:
+    """``placement_cost_masks(card, by_rank, by_suit, melds) is not None``, faster: ``cm`` is the
+    card mask of the hand (which holds ``card``), ``direct`` the card mask of every card a
+    meld of ``melds`` takes as it is (:func:`layoff_cards`), ``runs[s]`` the ``(lo, hi)`` of
+    each run of suit ``s`` among them."""
+    if direct >> card & 1:
         return True
     r = card % 13
-    s = card // 13
-    if _POPCOUNT4[by_rank[r] & ~(1 << s)] >= 2:
+    if (cm & RANK_BITS[r]).bit_count() >= 3:
         return True  # a new set
-    mask = by_suit[s]
+    s = card // 13
+    x = cm >> 13 * s & SUIT_BITS
+    mask = x | (x & 1) << HIGH_ACE
     if mask & (mask >> 1) & (mask >> 2) & _RUN_STARTS[card]:
         return True  # a new run
     for lo, hi in runs[s]:  # a lay-off after the cards between
         if r == C.ACE:
             if lo == 0 or hi == HIGH_ACE:
                 continue
-            ends = (0, HIGH_ACE)
+            ends: tuple[int, ...] = (0, HIGH_ACE)
         else:
             ends = (r,)
         for p in ends:
