@@ -194,6 +194,9 @@ class Client:
         #: the standby the host named (the ``standby`` message), and our share of its key
         self.standby: dict | None = None
         self.share: dict | None = None
+        #: called when follow() gives the host up for the standby (a standby's own role
+        #: counts its own shares only then)
+        self.on_leave_host: list[Callable[[], None]] = []
         self.deltas = deltas
         self._held: list[dict] = []  # events of deltas that could not apply (a gap)
         self._awaiting = False  # a resync was asked for, the whole view not yet here
@@ -504,6 +507,8 @@ class Client:
                 with contextlib.suppress(ConnectionLost):
                     await self._rejoin_at([self.host], self.port, loop.time() + 1.0, once=True)
                     return "host"
+            for callback in list(self.on_leave_host):
+                callback()
             await self._give_share(standby, end)
             await self._rejoin_at(standby["addresses"], standby["port"], end)
             self.standby = None

@@ -5,8 +5,9 @@ tell every client where it is. Until it takes the table over, each connection ma
 ``share`` message (``table_id``, ``epoch``, ``share``: text or null); the door hands it to
 ``on_share`` (which answers ``share_ok`` with how many shares it holds and needs), and any
 other first message gets the fatal error ``standby`` ("not hosting yet: try again"). Once
-:meth:`Door.serve` has a :class:`net.server.Server` take the same listening socket, new
-connections are the server's, with no gap in which a client is refused.
+:meth:`Door.release` hands the listening socket to a :class:`net.server.Server`
+(``Server.start(sock=…)``), new connections are the server's, with no gap in which a client
+is refused.
 
 The door knows nothing of keys or games: shares are opaque text for ``on_share``.
 """
@@ -21,7 +22,7 @@ from collections.abc import Callable
 
 from net.framing import FrameError, encode, read_frame
 from net.protocol import MAX_ACTION_ID
-from net.server import WILDCARDS, Server, dual_stack_socket
+from net.server import WILDCARDS, dual_stack_socket
 
 log = logging.getLogger(__name__)
 
@@ -64,12 +65,13 @@ class Door:
         self.port = sock.getsockname()[1]
         return self.port
 
-    async def serve(self, server: Server) -> None:
-        """Hand the listening socket to ``server`` (which starts on it) and close the door."""
+    async def release(self) -> socket.socket:
+        """Close the door and give up its listening socket (still listening: connections
+        wait in its backlog) for a :class:`net.server.Server` to start on."""
         assert self.sock is not None
         await self.close(keep_socket=True)
         sock, self.sock = self.sock, None
-        await server.start(sock=sock)
+        return sock
 
     async def close(self, keep_socket: bool = False) -> None:
         if self._listener is not None:

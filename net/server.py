@@ -502,9 +502,9 @@ class Server:
         for conn in list(self.conns):
             conn.send_frame(frame)
 
-    def seat_conn(self, index: int) -> Connection | None:
+    def seat_conn(self, index: int | None) -> Connection | None:
         """The connection of seat ``index`` (None when away, a bot, or no such seat)."""
-        if not 0 <= index < len(self.seats):
+        if index is None or not 0 <= index < len(self.seats):
             return None
         return self.seats[index].conn
 

@@ -78,11 +78,11 @@ def table_document(host: Host) -> dict:
     }
 
 
-def encode_chunks(document: dict) -> list[str]:
-    """The document as text chunks of at most :data:`CHUNK` characters."""
+def encode_chunks(document: dict, size: int = CHUNK) -> list[str]:
+    """The document as text chunks of at most ``size`` characters."""
     data = zlib.compress(json.dumps(document, separators=(",", ":")).encode(), 6)
     text = base64.urlsafe_b64encode(data).decode("ascii")
-    return [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 def decode_chunks(chunks: list[str]) -> dict:

@@ -27,6 +27,8 @@ from typing import Any
 
 from net.client import Client
 from rum500.handoff.document import DocumentError, decode_chunks, host_from_document
+from rum500.handoff.room import Room
+from rum500.handoff.standby import Standby
 from rum500.hosting import Host
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,9 @@ class Guest:
         self._parts: dict[int, list[str | None]] = {}
         self._tasks: set[asyncio.Task] = set()
         client.handlers["handoff"] = self._on_handoff
+        self.standby = Standby(self)
+        #: handoff and failover beside the table this process hosts
+        self.room: Room | None = None
 
     def say(self, line: str) -> None:
         log.info("%s", line)
@@ -112,8 +117,8 @@ class Guest:
             self.spawn(self._announce_when_alone())
 
     async def start(self, document: dict, sock: Any = None) -> Host:
-        """Host ``document``'s table in this process."""
-        return await host_from_document(
+        """Host ``document``'s table in this process, with handoff and failover beside it."""
+        host = await host_from_document(
             document,
             log_path=self.log_path,
             sock=sock,
@@ -122,6 +127,8 @@ class Guest:
             announce=self.announce,
             host_player=self.client.name,
         )
+        self.room = Room(host)
+        return host
 
     async def _announce_when_alone(self) -> None:
         """Announce the table once the old host has gone (its goodbye sent), so the LAN
@@ -141,6 +148,9 @@ class Guest:
         """Stop what this role runs, and close the table it hosts."""
         for task in list(self._tasks):
             task.cancel()
+        await self.standby.close()
+        if self.room is not None:
+            self.room.close()
         if self.host is not None:
             host, self.host = self.host, None
             await host.close()

@@ -1,0 +1,282 @@
+"""Failover, the host's side: a standby keeps the match sealed, the players hold its key.
+
+::
+
+    failover = Failover(host)      # beside the host; host.config.failover: auto | on | off
+    failover.armed, failover.standby_seat, failover.holders, failover.epoch
+
+While armed, the host picks a standby among the seated players whose client can host
+(``hello``'s ``can_host``), its own player excepted, and (docs/protocol.md §16):
+
+1. asks it (``standby_ask``: ``id`` — the epoch —, ``table_id``); the standby opens its port
+   and answers ``standby_ready`` (``id``, ``addresses``, ``port``);
+2. makes a fresh key (:func:`net.vault.new_key`) and splits it: the *holders* are the other
+   connected players whose client can host. Two holders or more: one share each, any two
+   give the key, the standby gets none. One holder: two shares, one to the holder, one to
+   the standby. None (two people at the table): both shares to the standby — it holds the
+   key, which is why ``auto`` arms only with three people or more. The standby gets
+   ``standby_key`` (``id``, ``threshold``, ``check`` — :func:`net.vault.key_check` —, its
+   ``shares``), each holder a ``share`` (``epoch``, ``table_id``, ``share``);
+3. tells every connection ``standby`` (``epoch``, ``seat``, ``name``, ``table_id``,
+   ``addresses``, ``port``);
+4. streams the table to it, sealed (:class:`net.vault.Sealer`, table id ``"<id>/<epoch>"``):
+   ``standby_log`` (``id``, ``seq``, ``data``) records, each the sealed JSON of
+   ``{"k": "doc", "part", "parts", "data"}`` (the table document, :mod:`document`),
+   ``{"k": "act", "seat", "action"}`` (one applied action, sent before anyone is told of it),
+   ``{"k": "trim", "n"}`` (a take-back: the actions after the first ``n`` are gone) or
+   ``{"k": "seats", "seats"}`` (names, tokens, bots).
+
+When the standby goes, or the set of holders changes, it starts again with a new epoch (a new
+key, a new snapshot); when failover disarms (``off``, or ``auto`` below three people) the old
+standby gets ``standby_end`` and everyone ``standby`` with ``seat`` null. The lobby message
+carries ``failover`` (``mode``, ``armed``, ``note``: a sentence for the players).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from net.server import Connection
+from net.vault import Sealer, key_check, new_key, split
+from rum500.handoff.document import encode_chunks, table_document
+from rum500.hosting import Host
+
+log = logging.getLogger(__name__)
+
+STANDBY_CHUNK = 8000  # characters of the document per sealed record (a frame string: 16 KiB)
+MODES = ("auto", "on", "off")
+NOTES = {
+    "off": "failover is off: if this host goes, the match waits for it",
+    "two": (
+        "failover is off: with two people at the table the standby would hold the key to "
+        "every hand (host with --failover on to allow it)"
+    ),
+    "two_on": (
+        "failover is on with two people: the standby's machine holds the key, and could "
+        "read every hand"
+    ),
+    "armed": "failover is on: if this host goes, {name}'s machine takes the table over",
+    "waiting": "failover is on: waiting for a player whose rum500 can host to stand by",
+}
+
+
+class Failover:
+    """The failover room of one host (see the module docstring)."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.mode = host.config.failover if host.config.failover in MODES else "auto"
+        self.epoch = 0
+        self.standby_seat: int | None = None
+        self.holders: list[int] = []
+        self.standby_addresses: list[str] = []
+        self.standby_port = 0
+        self._ready = False  # the standby answered standby_ready for this epoch
+        self._conn: Connection | None = None  # the standby's connection
+        self._sealer: Sealer | None = None
+        self._seq = 0
+        self._sent = 0  # actions of the game the standby has
+        self._seats: list[dict] = []
+        self._told: set[Connection] = set()  # connections told of the current standby
+        self._holder_conns: dict[int, Connection] = {}
+        self._note = ""
+        self.closed = False
+        host.server.on_message["standby_ready"] = self._on_ready
+        host.server.on_change.append(self.check)
+        host.table.listeners.append(lambda events: self.sync())  # before anyone is told
+        self.check()
+
+    # ------------------------------------------------------------------ choosing
+
+    @property
+    def armed(self) -> bool:
+        """Whether this table wants a standby now (mode and people seated)."""
+        server = self.host.server
+        if self.closed or server.state != "playing" or self.mode == "off":
+            return False
+        people = sum(1 for s in server.seats if s.taken and not s.bot)
+        return people >= (2 if self.mode == "on" else 3)
+
+    def candidates(self) -> list[int]:
+        """Seats that may stand by: connected players whose client can host, the host's own
+        player excepted."""
+        return [s.index for s in self.host.server.seats if s.can_host and s.index != self.host.seat]
+
+    def check(self) -> None:
+        """Choose (again) when needed: on every change at the table."""
+        if self.closed or self.host.server.frozen is not None:
+            return
+        if not self.armed:
+            if self.standby_seat is not None:
+                self._drop("failover is off now")
+            self._say_note()
+            return
+        seats = self.candidates()
+        conn = self.host.server.seat_conn(self.standby_seat)
+        if not seats and self.standby_seat is None:
+            pass  # nobody can stand by yet
+        elif self.standby_seat not in seats or conn is not self._conn:
+            self._ask(seats[0] if seats else None)
+        elif self._ready and self._holders_now() != self.holders:
+            self._ask(self.standby_seat)  # the holders changed: a new key
+        elif self._ready:
+            self._tell_newcomers()
+            self.sync()
+        self._say_note()
+
+    def _holders_now(self) -> list[int]:
+        return [s for s in self.candidates() if s != self.standby_seat]
+
+    def _ask(self, seat: int | None) -> None:
+        if self.standby_seat is not None and seat != self.standby_seat:
+            self._drop("another standby is chosen")
+        self.epoch += 1
+        self._ready = False
+        self._sealer = None
+        self.standby_seat = seat
+        self._conn = self.host.server.seat_conn(seat) if seat is not None else None
+        if self._conn is None:
+            self.standby_seat = None
+            return
+        log.info("asking seat %d to stand by (epoch %d)", seat, self.epoch)
+        self._conn.send(
+            {"type": "standby_ask", "id": self.epoch, "table_id": self.host.server.table_id}
+        )
+
+    def _drop(self, why: str) -> None:
+        """The standby of now is no longer: tell it and everyone."""
+        if self._conn is not None and not self._conn.closed:
+            self._conn.send({"type": "standby_end", "id": self.epoch})
+        self.host.server.broadcast({"type": "standby", "epoch": self.epoch, "seat": None})
+        log.info("no standby (%s)", why)
+        self.standby_seat, self._conn, self._ready, self._sealer = None, None, False, None
+        self.holders, self._told = [], set()
+
+    # ------------------------------------------------------------------ arming
+
+    def _on_ready(self, conn: Connection, msg: dict) -> None:
+        if conn is not self._conn or msg["id"] != self.epoch or self._ready:
+            conn.error("bad_message", "no standby request of yours is open")
+            return
+        self._ready = True
+        self.standby_addresses, self.standby_port = msg["addresses"], msg["port"]
+        self.holders = self._holders_now()
+        server = self.host.server
+        key = new_key()
+        holders = len(self.holders)
+        shares = split(key, max(2, holders), 2)
+        conn.send(
+            {
+                "type": "standby_key",
+                "id": self.epoch,
+                "threshold": 2,
+                "check": key_check(key),
+                # two holders or more: none; one: a share; none at all: the key, as two shares
+                "shares": [] if holders >= 2 else shares[holders:],
+            }
+        )
+        self._holder_conns = {}
+        for seat, share in zip(self.holders, shares, strict=False):
+            holder = server.seat_conn(seat)
+            if holder is not None:
+                self._holder_conns[seat] = holder
+                holder.send(
+                    {
+                        "type": "share",
+                        "epoch": self.epoch,
+                        "table_id": server.table_id,
+                        "share": share,
+                    }
+                )
+        self._told = set()
+        self._tell_newcomers()
+        self._sealer = Sealer(key, f"{server.table_id}/{self.epoch}")
+        self._seq = 0
+        document = table_document(self.host)
+        chunks = encode_chunks(document, STANDBY_CHUNK)
+        for k, chunk in enumerate(chunks):
+            self._record({"k": "doc", "part": k, "parts": len(chunks), "data": chunk})
+        self._sent = len(document["actions"])
+        self._seats = document["seats"]
+        log.info(
+            "seat %d stands by at port %d (epoch %d, %d holders)",
+            self.standby_seat,
+            self.standby_port,
+            self.epoch,
+            holders,
+        )
+
+    def _tell_newcomers(self) -> None:
+        server = self.host.server
+        seat = self.standby_seat
+        if seat is None:
+            return
+        message = {
+            "type": "standby",
+            "epoch": self.epoch,
+            "seat": seat,
+            "name": server.seats[seat].name,
+            "table_id": server.table_id,
+            "addresses": self.standby_addresses,
+            "port": self.standby_port,
+        }
+        for conn in list(server.conns):
+            if conn not in self._told:
+                self._told.add(conn)
+                conn.send(message)
+        self._told &= server.conns
+
+    # ------------------------------------------------------------------ the stream
+
+    def sync(self) -> None:
+        """Send the standby what changed since the last record: applied actions (called by
+        the table before anyone is told of them), take-backs, seats."""
+        if self._sealer is None or self._conn is None or self._conn.closed:
+            return
+        table = self.host.table
+        game = table.game
+        if game is None:
+            return
+        n = len(game.actions)
+        if n < self._sent:
+            self._record({"k": "trim", "n": n})
+            self._sent = n
+        for k in range(self._sent, n):
+            seat = table.action_seats[k] if k < len(table.action_seats) else None
+            self._record({"k": "act", "seat": seat, "action": dict(game.actions[k])})
+        self._sent = n
+        seats = [s.record() for s in self.host.server.seats]
+        if seats != self._seats:
+            self._seats = seats
+            self._record({"k": "seats", "seats": seats})
+
+    def _record(self, record: dict) -> None:
+        assert self._sealer is not None and self._conn is not None
+        data = json.dumps(record, separators=(",", ":")).encode()
+        sealed = self._sealer.seal(self._seq, data)
+        self._conn.send({"type": "standby_log", "id": self.epoch, "seq": self._seq, "data": sealed})
+        self._seq += 1
+
+    # ------------------------------------------------------------------ the lobby's note
+
+    def _say_note(self) -> None:
+        server = self.host.server
+        people = sum(1 for s in server.seats if s.taken and not s.bot)
+        if self.mode == "off":
+            note = NOTES["off"]
+        elif people < 3 and self.mode == "auto":
+            note = NOTES["two"] if people == 2 else NOTES["off"]
+        elif self.standby_seat is not None and self._ready:
+            name = server.seats[self.standby_seat].name or "?"
+            note = NOTES["two_on"] if people < 3 else NOTES["armed"].format(name=name)
+        else:
+            note = NOTES["waiting"]
+        if note != self._note:
+            self._note = note
+            server.lobby_extra["failover"] = {"mode": self.mode, "armed": self.armed, "note": note}
+            server.broadcast(server.lobby_message())
+
+    def close(self) -> None:
+        self.closed = True
+        self._sealer = None

@@ -1,0 +1,208 @@
+"""Failover, the standby's side: keep the sealed log, take the table over when the players
+say the host is gone.
+
+A :class:`Standby` belongs to a :class:`rum500.handoff.guest.Guest` (one per seated client
+that can host). When the host asks (``standby_ask``) it opens its port (:class:`net.door.Door`)
+and answers ``standby_ready``; it keeps the ``standby_log`` records as they came — sealed
+text only — and what ``standby_key`` gave it (the threshold, the key check, its own shares:
+none when two players or more hold shares).
+
+It takes the table over only when it can open the log: when shares from clients that lost
+the host (sent to its door), with its own shares — counted only once its own client has lost
+the host too —, combine into a key whose check matches. Then it opens every record in order,
+rebuilds the table document, starts the host on the door's socket (clients waiting in its
+backlog are served at once), announces the table and answers its own client's rejoin like
+anyone's. A share that does not fit (a stranger's, an old epoch's) is simply never part of a
+combination that checks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+from typing import TYPE_CHECKING
+
+from net.door import Door
+from net.vault import Opener, VaultError, combine, key_check
+from rum500.handoff.document import DocumentError, decode_chunks
+from rum500.hosting import lan_hosts
+
+if TYPE_CHECKING:
+    from rum500.handoff.guest import Guest
+
+log = logging.getLogger(__name__)
+
+MAX_RECORDS = 1_000_000
+MAX_POOL = 64  # distinct shares kept from clients (a stranger cannot fill memory)
+
+
+class Standby:
+    """The standby role of one guest (see the module docstring)."""
+
+    def __init__(self, guest: Guest) -> None:
+        self.guest = guest
+        self.door: Door | None = None
+        self.epoch: int | None = None
+        self.table_id = ""
+        self.records: dict[int, str] = {}
+        self.threshold = 2
+        self.check: str | None = None
+        self.own: list[str] = []
+        self.pool: list[str] = []
+        self.host_lost = False
+        self.taking = False
+        client = guest.client
+        client.handlers.update(
+            standby_ask=self._on_ask,
+            standby_key=self._on_key,
+            standby_log=self._on_log,
+            standby_end=self._on_end,
+        )
+        client.on_leave_host.append(self._on_host_lost)
+
+    # ------------------------------------------------------------------ from the host
+
+    def _on_ask(self, msg: dict) -> None:
+        ident, table_id = msg.get("id"), msg.get("table_id")
+        if isinstance(ident, int) and isinstance(table_id, str) and not self.taking:
+            self.guest.spawn(self._open(ident, table_id))
+
+    async def _open(self, ident: int, table_id: str) -> None:
+        if self.door is None or self.table_id != table_id:
+            if self.door is not None:
+                await self.door.close()
+            self.door = Door(table_id, self._on_share)
+            port = await self.door.open(self.guest.bind)
+            self.guest.say(f"standby for the table: port {port}")
+        self.table_id = table_id
+        self.epoch = ident
+        self.records, self.check, self.own, self.pool = {}, None, [], []
+        self.host_lost = False
+        await self.guest.client.send_raw(
+            {
+                "type": "standby_ready",
+                "id": ident,
+                "addresses": lan_hosts(self.guest.bind, self.guest.interfaces),
+                "port": self.door.port,
+            }
+        )
+
+    def _on_key(self, msg: dict) -> None:
+        if msg.get("id") != self.epoch:
+            return
+        shares, check, threshold = msg.get("shares"), msg.get("check"), msg.get("threshold")
+        if isinstance(shares, list) and isinstance(check, str) and isinstance(threshold, int):
+            self.own = [s for s in shares if isinstance(s, str)]
+            self.check, self.threshold = check, max(1, threshold)
+
+    def _on_log(self, msg: dict) -> None:
+        seq, data = msg.get("seq"), msg.get("data")
+        if (
+            msg.get("id") == self.epoch
+            and isinstance(seq, int)
+            and isinstance(data, str)
+            and len(self.records) < MAX_RECORDS
+        ):
+            self.records[seq] = data
+
+    def _on_end(self, msg: dict) -> None:
+        if msg.get("id") == self.epoch and not self.taking:
+            self.guest.say("no longer the standby")
+            self.epoch, self.records, self.check, self.own, self.pool = None, {}, None, [], []
+            if self.door is not None:
+                door, self.door = self.door, None
+                self.guest.spawn(door.close())
+
+    # ------------------------------------------------------------------ the shares
+
+    def _on_share(self, share: str | None, epoch: int) -> dict:
+        if epoch == self.epoch and share and share not in self.pool and len(self.pool) < MAX_POOL:
+            self.pool.append(share)
+            self._try()
+        return {"have": len(self.pool), "need": self.threshold}
+
+    def _on_host_lost(self) -> None:
+        self.host_lost = True
+        self._try()
+
+    def key(self) -> bytes | None:
+        """The key, if the shares at hand (ours once our own client lost the host, and
+        those the clients sent) give one that checks; else None."""
+        if self.check is None:
+            return None
+        shares = self.pool + (self.own if self.host_lost else [])
+        for combo in itertools.combinations(dict.fromkeys(shares), self.threshold):
+            try:
+                key = combine(combo)
+            except VaultError:
+                continue
+            if key_check(key) == self.check:
+                return key
+        return None
+
+    def _try(self) -> None:
+        if self.taking or self.door is None:
+            return
+        key = self.key()
+        if key is not None:
+            self.taking = True
+            self.guest.spawn(self._take_over(key))
+
+    # ------------------------------------------------------------------ taking over
+
+    def document(self, key: bytes) -> dict:
+        """The table document as the sealed records give it (``DocumentError``)."""
+        opener = Opener(key, f"{self.table_id}/{self.epoch}")
+        chunks: list[str] = []
+        document: dict | None = None
+        for seq in range(len(self.records)):
+            if seq not in self.records:
+                raise DocumentError(f"record {seq} of the standby log is missing")
+            try:
+                record = json.loads(opener.open(seq, self.records[seq]))
+            except (VaultError, ValueError) as e:
+                raise DocumentError(f"record {seq} of the standby log: {e}") from None
+            kind = record.get("k")
+            if kind == "doc":
+                chunks.append(record["data"])
+                if len(chunks) == record["parts"]:
+                    document = decode_chunks(chunks)
+            elif document is None:
+                raise DocumentError("the standby log does not begin with the table")
+            elif kind == "act":
+                document["actions"].append(record["action"])
+                document.setdefault("action_seats", []).append(record["seat"])
+            elif kind == "trim":
+                del document["actions"][record["n"] :]
+                del document.setdefault("action_seats", [])[record["n"] :]
+            elif kind == "seats":
+                document["seats"] = record["seats"]
+        if document is None:
+            raise DocumentError("the standby log holds no table")
+        return document
+
+    async def _take_over(self, key: bytes) -> None:
+        guest = self.guest
+        assert self.door is not None
+        try:
+            document = self.document(key)
+            sock = await self.door.release()
+            self.door = None
+            guest.host = await guest.start(document, sock=sock)
+        except (ValueError, OSError) as e:
+            guest.say(f"the standby could not take the table over: {e}")
+            log.exception("failover failed")
+            return
+        host = guest.host
+        guest.say(f"hosting the table {host.table_name!r} on port {host.port} (failover)")
+        if guest.announce:
+            try:
+                await host.announce()
+            except Exception as e:
+                log.warning("could not announce the table: %s", e)
+
+    async def close(self) -> None:
+        if self.door is not None:
+            door, self.door = self.door, None
+            await door.close()

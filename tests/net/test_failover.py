@@ -1,0 +1,240 @@
+"""Failover on loopback (issue 13 §2): a standby keeps the match sealed under a key the other
+players hold in shares; when the host vanishes, the clients send their shares, the standby
+opens the log, serves, and every client rejoins at the same seat, hand and turn with every
+action accounted for. The standby alone cannot read what it keeps."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from net.client import Client
+from net.framing import encode, read_frame
+from net.vault import split
+from rum500.handoff import Guest, Room
+from rum500.hosting import Host, HostConfig, start_host
+from rum500.rules import Options
+from tests.net.test_handoff import lost, mine
+from tests.net.util import wait_for
+
+
+def crash(host: Host) -> None:
+    """The host's process dies: every socket is cut at once, nothing more is sent."""
+    host._closing = True
+    if host._driver is not None:
+        host._driver.cancel()
+    server = host.server
+    if server._pinger is not None:
+        server._pinger.cancel()
+    if server._server is not None:
+        server._server.close()
+    for conn in list(server.conns):
+        conn.closed = True
+        conn.transport.abort()
+
+
+class Table:
+    """A host with failover, an older client (Ann: no can_host) and guests that can host."""
+
+    def __init__(self) -> None:
+        self.host: Host | None = None
+        self.room: Room | None = None
+        self.clients: list[Client] = []
+        self.guests: dict[str, Guest] = {}
+
+    async def open(self, guests: list[str], ann: bool = True, bots: int = 1, **kw: object):
+        players = len(guests) + int(ann) + bots
+        self.host = await start_host(
+            HostConfig(
+                players=players,
+                bots=bots,
+                seed=21,
+                bot_level="random",
+                options=Options(target=200),
+                **kw,  # type: ignore[arg-type]
+            )
+        )
+        self.room = Room(self.host)
+        host = self.host
+        if ann:
+            self.clients.append(await Client.connect(host.address, host.port, name="Ann"))
+        for name in guests:
+            c = await Client.connect(host.address, host.port, name=name, can_host=True)
+            self.clients.append(c)
+            self.guests[name] = Guest(c, bind="127.0.0.1", announce=False)
+        await wait_for(lambda: all(c.view is not None for c in self.clients))
+        return self
+
+    def seat(self, seat: int) -> Client:
+        return next(c for c in self.clients if c.seat == seat)
+
+    def standby(self) -> Guest:
+        seat = self.room.failover.standby_seat
+        return next(g for g in self.guests.values() if g.client.seat == seat)
+
+    async def armed(self) -> None:
+        """Until every client knows the standby and the standby has the whole table."""
+        fo = self.room.failover
+
+        def ready() -> bool:
+            epoch = fo.epoch
+            return (
+                fo.standby_seat is not None
+                and fo._ready
+                and all(c.standby and c.standby["epoch"] == epoch for c in self.clients)
+                and self.standby().standby.records
+            )
+
+        await wait_for(ready)
+
+    async def close(self) -> None:
+        for c in self.clients:
+            with contextlib.suppress(Exception):
+                await c.close()
+        for g in self.guests.values():
+            await g.close()
+        if self.host is not None:
+            await self.host.close()
+
+
+async def play_a_little(table: Table, moves: int = 6) -> None:
+    """The clients to move play a draw or a discard from their legal actions (the bot plays
+    its own turns at once)."""
+    host = table.host
+    for _ in range(moves):
+        seat = host.table.to_move
+        if (
+            seat is None
+            or host.server.seats[seat].bot
+            or host.table.game.phase.value
+            not in (
+                "draw",
+                "play",
+            )
+        ):
+            await asyncio.sleep(0.05)
+            continue
+        client = table.seat(seat)
+        await wait_for(lambda c=client: c.seq == host.server.seq)
+        actions = client.view["legal_actions"]
+        pick = next((a for a in actions if a["type"] == "draw"), None) or next(
+            (a for a in actions if a["type"] == "discard"), actions[0]
+        )
+        await client.act(pick)
+    await wait_for(lambda: all(c.seq == host.server.seq for c in table.clients))
+
+
+async def test_the_host_dies_the_standby_serves_every_client_follows():
+    table = await Table().open(["Bea", "Cy", "Di"], takeover_after=None)
+    try:
+        await table.armed()
+        fo = table.room.failover
+        standby = table.standby()
+        assert len(fo.holders) == 2 and standby.client.seat not in fo.holders
+        assert table.clients[0].seat not in [*fo.holders, fo.standby_seat]  # Ann: older client
+        await play_a_little(table)
+        host = table.host
+        await wait_for(
+            lambda: (
+                host.table.game.phase.value == "draw"
+                and not host.server.seats[host.table.to_move].bot
+            )
+        )
+        turn = host.table.to_move
+        await table.seat(turn).act({"type": "draw", "source": "stock"})  # mid-turn
+        await wait_for(lambda: all(c.seq == host.server.seq for c in table.clients))
+        before = {c.seat: mine(c) for c in table.clients}
+        actions = list(table.host.table.game.actions)
+
+        crash(table.host)
+        for c in table.clients:
+            await lost(c)
+        ways = await asyncio.gather(*(c.follow(timeout=20) for c in table.clients))
+        assert ways == ["standby"] * len(table.clients)
+        new = standby.host
+        assert new is not None and new.table_id == table.host.table_id
+        await wait_for(lambda: all(c.view is not None for c in table.clients))
+        assert {c.seat: mine(c) for c in table.clients} == before
+        assert new.table.game.actions == actions  # every action accounted for, none twice
+        play = next(a for a in table.seat(turn).view["legal_actions"] if a["type"] == "discard")
+        await table.seat(turn).act(play)
+        assert new.table.game.actions[-1]["type"] == "discard"
+        assert len(new.table.game.actions) == len(actions) + 1
+    finally:
+        await table.close()
+
+
+async def test_the_standby_alone_cannot_open_what_it_keeps():
+    table = await Table().open(["Bea", "Cy", "Di"])
+    try:
+        await table.armed()
+        keeper = table.standby().standby
+        assert keeper.own == [] and keeper.records
+        keeper.host_lost = True  # even if it believed the host gone
+        assert keeper.key() is None
+        secrets = [s.token for s in table.host.server.seats]
+        hands = [" ".join(table.host.table.game.view(s)["hand"]) for s in range(4)]
+        text = " ".join(keeper.records.values())
+        assert not any(t in text for t in secrets) and not any(h in text for h in hands)
+        # one holder's share is not enough; a stranger's made-up shares do not fit
+        holder = next(c for c in table.clients if c.share is not None)
+        keeper.pool = [holder.share["share"], *split(b"\x01" * 32, 3, 2)]
+        assert keeper.key() is None
+        assert keeper.taking is False and table.host.server.state == "playing"
+    finally:
+        await table.close()
+
+
+async def test_two_people_auto_is_off_and_says_so_on_hands_the_standby_the_key():
+    table = await Table().open(["Bea"], bots=2)
+    try:
+        await wait_for(lambda: (table.clients[0].lobby or {}).get("failover"))
+        note = table.clients[0].lobby["failover"]
+        assert note["armed"] is False and "two people" in note["note"]
+        assert table.room.failover.standby_seat is None
+    finally:
+        await table.close()
+
+    table = await Table().open(["Bea"], bots=2, failover="on", takeover_after=None)
+    try:
+        await table.armed()
+        keeper = table.standby().standby
+        assert len(keeper.own) == 2 and keeper.key() is None  # not before its client lost the host
+        actions = list(table.host.table.game.actions)
+        crash(table.host)
+        for c in table.clients:
+            await lost(c)
+        assert await asyncio.gather(*(c.follow(timeout=20) for c in table.clients)) == [
+            "standby",
+            "standby",
+        ]
+        assert table.guests["Bea"].host.table.game.actions[: len(actions)] == actions
+    finally:
+        await table.close()
+
+
+async def test_a_stranger_cannot_become_standby_and_a_lost_standby_is_replaced():
+    table = await Table().open(["Bea", "Cy", "Di"])
+    try:
+        await table.armed()
+        fo = table.room.failover
+        first = fo.standby_seat
+        other = next(c for c in table.clients if c.seat not in (first, None) and c.can_host)
+        await other.send_raw(
+            {"type": "standby_ready", "id": fo.epoch, "addresses": ["x"], "port": 9}
+        )
+        await asyncio.sleep(0.1)
+        assert fo.standby_seat == first and fo.standby_addresses != ["x"]
+        # the standby's player leaves: another is chosen, with a new key
+        epoch = fo.epoch
+        await table.standby().client.close()
+        await wait_for(lambda: fo._ready and fo.epoch > epoch and fo.standby_seat != first)
+        # the door of a standby answers a share of another table with an error
+        keeper = table.standby().standby
+        reader, writer = await asyncio.open_connection("127.0.0.1", keeper.door.port)
+        writer.write(encode({"type": "share", "table_id": "nope", "epoch": 1, "share": "1:00"}))
+        assert (await asyncio.wait_for(read_frame(reader), 5))["code"] == "bad_message"
+        writer.close()
+        assert keeper.pool == []
+    finally:
+        await table.close()
