@@ -42,6 +42,8 @@ from rum500 import cards as C
 from rum500.rules.melds import (
     HIGH_ACE,
     N_,
+    RANK_BITS,
+    RUN_STARTS,
     SUIT_BITS,
     IllegalMove,
     Meld,
@@ -382,9 +384,10 @@ class Game:
                         out.append(move)
         if self.must_play is None:
             nd = self.no_discard
-            for c in _discards(cm):
-                if c[1] != nd:
-                    out.append(c)
+            if nd is None:
+                out += _discards(cm)
+            else:
+                out += [d for d in _discards(cm) if d[1] != nd]
         return out
 
     def _play_problem(
@@ -1269,17 +1272,30 @@ class _PlayCheck:
         self.single = {c for c in hand if hand.count(c) == 1} if several else None
         self.fast = g.must_play is not None and g.no_discard is None
         self.masks: tuple[list[int], list[int], int] | None = None  # see _hand_masks
+        self.way = _way(g, g.must_play, cm) if self.fast else None
+        self.n = len(hand)
 
     def meld(
         self, ids: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
     ) -> bool:
         played = [JOKER if w else c for c, w in zip(ids, wild, strict=True)] if wild else ids
+        way = self.way
+        if way is not None and self.n - len(played) > way[2]:
+            uses = way[0]
+            for c in played:
+                if uses >> c & 1:
+                    break
+            else:
+                return True  # the way stays: the melds on the table only gain one
         if self.fast and self._still_placed(played, None):
             return True
         new = make_meld(-1, list(ids), self.g.turn, list(wild)) if wild else None
         return self.g._play_problem(list(played), None, None, new) is None
 
     def layoff(self, held: int, onto: Meld, card: int, wild: bool) -> bool:
+        way = self.way
+        if way is not None and self.n - 1 > way[2] and not way[0] >> held & 1 and onto.id != way[1]:
+            return True
         if self.fast and self._still_placed((held,), onto):
             return True
         return self.g._play_problem([held], onto, card, None, wild) is None
@@ -1321,6 +1337,37 @@ class _PlayCheck:
         else:
             cost = placement_cost_masks(mp, by_rank, by_suit, melds)  # type: ignore[arg-type]
         return cost is not None and not (options.must_discard and cost >= left)
+
+
+def _way(g: Game, card: int | None, cm: int) -> tuple[int, int, int] | None:
+    """One way to put ``card`` (held, not a joker) on the table as the hand ``cm`` and the
+    table stand: ``(card mask of the other cards of the hand it uses, id of the meld it
+    goes on or -1, its cost)`` — laid off on a meld as it is, or in a new set or run of
+    three — or None. While a play neither uses those cards nor changes that meld, the way
+    stays."""
+    if card is None or card == JOKER:
+        return None
+    for m in g.melds:
+        if card in layoff_cards(m):
+            return 0, m.id, 1
+    others = cm & RANK_BITS[card % 13] & ~(1 << card)
+    if others.bit_count() >= 2:
+        first = others & -others
+        others ^= first
+        return first | (others & -others), -1, 3
+    s = card // 13
+    x = cm >> 13 * s & SUIT_BITS
+    mask = x | (x & 1) << HIGH_ACE
+    starts = mask & (mask >> 1) & (mask >> 2) & RUN_STARTS[card]
+    if not starts:
+        return None
+    a = (starts & -starts).bit_length() - 1
+    uses = 0
+    for p in (a, a + 1, a + 2):
+        c = s * 13 + (0 if p == HIGH_ACE else p)
+        if c != card:
+            uses |= 1 << c
+    return uses, -1, 3
 
 
 def _hand_masks(hand: list[int]) -> tuple[list[int], list[int], int]:

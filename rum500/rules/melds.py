@@ -443,10 +443,18 @@ def candidate_meld_tuples(cm: int) -> list[tuple[int, ...]]:
         out += _SET_CARDS[r][
             (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
         ]
-    for s, x in enumerate((a, b, c, d)):
-        m = x | (x & 1) << HIGH_ACE
-        if m & (m >> 1) & (m >> 2):
-            out += suit_runs(s, m)
+    a |= (a & 1) << HIGH_ACE  # the ace at both ends
+    if a & (a >> 1) & (a >> 2):
+        out += suit_runs(0, a)
+    b |= (b & 1) << HIGH_ACE
+    if b & (b >> 1) & (b >> 2):
+        out += suit_runs(1, b)
+    c |= (c & 1) << HIGH_ACE
+    if c & (c >> 1) & (c >> 2):
+        out += suit_runs(2, c)
+    d |= (d & 1) << HIGH_ACE
+    if d & (d >> 1) & (d >> 2):
+        out += suit_runs(3, d)
     return out
 
 
@@ -561,7 +569,7 @@ def run_starts(card: int) -> int:
     return out
 
 
-_RUN_STARTS = [run_starts(c) for c in range(C.DECK_SIZE)]
+RUN_STARTS = [run_starts(c) for c in range(C.DECK_SIZE)]
 
 
 def placeable(card: int, cm: int, direct: int, runs: list[list[tuple[int, int]]]) -> bool:
@@ -577,7 +585,7 @@ def placeable(card: int, cm: int, direct: int, runs: list[list[tuple[int, int]]]
     s = card // 13
     x = cm >> 13 * s & SUIT_BITS
     mask = x | (x & 1) << HIGH_ACE
-    if mask & (mask >> 1) & (mask >> 2) & _RUN_STARTS[card]:
+    if mask & (mask >> 1) & (mask >> 2) & RUN_STARTS[card]:
         return True  # a new run
     for lo, hi in runs[s]:  # a lay-off after the cards between
         if r == C.ACE:
