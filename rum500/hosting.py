@@ -957,16 +957,19 @@ async def _headless(config: HostConfig) -> int:
     )
     host.server.on_change.append(_logger(host))
     host.server.on_events.append(_event_logger(host))
-    from rum500.handoff.headless import read_commands  # the room beside the host
+    from rum500.handoff import Room  # handoff and failover: the room beside the host
+    from rum500.handoff.headless import read_commands
 
+    room = Room(host)
     moved = asyncio.Event()
-    commands = read_commands(host, lambda line: print(line, flush=True), moved)
+    commands = read_commands(room.mover, lambda line: print(line, flush=True), moved)
     finished = asyncio.create_task(host.finished())
     stopping = asyncio.create_task(stop.wait())
     gone = asyncio.create_task(moved.wait())
     await asyncio.wait({finished, stopping, gone}, return_when=asyncio.FIRST_COMPLETED)
     commands.cancel()
     gone.cancel()
+    room.close()
     if moved.is_set():
         stopping.cancel()
         finished.cancel()

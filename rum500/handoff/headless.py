@@ -35,7 +35,7 @@ from net.client import ActionRefused, Client, ClientError, ConnectionLost, Hands
 from rum500.bots import make_bot
 from rum500.handoff.guest import Guest
 from rum500.handoff.planned import HandoffError, TableMover
-from rum500.hosting import Host, describe_event
+from rum500.hosting import describe_event
 from rum500.rules import Options
 
 log = logging.getLogger(__name__)
@@ -78,6 +78,7 @@ async def play_seat(
     bot = make_bot(level, seed)
     names: list[str] = []
     readied: set[int] = set()
+    note = None
     while True:
         try:
             async for msg in client.messages():
@@ -86,6 +87,9 @@ async def play_seat(
                     out(f"the table moves to {', '.join(msg['addresses'])} port {msg['port']}")
                 if kind == "standby" and msg.get("port"):
                     out(f"standby named: seat {msg.get('seat')} at port {msg['port']}")
+                if kind == "lobby" and (msg.get("failover") or {}).get("note") != note:
+                    note = msg["failover"]["note"]
+                    out(f"failover: {note}")
                 if kind != "state":
                     continue
                 view = msg["view"]
@@ -187,7 +191,9 @@ def run_guest(args: Any) -> int:
 # ---------------------------------------------------------------------- the headless host
 
 
-def read_commands(host: Host, out: Callable[[str], None], done: asyncio.Event) -> asyncio.Task:
+def read_commands(
+    mover: TableMover, out: Callable[[str], None], done: asyncio.Event
+) -> asyncio.Task:
     """Read commands on standard input for the headless host (see the module docstring);
     ``done`` is set when the table has moved away."""
     loop = asyncio.get_running_loop()
@@ -199,7 +205,6 @@ def read_commands(host: Host, out: Callable[[str], None], done: asyncio.Event) -
         loop.call_soon_threadsafe(lines.put_nowait, None)
 
     threading.Thread(target=reader, daemon=True, name="rum500-stdin").start()
-    mover = TableMover(host)
 
     async def serve() -> None:
         while (line := await lines.get()) is not None:
