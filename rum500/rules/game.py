@@ -314,8 +314,8 @@ class Game:
         - the card mask of every card held that a meld takes as it is (the joker's bit when
           a meld takes one), see :func:`placeable`;
         - per suit, the (lo, hi) of the runs;
-        - every lay-off as ``(card held, move)``, in the order of :meth:`legal_moves` (per
-          meld: its cards, then a joker standing for each)."""
+        - per meld, its lay-offs as ``(card held, move)``, in the order of
+          :meth:`legal_moves` (its cards, then a joker standing for each)."""
         kept = self._table
         melds = self.melds
         if kept is not None and kept[0] is melds:
@@ -327,10 +327,8 @@ class Game:
             moves = m.moves
             if moves is None:
                 moves = m.moves = _layoff_moves(m)
-            if moves:
-                layoffs += moves
-                for c, _ in moves:
-                    needs |= 1 << c
+            needs |= moves[0]
+            layoffs.append(moves[1])
             if m.kind == "run":
                 runs[m.suit].append((m.lo, m.hi))
         found = (needs, runs, layoffs)
@@ -366,9 +364,10 @@ class Game:
                     if not keep_one or len(ids) < n:
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
             if needs & cm and (not keep_one or n > 1):
-                for c, move in layoffs:
-                    if cm >> c & 1:
-                        out.append(move)
+                for moves in layoffs:
+                    for c, move in moves:
+                        if cm >> c & 1:
+                            out.append(move)
         else:
             may = _PlayCheck(self, hand, cm)
             for t in candidate_meld_tuples(cm):
@@ -379,9 +378,12 @@ class Game:
                     if may.meld(ids, wild):
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
             if needs & cm:
-                for c, move in layoffs:
-                    if cm >> c & 1 and may.layoff(c, self._meld_by_id(move[2]), move[3], move[4]):
-                        out.append(move)
+                for moves in layoffs:
+                    for c, move in moves:
+                        if cm >> c & 1 and may.layoff(
+                            c, self._meld_by_id(move[2]), move[3], move[4]
+                        ):
+                            out.append(move)
         if self.must_play is None:
             nd = self.no_discard
             if nd is None:
@@ -1279,6 +1281,8 @@ class _PlayCheck:
         self, ids: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
     ) -> bool:
         played = [JOKER if w else c for c, w in zip(ids, wild, strict=True)] if wild else ids
+        if self.fast and self.g.must_play in played:  # as _play_problem decides it
+            return self.n > len(played) or not self.g.options.must_discard
         way = self.way
         if way is not None and self.n - len(played) > way[2]:
             uses = way[0]
@@ -1293,6 +1297,8 @@ class _PlayCheck:
         return self.g._play_problem(list(played), None, None, new) is None
 
     def layoff(self, held: int, onto: Meld, card: int, wild: bool) -> bool:
+        if self.fast and held == self.g.must_play:  # as _play_problem decides it
+            return self.n > 1 or not self.g.options.must_discard
         way = self.way
         if way is not None and self.n - 1 > way[2] and not way[0] >> held & 1 and onto.id != way[1]:
             return True
@@ -1384,13 +1390,14 @@ def _hand_masks(hand: list[int]) -> tuple[list[int], list[int], int]:
     return by_rank, by_suit, jokers
 
 
-def _layoff_moves(m: Meld) -> tuple[tuple[int, tuple], ...]:
-    """The lay-offs onto ``m`` as ``(card held, move)``: its cards, then a joker for each."""
+def _layoff_moves(m: Meld) -> tuple[int, tuple[tuple[int, tuple], ...]]:
+    """The lay-offs onto ``m`` as ``(card held, move)`` (its cards, then a joker for each),
+    after the card mask of the cards held they need."""
     spots = layoff_cards(m)
     out = [(c, (MOVE_LAYOFF, c, m.id, c, False)) for c in spots]
     if spots and joker_fits(m):
         out += [(JOKER, (MOVE_LAYOFF, JOKER, m.id, c, True)) for c in spots]
-    return tuple(out)
+    return card_mask([c for c, _ in out]), tuple(out)
 
 
 def action_of(move: tuple) -> dict:
