@@ -2,7 +2,10 @@
 
 :class:`NetSession` connects (rejoining with the token kept on disk for that address), feeds
 every message from the host to the model, and when the connection drops shows a banner and
-retries the rejoin in the background until it is back or the player leaves. The model sends
+retries the rejoin in the background until it is back or the player leaves — where the table
+is now: after ``moved`` at its new host, after a failover at the standby (``Client.follow``).
+A seated player's session can host (``can_host``): a :class:`rum500.handoff.Guest` beside it
+takes the table when the host hands it over, or stands by for it. The model sends
 through :meth:`NetSession.act` / :meth:`NetSession.chat`, which turn the client's errors into
 the model's :class:`~rum500.tui.model.Refused` and :class:`ConnectionError`.
 """
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from net.client import ActionRefused, Client, ClientError, ConnectionLost, HandshakeError
 from rum500.i18n import _
@@ -85,6 +89,10 @@ class NetSession:
         self.use_saved_token = use_saved_token and token is None
         self.client: Client | None = None
         self.closing = False
+        self.guest: Any = None  # rum500.handoff.Guest: this machine can take the table
+        #: where this machine hosts a table taken over (see Guest), and announces it
+        self.guest_bind = "0.0.0.0"
+        self.guest_announce = True
 
     @property
     def key(self) -> str:
@@ -106,6 +114,7 @@ class NetSession:
                     token=saved["token"],
                     password=self.password,
                     timeout=5.0,
+                    can_host=True,
                 )
             except HandshakeError as e:
                 if e.code != "bad_token" or self.token:
@@ -122,10 +131,21 @@ class NetSession:
                     password=self.password,
                     spectate=self.spectate,
                     timeout=5.0,
+                    can_host=not self.spectate,
                 )
             except ClientError as e:
                 raise SessionError(self._why(e)) from None
         self._save_token()
+        if self.client.seat is not None:
+            from rum500.handoff import Guest
+            from rum500.store.db import db_path
+
+            self.guest = Guest(
+                self.client,
+                bind=self.guest_bind,
+                announce=self.guest_announce,
+                log_path=db_path(),
+            )
         return self.client
 
     def _why(self, e: ClientError) -> str:
@@ -194,6 +214,12 @@ class NetSession:
             except ConnectionLost as e:
                 if self.closing:
                     return
+                if e.code == "moved" or self.client.standby is not None:
+                    model.connection_lost(_("following the table"))
+                    if await self._follow(model):
+                        continue
+                    if e.code == "moved":
+                        return  # the banner says why
                 if e.code == "shutdown":  # final: no retry, back to the lobby
                     model.host_closed(self._final_reason(e))
                     return
@@ -204,6 +230,21 @@ class NetSession:
                     model.connection_lost()
                 if not await self._rejoin(model):
                     return  # refused for good: the banner says why
+
+    async def _follow(self, model: TableModel) -> bool:
+        """Rejoin where the table went (its new host, or the standby); True when back."""
+        assert self.client is not None
+        try:
+            await self.client.follow()
+        except ClientError as e:
+            model.connection_lost(str(e))
+            return False
+        self.host, self.port = self.client.host, self.client.port
+        model.address = self.key
+        self._save_token()
+        model.apply_message(self.welcome())
+        model.connection_back()
+        return True
 
     def _final_reason(self, e: ConnectionLost) -> str:
         if e.code == "replaced":
@@ -240,3 +281,5 @@ class NetSession:
         if self.client is not None:
             with contextlib.suppress(Exception):
                 await self.client.close()
+        if self.guest is not None:  # a table taken over closes with its player's screen
+            await self.guest.close()

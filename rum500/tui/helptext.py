@@ -110,10 +110,21 @@ def _ascii_line(line: str) -> str:
     return key.ljust(column - 1) + " " + m.group(3).translate(ASCII_ARROWS)
 
 
-def help_lines(ascii: bool = False, options: dict | None = None) -> list[str]:
+def host_keys_text() -> str:
+    return _(
+        "HOSTING\n"
+        "  H              hand the table to another player's machine: it hosts from then\n"
+        "                 on, and everyone follows by itself (choose who: 1, 2 …)"
+    )
+
+
+def help_lines(
+    ascii: bool = False, options: dict | None = None, hosting: bool = False
+) -> list[str]:
     """The help screen's lines; with ``ascii`` the arrows in ASCII, the columns kept; with
-    the table's ``options``, the house rules on at this table."""
-    text = keys_text() + "\n\n" + rules_text()
+    the table's ``options``, the house rules on at this table; ``hosting``: the host
+    player's keys too."""
+    text = keys_text() + ("\n\n" + host_keys_text() if hosting else "") + "\n\n" + rules_text()
     house = house_rules_text(options)
     if house:
         text += "\n\n" + house

@@ -65,6 +65,7 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     bind(("enter",), model.enter)
     bind(("o",), model.toggle_sort)
     bind(("g",), model.start_with_bots)
+    bind(("H",), model.offer_handoff)
     bind(("h",), model.hint)
     bind(("r",), model.claim.call)
     bind(("x",), model.claim.pass_)

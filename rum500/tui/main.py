@@ -210,6 +210,9 @@ async def host_and_play(
     except (ValueError, OSError) as e:
         _close_journal(config)  # unlock a resumed match: the lobby may try it again
         raise SessionError(_("cannot host: {why}").format(why=e)) from None
+    from rum500.handoff import Room  # handoff and failover beside the host
+
+    room = Room(host)
     try:
         if interactive_start and note is None:
             note = _(
@@ -217,6 +220,8 @@ async def host_and_play(
             ).format(table=host.table_name, port=host.port)
         model = model or TableModel(name=name, ascii=ascii)
         model.hosting = True
+        model.successors = room.mover.successors
+        model.hand_over = room.mover.hand_over
         return await play_at(
             host.address,
             host.port,
@@ -231,6 +236,7 @@ async def host_and_play(
             model=model,
         )
     finally:
+        room.close()
         await host.close()
         _close_journal(config)
 

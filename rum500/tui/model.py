@@ -134,6 +134,12 @@ class TableModel:
         self.busy = False
         self.finished = False
         self.start_now: Callable[[], None] | None = None  # our own host: start with bots
+        #: our own host: the players who may take the table, and handing it to a seat
+        self.successors: Callable[[], list[tuple[int, str]]] | None = None
+        self.hand_over: Callable[[int], Any] | None = None
+        self.failover_note = ""  # the lobby's sentence about failover
+        #: a numbered question answered here, not by an action: called with the answer's index
+        self.choose_local: Callable[[int], None] | None = None
         self.exit: Callable[[], None] = lambda: None
         self.on_change: Callable[[], None] = lambda: None
 
@@ -285,6 +291,8 @@ class TableModel:
             out.append(("h", _("hint"), self.hint))
         if self.view and self.view.get("results"):
             out.append(("p", _("scores"), self.scores.toggle))
+        if self.hosting and self.view and self.successors is not None and self.successors():
+            out.append(("H", _("hand the table over"), self.offer_handoff))
         return out + self._always_keys()
 
     def _always_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
@@ -317,6 +325,11 @@ class TableModel:
             addresses = msg.get("addresses")
             if isinstance(addresses, list):
                 self.addresses = [str(a)[:60] for a in addresses[:8] if isinstance(a, str)]
+            failover = msg.get("failover")
+            note = str(failover.get("note") or "")[:200] if isinstance(failover, dict) else ""
+            if note and note != self.failover_note:
+                self.log.append(note)
+            self.failover_note = note
         elif kind == "state":
             view = msg.get("view")
             if isinstance(view, dict) and "players" in view:  # {} before the match starts
@@ -324,6 +337,16 @@ class TableModel:
         elif kind == "chat":
             who = msg.get("name") or self.player_name(msg.get("seat"))
             self.chat_lines.append(f"{who}: {msg.get('text', '')}")
+        elif kind == "moved":
+            self.log.append(_("The table moves to another host: following it…"))
+        elif kind == "standby" and isinstance(msg.get("name"), str):
+            self.log.append(
+                _("If the host goes, {name}'s machine takes the table over.").format(
+                    name=msg["name"][:24]
+                )
+            )
+        elif kind == "error" and msg.get("code") == "moved":
+            pass  # said with "moved"
         elif kind in ("error", "refused"):
             why = describe.refusal(
                 str(msg.get("message", "")), msg.get("template"), msg.get("params"), self.ascii
@@ -581,7 +604,7 @@ class TableModel:
 
     def help_lines(self) -> list[str]:
         """The help screen, with the house rules on at this table."""
-        return help_lines(self.ascii, (self.view or {}).get("options"))
+        return help_lines(self.ascii, (self.view or {}).get("options"), self.hosting)
 
     def banner_text(self) -> str:
         """A call of "Rummy!" in the last few seconds, in words (else "")."""
@@ -594,12 +617,20 @@ class TableModel:
     def choose(self, question: str, choices: list[tuple[str, dict]]) -> None:
         """Ask which of ``choices`` (label, action) to play: the keys 1, 2 … answer."""
         self.choose_text = question
+        self.choose_local = None
         self.choices = choices[:9]
         self.overlay = "choose"
         self.on_change()
 
     def choose_pick(self, i: int) -> None:
         if self.overlay != "choose" or not 0 <= i < len(self.choices):
+            return
+        if self.choose_local is not None:
+            local, self.choose_local = self.choose_local, None
+            self.choices = []
+            self.overlay = self._resting()
+            local(i)
+            self.on_change()
             return
         action = self.choices[i][1]
         self.choices = []
@@ -608,6 +639,41 @@ class TableModel:
         self.choosing_meld_for = None
         self.zone = Zone.HAND
         self._submit(action)
+
+    def offer_handoff(self) -> None:
+        """H: the host player hands the table to another player's machine (who: 1, 2 …)."""
+        if not self.hosting or self.successors is None or self.hand_over is None:
+            self.say(_("Only the host player can hand the table over."), error=True)
+            return
+        if not self.view:
+            self.say(_("The table can be handed over once the match has started."), error=True)
+            return
+        found = self.successors()
+        if not found:
+            self.say(
+                _("Nobody here can take the table: their rum500 must be able to host."),
+                error=True,
+            )
+            return
+        seats = [seat for seat, _name in found]
+        self.choose(
+            _("Hand the table to whose machine?"), [(name, {"seat": s}) for s, name in found]
+        )
+        self.choose_local = lambda i: self.spawn(self._hand_over(seats[i]))
+
+    async def _hand_over(self, seat: int) -> None:
+        assert self.hand_over is not None
+        self.say(_("Handing the table over…"))
+        try:
+            await self.hand_over(seat)
+        except Exception as e:  # HandoffError: the table stays here
+            self.say(str(e), error=True)
+            return
+        self.hosting = False
+        self.log.append(
+            _("The table moved to {name}'s machine.").format(name=self.player_name(seat))
+        )
+        self.on_change()
 
     def _joker_choices(self, actions: list[dict]) -> list[tuple[str, dict]]:
         return [
@@ -1020,6 +1086,7 @@ class TableModel:
         self.on_change()
 
     def close_overlay(self) -> None:
+        self.choose_local = None
         if self.overlay == "sheet":
             if self.sheet is not None:
                 self.sheet_closed_for = self.sheet.get("hand")
