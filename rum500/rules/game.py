@@ -239,9 +239,9 @@ class Game:
         the same order), for :meth:`apply_move`. Cached until the position changes."""
         if self._legal is None:
             phase = self.phase
-            if phase is Phase.DRAW:
+            if phase is _DRAW:
                 self._legal = self._legal_draws()
-            elif phase is Phase.PLAY:
+            elif phase is _PLAY:
                 self._legal = self._legal_plays()
             elif phase is Phase.HAND_OVER:
                 self._legal = [(MOVE_DEAL,)]
@@ -323,10 +323,11 @@ class Game:
         needs = 0
         runs: list[list[tuple[int, int]]] = [[], [], [], []]
         layoffs: list[tuple] = []
+        jokers = self.options.jokers  # (a meld is only ever on tables of the same options)
         for m in melds:
             moves = m.moves
             if moves is None:
-                moves = m.moves = _layoff_moves(m)
+                moves = m.moves = _layoff_moves(m, jokers)
             needs |= moves[0]
             layoffs.append(moves[1])
             if m.kind == "run":
@@ -721,8 +722,9 @@ class Game:
         self.melds = self.melds + [meld]  # a new list: see _table_spots
         self._remove(played)
         normal = _meld_action(meld.cards, meld.wild)
-        event = {"type": "meld", "seat": self.turn, "meld": meld.id}
-        event.update((k, v) for k, v in normal.items() if k != "type")
+        event = {"type": "meld", "seat": self.turn, "meld": meld.id, "cards": normal["cards"]}
+        if "jokers" in normal:
+            event["jokers"] = normal["jokers"]
         return normal, [event] + self._after_play()
 
     def _joker_meld(self, played: list[int], names: object) -> Meld:
@@ -821,17 +823,15 @@ class Game:
     def _remove(self, played: list[int]) -> None:
         seat = self.turn
         hand = self.hands[seat]
+        cm = self._cm[seat]
+        several = self.decks > 1
         for c in played:
             hand.remove(c)
-            self._lost(seat, c)
+            if not ((several or c == JOKER) and c in hand):  # no other copy held
+                cm &= ~(1 << c)
             if c == self.must_play:
                 self.must_play = None
-
-    def _lost(self, seat: int, card: int) -> None:
-        """One copy of ``card`` has left the hand of ``seat``: its card mask follows."""
-        if (card == JOKER or self.decks > 1) and card in self.hands[seat]:
-            return  # another copy is still held
-        self._cm[seat] &= ~(1 << card)
+        self._cm[seat] = cm
 
     def _after_play(self) -> list[dict]:
         if not self.hands[self.turn]:
@@ -852,10 +852,13 @@ class Game:
 
     def _put_discard(self, card: int) -> tuple[dict, list[dict]]:
         seat = self.turn
-        self.hands[seat].remove(card)
-        self._lost(seat, card)
+        hand = self.hands[seat]
+        hand.remove(card)
+        if not ((self.decks > 1 or card == JOKER) and card in hand):  # no other copy held
+            self._cm[seat] &= ~(1 << card)
         self.pile.append(card)
-        events = [{"type": "discard", "seat": seat, "card": C.name(card)}]
+        name = C.name(card)
+        events = [{"type": "discard", "seat": seat, "card": name}]
         if not self.hands[seat]:
             self.went_out = seat
             events += self._end_hand("out")
@@ -867,7 +870,7 @@ class Game:
             self.claim_from = seat
         else:
             events += self._next_turn()
-        return {"type": "discard", "card": C.name(card)}, events
+        return {"type": "discard", "card": name}, events
 
     # ------------------------------------------------------------------ "Rummy!" (§11.2)
 
@@ -1390,14 +1393,19 @@ def _hand_masks(hand: list[int]) -> tuple[list[int], list[int], int]:
     return by_rank, by_suit, jokers
 
 
-def _layoff_moves(m: Meld) -> tuple[int, tuple[tuple[int, tuple], ...]]:
-    """The lay-offs onto ``m`` as ``(card held, move)`` (its cards, then a joker for each),
-    after the card mask of the cards held they need."""
+def _layoff_moves(m: Meld, jokers: bool) -> tuple[int, tuple[tuple[int, tuple], ...]]:
+    """The lay-offs onto ``m`` as ``(card held, move)`` (its cards, then, when the table
+    plays ``jokers``, a joker for each), after the card mask of the cards held they need."""
     spots = layoff_cards(m)
-    out = [(c, (MOVE_LAYOFF, c, m.id, c, False)) for c in spots]
-    if spots and joker_fits(m):
+    needs = 0
+    out = []
+    for c in spots:
+        needs |= 1 << c
+        out.append((c, (MOVE_LAYOFF, c, m.id, c, False)))
+    if jokers and spots and joker_fits(m):
+        needs |= 1 << JOKER
         out += [(JOKER, (MOVE_LAYOFF, JOKER, m.id, c, True)) for c in spots]
-    return card_mask([c for c, _ in out]), tuple(out)
+    return needs, tuple(out)
 
 
 def action_of(move: tuple) -> dict:
@@ -1445,6 +1453,8 @@ def _joker_layoff_action(stands_for: int, meld: int) -> dict:
 
 
 JOKER = C.JOKER
+_DRAW = Phase.DRAW
+_PLAY = Phase.PLAY
 #: per card (jokers aside): its bit in a rank's suit mask, and its bits in its suit's position
 #: mask (an ace at both ends, as :func:`rum500.rules.melds.suit_masks`)
 _SUIT_BIT = [1 << (c // 13) for c in range(C.DECK_SIZE)]
