@@ -108,7 +108,7 @@ class TableMover:
         journal = host.config.journal
         note = getattr(journal, "note", None)
         if note is not None:
-            note(f"handed over to {conn.name} at {where[0]} port {where[1]}")
+            note(f"handed over to {conn.name} at {', '.join(where[0])} port {where[1]}")
         log.info("the table moved to %s (port %d)", ", ".join(where[0]), where[1])
         server.move(*where)
         await host.close()

@@ -75,6 +75,16 @@ MIGRATIONS: list[str] = [
     ALTER TABLE matches ADD COLUMN hands_played INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX matches_by_status ON matches (status, id);
     """,
+    # 2 -> 3: what happened to a match besides its actions (the table handed to another host).
+    """
+    CREATE TABLE notes (
+        match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+        n        INTEGER NOT NULL,
+        at       TEXT    NOT NULL,
+        text     TEXT    NOT NULL,
+        PRIMARY KEY (match_id, n)
+    ) WITHOUT ROWID;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

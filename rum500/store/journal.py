@@ -268,6 +268,29 @@ class Journal:
             return
         self._flush()
 
+    def note(self, text: str) -> None:
+        """Something that happened to the match besides its actions, e.g. that the table was
+        handed to another host (the ``notes`` table), after the actions logged so far."""
+        try:
+            text, at = str(text)[:500], now()
+
+            def op(conn: sqlite3.Connection) -> None:
+                if self.match_id is None:
+                    return
+                (n,) = conn.execute(
+                    "SELECT COUNT(*) FROM notes WHERE match_id = ?", (self.match_id,)
+                ).fetchone()
+                conn.execute(
+                    "INSERT INTO notes (match_id, n, at, text) VALUES (?, ?, ?, ?)",
+                    (self.match_id, n, at, text),
+                )
+
+            self._pending.append(op)
+        except Exception as e:
+            self._warn("input", f"the game log could not record a note: {e!r}")
+            return
+        self._flush()
+
     def finish(self, winner: int | None, totals: list[int]) -> None:
         """Game over."""
         try:

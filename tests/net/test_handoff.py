@@ -15,6 +15,7 @@ from rum500.handoff import FROZEN, Guest, HandoffError, TableMover
 from rum500.handoff.document import decode_chunks, encode_chunks, table_document
 from rum500.hosting import HostConfig, start_host
 from rum500.rules import Options
+from rum500.store.journal import Journal
 from tests.net.util import wait_for
 
 
@@ -54,7 +55,8 @@ def mine(client: Client) -> tuple:
 
 
 async def test_a_handoff_mid_turn_every_client_follows_to_the_same_position(tmp_path):
-    host, clients = await table_of_three()
+    old_log = Journal(tmp_path / "host.sqlite3")
+    host, clients = await table_of_three(journal=old_log)
     ann, bea, cy = clients
     guest = Guest(bea, bind="127.0.0.1", announce=False, log_path=tmp_path / "bea.sqlite3")
     try:
@@ -88,6 +90,12 @@ async def test_a_handoff_mid_turn_every_client_follows_to_the_same_position(tmp_
         with contextlib.closing(sqlite3.connect(tmp_path / "bea.sqlite3")) as db:
             (n,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
         assert n == actions + 1
+        # the old host's log has the match up to the handoff, and says where it went
+        old_log.close()
+        with contextlib.closing(sqlite3.connect(tmp_path / "host.sqlite3")) as db:
+            (n,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
+            notes = [t for (t,) in db.execute("SELECT text FROM notes")]
+        assert n == actions and notes == [f"handed over to Bea at 127.0.0.1 port {where[1]}"]
     finally:
         for c in clients:
             await c.close()
