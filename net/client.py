@@ -318,7 +318,8 @@ class Client:
         the host itself after a third of it in silence, so a healthy line is never taken
         for a dead one."""
         while self._writer is not None:
-            await asyncio.sleep(self.idle_timeout / 4)
+            # checked at least each second: a standby named shortens idle_timeout at once
+            await asyncio.sleep(min(self.idle_timeout, ARMED_IDLE) / 4)
             if self._writer is None:
                 return
             quiet = time.monotonic() - self._heard

@@ -238,3 +238,116 @@ async def test_a_stranger_cannot_become_standby_and_a_lost_standby_is_replaced()
         assert keeper.pool == []
     finally:
         await table.close()
+
+
+def pull_the_cable(host: Host) -> None:
+    """The host's cable is pulled: nothing it sends arrives, nothing sent to it is read, and
+    new connections find nobody; no socket is closed."""
+    host._closing = True
+    if host._driver is not None:
+        host._driver.cancel()
+    server = host.server
+    if server._pinger is not None:
+        server._pinger.cancel()
+    if server._server is not None:
+        server._server.close()
+    for conn in list(server.conns):
+        conn.transport.pause_reading()
+        conn.send_frame = lambda frame: None  # type: ignore[method-assign]
+
+
+async def test_a_silent_host_is_left_for_the_standby(monkeypatch):
+    monkeypatch.setattr("net.client.ARMED_IDLE", 1.0)  # 4 s in real life: a quicker test
+    table = await Table().open(["Bea", "Cy", "Di"], ann=False, takeover_after=None)
+    try:
+        await table.armed()
+        standby = table.standby()
+        actions = list(table.host.table.game.actions)
+        pull_the_cable(table.host)
+        for c in table.clients:
+            assert (await lost(c)).code == "timeout"  # silence, not a reset
+        ways = await asyncio.gather(*(c.follow(timeout=20) for c in table.clients))
+        assert ways == ["standby"] * 3
+        assert standby.host.table.game.actions[: len(actions)] == actions
+    finally:
+        await table.close()
+
+
+async def test_sigkill_of_a_headless_host_process(tmp_path):
+    """``rum500 host --headless`` in its own process, killed with SIGKILL mid-match: the
+    standby (a guest of this test) serves and every client follows with every action."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "RUM500_HOME": str(tmp_path)}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "rum500",
+            "host",
+            "--headless",
+            "--no-announce",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--players",
+            "4",
+            "--bots",
+            "1",
+            "--target",
+            "1000",
+            "--bot-delay",
+            "0",
+            "--seed",
+            "9",
+        ],  # fmt: skip
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    clients: list[Client] = []
+    guests: list[Guest] = []
+    try:
+        for _ in range(100):  # the host listens
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.1).close()
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        for name in ("Bea", "Cy", "Di"):
+            c = await Client.connect("127.0.0.1", port, name=name, can_host=True)
+            clients.append(c)
+            guests.append(Guest(c, bind="127.0.0.1", announce=False))
+        await wait_for(lambda: all(c.standby and c.standby.get("port") for c in clients))
+        await wait_for(lambda: any(g.standby.records for g in guests))
+        turn = clients[0].view["turn"]
+        mover = next(c for c in clients if c.seat == turn)
+        await mover.act(next(a for a in mover.view["legal_actions"] if a["type"] == "draw"))
+        await wait_for(lambda: len({c.seq for c in clients}) == 1)
+        before = {c.seat: mine(c) for c in clients}
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        for c in clients:
+            await lost(c)
+        assert await asyncio.gather(*(c.follow(timeout=20) for c in clients)) == ["standby"] * 3
+        await wait_for(lambda: all(c.view is not None for c in clients))
+        assert {c.seat: mine(c) for c in clients} == before
+        new = next(g.host for g in guests if g.host is not None)
+        assert new.table.game.actions[-1]["type"] == "draw"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        for c in clients:
+            await c.close()
+        for g in guests:
+            await g.close()
