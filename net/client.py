@@ -45,7 +45,7 @@ import itertools
 import socket
 import struct
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from net.framing import (
     HEADER,
@@ -159,6 +159,7 @@ ARMED_IDLE = 4.0  # … while a standby is named (failover armed): a dead host i
 HOST_RETRIES = (0.0, 0.3)  # after a loss with a standby named: the host is tried again so …
 FOLLOW_TIMEOUT = 30.0  # seconds follow() keeps trying the table's new place
 STANDBY_RETRY = 0.2  # seconds between tries of a standby that does not host yet
+FIND_AFTER = 8.0  # seconds the given address may not answer before the table is looked up
 
 
 class Client:
@@ -197,6 +198,9 @@ class Client:
         #: called when follow() gives the host up for the standby (a standby's own role
         #: counts its own shares only then)
         self.on_leave_host: list[Callable[[], None]] = []
+        #: finder(table_id, timeout) -> (addresses, port) or None: where the table with
+        #: that id is announced now (e.g. by net.discovery.find); follow()'s last resort
+        self.finder: Callable[[str, float], Awaitable[tuple[list[str], int] | None]] | None = None
         self.deltas = deltas
         self._held: list[dict] = []  # events of deltas that could not apply (a gap)
         self._awaiting = False  # a resync was asked for, the whole view not yet here
@@ -498,7 +502,7 @@ class Client:
         if lost is not None and lost.code == "moved" and self.moved is not None:
             self.standby = None
             addresses, port = self.moved
-            await self._rejoin_at(addresses, port, end)
+            await self._rejoin_or_find(addresses, port, end)
             self.moved = None
             return "moved"
         standby = self.standby
@@ -511,11 +515,34 @@ class Client:
             for callback in list(self.on_leave_host):
                 callback()
             await self._give_share(standby, end)
-            await self._rejoin_at(standby["addresses"], standby["port"], end)
+            await self._rejoin_or_find(standby["addresses"], standby["port"], end)
             self.standby = None
             return "standby"
         await self._rejoin_at([self.host], self.port, end)
         return "host"
+
+    async def _rejoin_or_find(self, addresses: list[str], port: int, end: float) -> None:
+        """Rejoin at ``addresses``; when they do not answer for :data:`FIND_AFTER` seconds
+        and the program gave a :attr:`finder`, look the table up by its id (on the LAN)."""
+        loop = asyncio.get_running_loop()
+        if self.finder is None or self.table_id is None:
+            await self._rejoin_at(addresses, port, end)
+            return
+        try:
+            await self._rejoin_at(addresses, port, min(end, loop.time() + FIND_AFTER))
+            return
+        except HandshakeError:
+            raise
+        except ConnectionLost as e:
+            if loop.time() >= end:
+                raise
+            if e.code == "standby":  # it answers, it just does not host yet: keep at it
+                await self._rejoin_at(addresses, port, end)
+                return
+        found = await self.finder(self.table_id, max(0.1, end - loop.time()))
+        if found is None:
+            raise ConnectionLost(f"the table {self.table_id} is nowhere to be found")
+        await self._rejoin_at(*found, end)
 
     async def _rejoin_at(
         self, addresses: list[str], port: int, end: float, once: bool = False

@@ -368,6 +368,13 @@ async def find(
     return None
 
 
+async def where(table_id: str, timeout: float) -> tuple[list[str], int] | None:
+    """``(addresses, port)`` of the table announced with this id (:func:`find`), or None:
+    a :attr:`net.client.Client.finder`."""
+    found = await find(table_id, timeout)
+    return (found.addresses or [found.address], found.port) if found is not None else None
+
+
 async def browse(
     timeout: float = 5.0, interfaces: list[str] | None = None, quiet: float = QUIET
 ) -> list[TableInfo]:

@@ -148,6 +148,9 @@ async def run_guest_async(args: Any) -> int:
     except ClientError as e:
         say(str(e))
         return 2
+    from net.discovery import where as where_announced
+
+    client.finder = where_announced  # the table by its id on the LAN, as a last resort
     guest = Guest(
         client,
         bind=args.bind,

@@ -137,7 +137,10 @@ class NetSession:
                 raise SessionError(self._why(e)) from None
         self._save_token()
         if self.client.seat is not None:
+            from net.discovery import where
             from rum500.handoff import Guest
+
+            self.client.finder = where  # follow(): the table by its id on the LAN, at last
             from rum500.store.db import db_path
 
             self.guest = Guest(

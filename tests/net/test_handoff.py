@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import sqlite3
 
 import pytest
@@ -173,4 +174,31 @@ async def test_the_table_document_round_trips_through_chunks():
     finally:
         for c in clients:
             await c.close()
+        await host.close()
+
+
+async def test_a_client_that_cannot_reach_the_given_address_finds_the_table_by_id(monkeypatch):
+    monkeypatch.setattr("net.client.FIND_AFTER", 0.5)
+    host, clients = await table_of_three()
+    ann, bea, cy = clients
+    guest = Guest(bea, bind="127.0.0.1", announce=False)
+    asked: list[str] = []
+
+    async def finder(table_id: str, timeout: float):  # the LAN, as net.discovery.where
+        asked.append(table_id)
+        return ["127.0.0.1"], guest.host.port
+
+    try:
+        await TableMover(host).hand_over(bea.seat)
+        await lost(cy)
+        with socket.socket() as s:  # an address where nothing listens
+            s.bind(("127.0.0.1", 0))
+            cy.moved = (["127.0.0.1"], s.getsockname()[1])
+        cy.finder = finder
+        assert await cy.follow(timeout=10) == "moved"
+        assert asked == [host.table_id] and cy.port == guest.host.port
+    finally:
+        for c in clients:
+            await c.close()
+        await guest.close()
         await host.close()
