@@ -43,6 +43,7 @@ class Door:
         self.on_share = on_share
         self.sock: socket.socket | None = None
         self._listener: asyncio.AbstractServer | None = None
+        self._handlers: set[asyncio.Task] = set()  # connections being answered
         self.port = 0
 
     async def open(self, bind: str = "127.0.0.1", port: int = 0) -> int:
@@ -61,7 +62,7 @@ class Door:
         sock.listen(64)
         self.sock = sock
         # the door serves on a duplicate of the socket: closing the door leaves it listening
-        self._listener = await asyncio.start_server(self._handle, sock=sock.dup())
+        self._listener = await asyncio.start_server(self._accept, sock=sock.dup())
         self.port = sock.getsockname()[1]
         return self.port
 
@@ -74,6 +75,9 @@ class Door:
         return sock
 
     async def close(self, keep_socket: bool = False) -> None:
+        for task in list(self._handlers):
+            task.cancel()
+        await asyncio.gather(*self._handlers, return_exceptions=True)
         if self._listener is not None:
             self._listener.close()
             with contextlib.suppress(Exception):
@@ -83,12 +87,19 @@ class Door:
             self.sock.close()
             self.sock = None
 
+    def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.create_task(self._handle(reader, writer))
+        self._handlers.add(task)
+        task.add_done_callback(self._handlers.discard)
+
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             msg = await asyncio.wait_for(read_frame(reader), FIRST_FRAME_TIMEOUT)
             writer.write(encode(self._answer(msg)))
             await writer.drain()
         except (FrameError, TimeoutError, ConnectionError, asyncio.IncompleteReadError):
+            pass
+        except asyncio.CancelledError:  # the door closes: the connection with it
             pass
         except Exception:
             log.exception("the standby's door failed on a connection")
