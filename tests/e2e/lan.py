@@ -18,6 +18,7 @@ Harness API
                                  # still refuses connections to its ports: add a.block()
                                  # for a machine that vanished altogether)
         lines = Lines(host)      # a process's stdout as JSON lines, waited for with a deadline
+        said = Said(host, "A")   # … as plain-text lines with their arrival times (and stderr)
 
 - Each machine is a namespace (``machine.ns``) with ``lo`` and ``eth0`` (``machine.dev``) at
   ``machine.addr`` in 10.78.0.0/24; the bridge ``br0`` lives in a namespace of its own with
@@ -34,7 +35,7 @@ Harness API
   the test with the reason, or fails it in CI (``tests/capability.py``).
 
 The module also holds the helpers the two-namespace tests share (:func:`in_ns`,
-:func:`run_in_ns`, :func:`list_tables`, :func:`wait_listed`, :class:`Lines`).
+:func:`run_in_ns`, :func:`list_tables`, :func:`wait_listed`, :class:`Lines`, :class:`Said`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -151,6 +153,71 @@ class Lines:
             raise AssertionError(
                 f"{want!r} not seen in {deadline} s; saw {self.seen[-5:]}"
             ) from None
+
+
+class Said:
+    """What a process says, one plain-text line at a time (the headless host and guests),
+    each with the ``time.monotonic()`` it arrived at; waited for with a deadline. Its stderr
+    is read too (kept for the failure message), so a chatty process never blocks on a full
+    pipe."""
+
+    def __init__(self, proc: subprocess.Popen, name: str = "") -> None:
+        self.proc, self.name = proc, name
+        self.lines: list[str] = []
+        self.times: list[float] = []
+        self.errors: list[str] = []
+        self._news = threading.Condition()
+        assert proc.stdout is not None
+        threading.Thread(target=self._read, args=(proc.stdout,), daemon=True).start()
+        if proc.stderr is not None:
+            stderr = proc.stderr
+            threading.Thread(target=lambda: self.errors.extend(stderr), daemon=True).start()
+
+    def _read(self, stream: Any) -> None:
+        for line in stream:
+            with self._news:
+                self.times.append(time.monotonic())
+                self.lines.append(line.rstrip("\n"))
+                self._news.notify_all()
+
+    def wait(
+        self, want: str | Callable[[str], bool], deadline: float = 30.0, after: int = 0
+    ) -> int:
+        """The index of the first line from index ``after`` on that starts with ``want``
+        (or satisfies it, a predicate); fails after ``deadline`` seconds."""
+        match = (lambda line: line.startswith(want)) if isinstance(want, str) else want
+        end = time.monotonic() + deadline
+        with self._news:
+            k = after
+            while True:
+                while k < len(self.lines):
+                    if match(self.lines[k]):
+                        return k
+                    k += 1
+                left = end - time.monotonic()
+                if left <= 0 or (self.proc.poll() is not None and k >= len(self.lines)):
+                    time.sleep(0.2)  # the last lines of a process that ended
+                    if k < len(self.lines):
+                        continue
+                    raise AssertionError(
+                        f"{self.name}: {want!r} not said in {deadline} s "
+                        f"(exit {self.proc.poll()}); said:\n"
+                        + "\n".join(self.lines[-15:])
+                        + "\nstderr:\n"
+                        + "".join(self.errors[-15:])
+                    )
+                self._news.wait(min(left, 0.5))
+
+    def said(self, want: str | Callable[[str], bool]) -> bool:
+        match = (lambda line: line.startswith(want)) if isinstance(want, str) else want
+        with self._news:
+            return any(match(line) for line in self.lines)
+
+    def write(self, line: str) -> None:
+        """A line on the process's standard input (started with ``stdin=subprocess.PIPE``)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
 
 
 class Machine:
