@@ -198,6 +198,8 @@ class Client:
         #: called when follow() gives the host up for the standby (a standby's own role
         #: counts its own shares only then)
         self.on_leave_host: list[Callable[[], None]] = []
+        #: called when follow() goes after a ``moved`` (the old host's standby is no more)
+        self.on_moved: list[Callable[[], None]] = []
         #: finder(table_id, timeout) -> (addresses, port) or None: where the table with
         #: that id is announced now (e.g. by net.discovery.find); follow()'s last resort
         self.finder: Callable[[str, float], Awaitable[tuple[list[str], int] | None]] | None = None
@@ -501,6 +503,8 @@ class Client:
         lost = self.lost
         if lost is not None and lost.code == "moved" and self.moved is not None:
             self.standby = None
+            for callback in list(self.on_moved):
+                callback()
             addresses, port = self.moved
             await self._rejoin_or_find(addresses, port, end)
             self.moved = None

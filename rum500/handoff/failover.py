@@ -6,7 +6,9 @@
     failover.armed, failover.standby_seat, failover.holders, failover.epoch
 
 While armed, the host picks a standby among the seated players whose client can host
-(``hello``'s ``can_host``), its own player excepted, and (docs/protocol.md §16):
+(``hello``'s ``can_host``), its own player excepted — with ``auto`` only when at least two
+such players are there, so that the standby never holds the key alone — and
+(docs/protocol.md §16):
 
 1. asks it (``standby_ask``: ``id`` — the epoch —, ``table_id``); the standby opens its port
    and answers ``standby_ready`` (``id``, ``addresses``, ``port``);
@@ -53,8 +55,12 @@ NOTES = {
         "every hand (host with --failover on to allow it)"
     ),
     "two_on": (
-        "failover is on with two people: the standby's machine holds the key, and could "
-        "read every hand"
+        "failover is on, and nobody else holds a share: the standby's machine holds the key, "
+        "and could read every hand"
+    ),
+    "alone": (
+        "failover waits for a second player whose rum500 can host: the standby must never "
+        "hold the key alone"
     ),
     "armed": "failover is on: if this host goes, {name}'s machine takes the table over",
     "waiting": "failover is on: waiting for a player whose rum500 can host to stand by",
@@ -113,6 +119,11 @@ class Failover:
             self._say_note()
             return
         seats = self.candidates()
+        if self.mode == "auto" and len(seats) < 2:  # the standby would hold the key alone
+            if self.standby_seat is not None:
+                self._drop("nobody else can hold a share")
+            self._say_note()
+            return
         conn = self.host.server.seat_conn(self.standby_seat)
         if not seats and self.standby_seat is None:
             pass  # nobody can stand by yet
@@ -269,7 +280,9 @@ class Failover:
             note = NOTES["two"] if people == 2 else NOTES["off"]
         elif self.standby_seat is not None and self._ready:
             name = server.seats[self.standby_seat].name or "?"
-            note = NOTES["two_on"] if people < 3 else NOTES["armed"].format(name=name)
+            note = NOTES["armed"].format(name=name) if self.holders else NOTES["two_on"]
+        elif self.mode == "auto" and len(self.candidates()) == 1:
+            note = NOTES["alone"]
         else:
             note = NOTES["waiting"]
         if note != self._note:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_RECORDS = 1_000_000
-MAX_POOL = 64  # distinct shares kept from clients (a stranger cannot fill memory)
+MAX_POOL = 16  # distinct shares kept from clients (a stranger cannot fill memory or CPU)
 
 
 class Standby:
@@ -60,6 +60,7 @@ class Standby:
             standby_end=self._on_end,
         )
         client.on_leave_host.append(self._on_host_lost)
+        client.on_moved.append(self._forget)  # the old host's standby is no more
 
     # ------------------------------------------------------------------ from the host
 
@@ -107,12 +108,18 @@ class Standby:
             self.records[seq] = data
 
     def _on_end(self, msg: dict) -> None:
-        if msg.get("id") == self.epoch and not self.taking:
-            self.guest.say("no longer the standby")
-            self.epoch, self.records, self.check, self.own, self.pool = None, {}, None, [], []
-            if self.door is not None:
-                door, self.door = self.door, None
-                self.guest.spawn(door.close())
+        if msg.get("id") == self.epoch:
+            self._forget()
+
+    def _forget(self) -> None:
+        """No longer the standby: the records, the shares and the port go."""
+        if self.taking or self.epoch is None:
+            return
+        self.guest.say("no longer the standby")
+        self.epoch, self.records, self.check, self.own, self.pool = None, {}, None, [], []
+        if self.door is not None:
+            door, self.door = self.door, None
+            self.guest.spawn(door.close())
 
     # ------------------------------------------------------------------ the shares
 

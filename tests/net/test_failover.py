@@ -42,8 +42,10 @@ class Table:
         self.clients: list[Client] = []
         self.guests: dict[str, Guest] = {}
 
-    async def open(self, guests: list[str], ann: bool = True, bots: int = 1, **kw: object):
-        players = len(guests) + int(ann) + bots
+    async def open(
+        self, guests: list[str], ann: bool = True, bots: int = 1, olds: int = 0, **kw: object
+    ):
+        players = len(guests) + int(ann) + olds + bots
         self.host = await start_host(
             HostConfig(
                 players=players,
@@ -56,8 +58,8 @@ class Table:
         )
         self.room = Room(self.host)
         host = self.host
-        if ann:
-            self.clients.append(await Client.connect(host.address, host.port, name="Ann"))
+        for name in ["Ann"] * ann + [f"Old {k}" for k in range(olds)]:
+            self.clients.append(await Client.connect(host.address, host.port, name=name))
         for name in guests:
             c = await Client.connect(host.address, host.port, name=name, can_host=True)
             self.clients.append(c)
@@ -351,3 +353,34 @@ async def test_sigkill_of_a_headless_host_process(tmp_path):
             await c.close()
         for g in guests:
             await g.close()
+
+
+async def test_after_a_handoff_the_new_host_picks_a_standby_of_its_own():
+    table = await Table().open(["Bea", "Cy", "Di"])
+    try:
+        await table.armed()
+        old = table.standby()
+        await table.room.mover.hand_over(old.client.seat)  # the standby itself takes the table
+        for c in table.clients:
+            await lost(c)
+        await asyncio.gather(*(c.follow(timeout=10) for c in table.clients))
+        assert old.standby.door is None  # no longer a standby: its port is closed
+        new = old.room.failover
+        others = [c for c in table.clients if c.seat not in (None, old.client.seat)]
+        await wait_for(lambda: new._ready and all(c.standby for c in table.clients))
+        assert new.standby_seat in [c.seat for c in others if c.can_host]
+        assert len(new.holders) == 1  # Cy and Di: one stands by, the other holds a share
+        assert {new.standby_seat, *new.holders} == {c.seat for c in others if c.can_host}
+    finally:
+        await table.close()
+
+
+async def test_auto_waits_for_a_second_player_that_can_host():
+    table = await Table().open(["Bea"], olds=1)  # Ann, Old 0 (older clients) and Bea
+    try:
+        await wait_for(lambda: (table.clients[0].lobby or {}).get("failover"))
+        note = table.clients[0].lobby["failover"]["note"]
+        assert "never hold the key alone" in note
+        assert table.room.failover.standby_seat is None and table.clients[0].standby is None
+    finally:
+        await table.close()
