@@ -274,7 +274,9 @@ class Game:
                 if i == top and free_top:
                     if self._free_take_ok(c):
                         found.append(i)
-                elif placeable(c, cm, direct, runs):
+                elif direct >> c & 1 or (cm & RANK_BITS[c % 13]).bit_count() >= 3:
+                    found.append(i)  # a meld takes it, or a new set (placeable, inlined)
+                elif placeable(c, cm, 0, runs):
                     found.append(i)
         else:
             melds = self.melds
@@ -336,6 +338,34 @@ class Game:
         self._table = (melds, found)
         return found
 
+    def _table_follows(self, old: list[Meld], meld: Meld, k: int) -> None:
+        """The melds were ``old`` and ``meld`` has just joined them (in place of ``old[k]``,
+        or at the end when ``k`` is -1): what :meth:`_table_spots` kept for ``old`` follows,
+        without going through every meld again."""
+        kept = self._table
+        if kept is None or kept[0] is not old:
+            return
+        needs, runs, layoffs = kept[1]
+        moves = meld.moves = _layoff_moves(meld, self.options.jokers)
+        if k < 0:
+            needs |= moves[0]
+            layoffs = layoffs + [moves[1]]
+            if meld.kind == "run":
+                runs = list(runs)
+                runs[meld.suit] = runs[meld.suit] + [(meld.lo, meld.hi)]
+        else:
+            layoffs = list(layoffs)
+            layoffs[k] = moves[1]
+            needs = 0
+            for m in self.melds:
+                needs |= m.moves[0]  # type: ignore[index]
+            if meld.kind == "run":
+                runs = list(runs)
+                runs[meld.suit] = [
+                    (m.lo, m.hi) for m in self.melds if m.kind == "run" and m.suit == meld.suit
+                ]
+        self._table = (self.melds, (needs, runs, layoffs))
+
     def _free_take_ok(self, card: int) -> bool:
         """May the seat to move take ``card`` free (top card free)? Unless another card could
         then be discarded, only if every card in hand (all copies of it) could be laid off."""
@@ -387,10 +417,11 @@ class Game:
                             out.append(move)
         if self.must_play is None:
             nd = self.no_discard
+            discards = _DISCARDS
             if nd is None:
-                out += _discards(cm)
+                out += [discards[c] for c in sorted(set(hand))]
             else:
-                out += [d for d in _discards(cm) if d[1] != nd]
+                out += [discards[c] for c in sorted(set(hand)) if c != nd]
         return out
 
     def _play_problem(
@@ -611,7 +642,13 @@ class Game:
         never changed in place: :meth:`pop` keeps the earlier one)."""
         grown = meld.copy()
         lay_off(grown, card, seat, wild)
-        self.melds = [grown if m is meld else m for m in self.melds]
+        old = self.melds
+        k = 0
+        while old[k] is not meld:
+            k += 1
+        self.melds = list(old)
+        self.melds[k] = grown
+        self._table_follows(old, grown, k)
         return grown
 
     def _do_draw(self, action: dict) -> tuple[dict, list[dict]]:
@@ -719,7 +756,9 @@ class Game:
 
     def _put_meld(self, meld: Meld, played: list[int]) -> tuple[dict, list[dict]]:
         self.next_meld_id += 1
-        self.melds = self.melds + [meld]  # a new list: see _table_spots
+        old = self.melds
+        self.melds = old + [meld]  # a new list: see _table_spots
+        self._table_follows(old, meld, -1)
         self._remove(played)
         normal = _meld_action(meld.cards, meld.wild)
         event = {"type": "meld", "seat": self.turn, "meld": meld.id, "cards": normal["cards"]}
@@ -1356,9 +1395,10 @@ def _way(g: Game, card: int | None, cm: int) -> tuple[int, int, int] | None:
     stays."""
     if card is None or card == JOKER:
         return None
-    for m in g.melds:
-        if card in layoff_cards(m):
-            return 0, m.id, 1
+    if g._table_spots()[0] >> card & 1:
+        for m in g.melds:
+            if card in layoff_cards(m):
+                return 0, m.id, 1
     others = cm & RANK_BITS[card % 13] & ~(1 << card)
     if others.bit_count() >= 2:
         first = others & -others
@@ -1465,24 +1505,6 @@ _END_HAND = (MOVE_END_HAND,)
 _DIGS = [(MOVE_DIG, i) for i in range(2 * (C.DECK_SIZE + 2 * C.JOKERS_PER_DECK))]
 _DISCARDS = [(MOVE_DISCARD, c) for c in range(C.DECK_SIZE + 1)]
 _NO_RUNS: list[list[tuple[int, int]]] = [[], [], [], []]
-#: per suit and mask of the ranks held, their discards (ranks from the ace up), as met
-_SUIT_DISCARDS: list[dict[int, tuple[tuple, ...]]] = [{}, {}, {}, {}]
-
-
-def _discards(cm: int) -> list[tuple]:
-    """One discard of each card in the card mask ``cm``, in card order."""
-    out: list[tuple] = []
-    for s in range(4):
-        x = cm >> 13 * s & SUIT_BITS
-        if x:
-            found = _SUIT_DISCARDS[s].get(x)
-            if found is None:
-                found = tuple(_DISCARDS[s * 13 + r] for r in range(13) if x >> r & 1)
-                _SUIT_DISCARDS[s][x] = found
-            out += found
-    if cm >> JOKER & 1:
-        out.append(_DISCARDS[JOKER])
-    return out
 
 
 #: one dict for all equal actions in :attr:`Game.actions` (a long match holds thousands of

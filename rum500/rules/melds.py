@@ -443,6 +443,8 @@ def candidate_meld_tuples(cm: int) -> list[tuple[int, ...]]:
         out += _SET_CARDS[r][
             (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
         ]
+    if not (cm & (cm >> 1) & (cm >> 2) & _RUN_FROM or (cm >> 11) & (cm >> 12) & cm & _ACES):
+        return out  # no three in a row, nor Q-K-A, of one suit
     a |= (a & 1) << HIGH_ACE  # the ace at both ends
     if a & (a >> 1) & (a >> 2):
         out += suit_runs(0, a)
@@ -458,6 +460,9 @@ def candidate_meld_tuples(cm: int) -> list[tuple[int, ...]]:
     return out
 
 
+#: in a card mask: the cards a run of three may start at below the queen, and the aces
+_RUN_FROM = sum(((1 << 11) - 1) << (13 * s) for s in range(4))
+_ACES = sum(1 << (13 * s) for s in range(4))
 #: per rank and mask of the suits held, the sets (card tuples) they make
 _SET_CARDS = [
     [tuple(tuple(s * 13 + r for s in combo) for combo in _SET_SUITS[m]) for m in range(16)]
