@@ -276,8 +276,13 @@ class Game:
                         found.append(i)
                 elif direct >> c & 1 or (cm & RANK_BITS[c % 13]).bit_count() >= 3:
                     found.append(i)  # a meld takes it, or a new set (placeable, inlined)
-                elif placeable(c, cm, 0, runs):
-                    found.append(i)
+                else:
+                    x = cm >> 13 * (c // 13) & SUIT_BITS
+                    x |= (x & 1) << HIGH_ACE
+                    if x & (x >> 1) & (x >> 2) & RUN_STARTS[c]:
+                        found.append(i)  # a new run
+                    elif runs[c // 13] and placeable(c, cm, 0, runs):
+                        found.append(i)  # a lay-off on a run after the cards between
         else:
             melds = self.melds
             by_rank, by_suit, jokers = _hand_masks(self.hands[seat])
