@@ -274,7 +274,9 @@ class Failover:
     def _say_note(self) -> None:
         server = self.host.server
         people = sum(1 for s in server.seats if s.taken and not s.bot)
-        if self.mode == "off":
+        if people < 2:
+            note = ""  # one person at the table: nothing to say
+        elif self.mode == "off":
             note = NOTES["off"]
         elif people < 3 and self.mode == "auto":
             note = NOTES["two"] if people == 2 else NOTES["off"]
@@ -285,9 +287,9 @@ class Failover:
             note = NOTES["alone"]
         else:
             note = NOTES["waiting"]
+        server.lobby_extra["failover"] = {"mode": self.mode, "armed": self.armed, "note": note}
         if note != self._note:
             self._note = note
-            server.lobby_extra["failover"] = {"mode": self.mode, "armed": self.armed, "note": note}
             server.broadcast(server.lobby_message())
 
     def close(self) -> None:
