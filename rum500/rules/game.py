@@ -56,6 +56,7 @@ from rum500.rules.melds import (
     lay_off,
     layoff_cards,
     layoff_position,
+    listed_meld_reach,
     make_listed_meld,
     make_meld,
     placeable,
@@ -1310,7 +1311,9 @@ class _PlayCheck:
     exactly when :meth:`Game._play_problem` finds nothing. The usual case — the card that
     must be played can still go down whatever else is played — is settled from the hand's
     card mask against the melds already on the table (one meld fewer for a lay-off: the one
-    it changes), which can only overstate the cost; otherwise the full check decides."""
+    it changes), which can only overstate the cost; otherwise the full check decides. At a
+    table without jokers or "must discard", the card mask decides every case exactly
+    (:meth:`_plain`)."""
 
     def __init__(self, g: Game, hand: list[int], cm: int) -> None:
         self.g = g
@@ -1323,6 +1326,7 @@ class _PlayCheck:
         self.masks: tuple[list[int], list[int], int] | None = None  # see _hand_masks
         self.way = _way(g, g.must_play, cm) if self.fast else None
         self.n = len(hand)
+        self.plain = self.fast and not g.options.jokers and not g.options.must_discard
 
     def meld(
         self, ids: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
@@ -1338,6 +1342,8 @@ class _PlayCheck:
                     break
             else:
                 return True  # the way stays: the melds on the table only gain one
+        if self.plain:
+            return self._plain(played, None, 0, ids)  # type: ignore[arg-type]
         if self.fast and self._still_placed(played, None):
             return True
         new = make_meld(-1, list(ids), self.g.turn, list(wild)) if wild else None
@@ -1349,9 +1355,52 @@ class _PlayCheck:
         way = self.way
         if way is not None and self.n - 1 > way[2] and not way[0] >> held & 1 and onto.id != way[1]:
             return True
+        if self.plain:
+            return self._plain((held,), onto, card, ())
         if self.fast and self._still_placed((held,), onto):
             return True
         return self.g._play_problem([held], onto, card, None, wild) is None
+
+    def _plain(
+        self, played: tuple[int, ...], onto: Meld | None, card: int, new: tuple[int, ...]
+    ) -> bool:
+        """:meth:`Game._play_problem` finds nothing — at a table without jokers or "must
+        discard", the card that must be played not among ``played`` (a new meld ``new``, or
+        ``card`` laid off on ``onto``), which leave other cards in hand: can that card still
+        reach the table once the play is made? (:func:`placeable` against the table after
+        the play: what ``placement_cost`` would find.)"""
+        g = self.g
+        mp: int = g.must_play  # type: ignore[assignment]
+        cm = self.cm
+        single = self.single
+        for c in played:
+            if single is None or c in single:
+                cm &= ~(1 << c)
+        direct, runs, _ = g._table_spots()
+        s = mp // 13
+        suit_runs = runs[s]
+        if onto is None:
+            spots, run = listed_meld_reach(new)
+            direct |= spots
+            if run is not None and run[0] == s:
+                suit_runs = [*suit_runs, (run[1], run[2])]
+        else:
+            grown = onto.copy()
+            lay_off(grown, card, g.turn)
+            direct = 0
+            for m in g.melds:
+                if m is not onto:
+                    direct |= m.moves[0]  # type: ignore[index]
+            for c in layoff_cards(grown):
+                direct |= 1 << c
+            if onto.kind == "run" and onto.suit == s:
+                suit_runs = [
+                    (m.lo, m.hi)
+                    for m in g.melds
+                    if m is not onto and m.kind == "run" and m.suit == s
+                ]
+                suit_runs.append((grown.lo, grown.hi))
+        return placeable(mp, cm, direct, [suit_runs] * 4)
 
     def _still_placed(self, played: list[int] | tuple[int, ...], onto: Meld | None) -> bool:
         """Can the card that must be played clearly still go down once ``played`` is?"""

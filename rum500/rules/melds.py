@@ -284,6 +284,23 @@ def make_listed_meld(
     )
 
 
+_REACH: dict[tuple[int, ...], tuple[int, tuple[int, int, int] | None]] = {}
+
+
+def listed_meld_reach(cards: tuple[int, ...]) -> tuple[int, tuple[int, int, int] | None]:
+    """For a meld without a joker as :func:`candidate_meld_tuples` lists it: the card mask
+    of what it would take as it is (:func:`layoff_cards`) and, for a run, its
+    ``(suit, lo, hi)``; remembered per meld."""
+    found = _REACH.get(cards)
+    if found is None:
+        m = make_listed_meld(0, cards, 0)
+        mask = 0
+        for c in layoff_cards(m):
+            mask |= 1 << c
+        found = _REACH[cards] = (mask, (m.suit, m.lo, m.hi) if m.kind == "run" else None)
+    return found
+
+
 def _shown(cards: list[int], wild: list[bool] | None) -> str:
     """Cards for a message: a joker as ``JK(9H)``."""
     if not wild:
