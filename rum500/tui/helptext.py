@@ -123,10 +123,12 @@ def help_lines(
 ) -> list[str]:
     """The help screen's lines; with ``ascii`` the arrows in ASCII, the columns kept; with
     the table's ``options``, the house rules on at this table; ``hosting``: the host
-    player's keys too."""
-    text = keys_text() + ("\n\n" + host_keys_text() if hosting else "") + "\n\n" + rules_text()
+    player's keys too (last)."""
+    text = keys_text() + "\n\n" + rules_text()
     house = house_rules_text(options)
     if house:
         text += "\n\n" + house
+    if hosting:
+        text += "\n\n" + host_keys_text()
     lines = text.splitlines()
     return [_ascii_line(line) for line in lines] if ascii else lines

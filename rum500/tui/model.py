@@ -604,7 +604,8 @@ class TableModel:
 
     def help_lines(self) -> list[str]:
         """The help screen, with the house rules on at this table."""
-        return help_lines(self.ascii, (self.view or {}).get("options"), self.hosting)
+        can_hand_over = self.hosting and self.successors is not None and bool(self.successors())
+        return help_lines(self.ascii, (self.view or {}).get("options"), can_hand_over)
 
     def banner_text(self) -> str:
         """A call of "Rummy!" in the last few seconds, in words (else "")."""

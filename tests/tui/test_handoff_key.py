@@ -45,6 +45,7 @@ async def test_h_hands_the_table_over_and_the_screen_follows(home) -> None:  # n
             task = asyncio.ensure_future(run_table(session, model, input=inp, output=DummyOutput()))
             await until(lambda: model.view is not None)
             assert "H" in {k for k, _l, _f in model.available_keys()}
+            assert "HOSTING" in model.help_lines()
             hand = list(model.view["hand"])
             inp.send_text("H")
             await until(lambda: model.overlay == "choose")
