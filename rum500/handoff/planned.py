@@ -63,9 +63,13 @@ class TableMover:
                 return s.index
         return None
 
-    async def hand_over(self, seat: int, timeout: float = HANDOFF_TIMEOUT) -> tuple[list[str], int]:
+    async def hand_over(
+        self, seat: int, timeout: float = HANDOFF_TIMEOUT, leave_to_bot: bool = False
+    ) -> tuple[list[str], int]:
         """Hand the table to ``seat``'s machine (see the module docstring); returns where
-        the table went. Raises :class:`HandoffError` (the table goes on here)."""
+        the table went. ``leave_to_bot``: the host's own player leaves, a bot plays the seat
+        at the new host (else the player keeps it and follows as a guest). Raises
+        :class:`HandoffError` (the table goes on here)."""
         host, server = self.host, self.host.server
         if self.moved_to is not None or server.frozen is not None:
             raise HandoffError("a handoff is already under way")
@@ -80,6 +84,8 @@ class TableMover:
             document = table_document(host)
         except ValueError as e:
             raise HandoffError(str(e)) from None
+        if leave_to_bot and host.seat is not None:
+            document["seats"][host.seat]["bot"] = True
         ident = next(_ids)
         answer: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiting[ident] = (seat, answer)

@@ -202,3 +202,26 @@ async def test_a_client_that_cannot_reach_the_given_address_finds_the_table_by_i
             await c.close()
         await guest.close()
         await host.close()
+
+
+async def test_the_host_player_may_leave_the_seat_to_a_bot():
+    host = await start_host(
+        HostConfig(
+            players=3, host_player="Hal", seed=3, bot_level="random", options=Options(target=100)
+        )
+    )
+    hal = await Client.connect(host.address, host.port, name="Hal", token=host.token)
+    bea = await Client.connect(host.address, host.port, name="Bea", can_host=True)
+    cy = await Client.connect(host.address, host.port, name="Cy", can_host=True)
+    guest = Guest(bea, bind="127.0.0.1", announce=False)
+    try:
+        await wait_for(lambda: all(c.view is not None for c in (hal, bea, cy)))
+        await TableMover(host).hand_over(bea.seat, leave_to_bot=True)
+        seats = guest.host.server.seats
+        assert seats[host.seat].bot and seats[host.seat].name == "Hal"
+        assert not seats[bea.seat].bot and not seats[cy.seat].bot
+    finally:
+        for c in (hal, bea, cy):
+            await c.close()
+        await guest.close()
+        await host.close()
