@@ -85,7 +85,6 @@ class Failover:
         self._sent = 0  # actions of the game the standby has
         self._seats: list[dict] = []
         self._told: set[Connection] = set()  # connections told of the current standby
-        self._holder_conns: dict[int, Connection] = {}
         self._note = ""
         self.closed = False
         host.server.on_message["standby_ready"] = self._on_ready
@@ -187,11 +186,9 @@ class Failover:
                 "shares": [] if holders >= 2 else shares[holders:],
             }
         )
-        self._holder_conns = {}
         for seat, share in zip(self.holders, shares, strict=False):
             holder = server.seat_conn(seat)
             if holder is not None:
-                self._holder_conns[seat] = holder
                 holder.send(
                     {
                         "type": "share",
