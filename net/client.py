@@ -374,8 +374,6 @@ class Client:
                 self.name = msg.get("name") or self.name
                 self.table_info = msg.get("table") or {}
                 table_id = self.table_info.get("id")
-                if self.table_id is not None and table_id != self.table_id:
-                    raise HandshakeError("other_table", "this is not the same table any more")
                 self.table_id = table_id if isinstance(table_id, str) else None
                 return
 
@@ -526,14 +524,16 @@ class Client:
         return "host"
 
     async def _rejoin_or_find(self, addresses: list[str], port: int, end: float) -> None:
-        """Rejoin at ``addresses``; when they do not answer for :data:`FIND_AFTER` seconds
-        and the program gave a :attr:`finder`, look the table up by its id (on the LAN)."""
+        """Rejoin the same table (its id) at ``addresses``; when they do not answer for
+        :data:`FIND_AFTER` seconds and the program gave a :attr:`finder`, look the table up by
+        its id (on the LAN)."""
         loop = asyncio.get_running_loop()
-        if self.finder is None or self.table_id is None:
-            await self._rejoin_at(addresses, port, end)
+        same = self.table_id
+        if self.finder is None or same is None:
+            await self._rejoin_at(addresses, port, end, same=same)
             return
         try:
-            await self._rejoin_at(addresses, port, min(end, loop.time() + FIND_AFTER))
+            await self._rejoin_at(addresses, port, min(end, loop.time() + FIND_AFTER), same=same)
             return
         except HandshakeError:
             raise
@@ -541,18 +541,24 @@ class Client:
             if loop.time() >= end:
                 raise
             if e.code == "standby":  # it answers, it just does not host yet: keep at it
-                await self._rejoin_at(addresses, port, end)
+                await self._rejoin_at(addresses, port, end, same=same)
                 return
-        found = await self.finder(self.table_id, max(0.1, end - loop.time()))
+        found = await self.finder(same, max(0.1, end - loop.time()))
         if found is None:
-            raise ConnectionLost(f"the table {self.table_id} is nowhere to be found")
-        await self._rejoin_at(*found, end)
+            raise ConnectionLost(f"the table {same} is nowhere to be found")
+        await self._rejoin_at(*found, end, same=same)
 
     async def _rejoin_at(
-        self, addresses: list[str], port: int, end: float, once: bool = False
+        self,
+        addresses: list[str],
+        port: int,
+        end: float,
+        once: bool = False,
+        same: str | None = None,
     ) -> None:
         """Reconnect at the first of ``addresses`` that takes us, trying again (a standby
-        that does not host yet answers ``standby``) until ``end``."""
+        that does not host yet answers ``standby``) until ``end``. ``same``: the table id
+        it must have (another table there is refused for good: ``other_table``)."""
         loop = asyncio.get_running_loop()
         error: ClientError = ConnectionLost("nowhere to go")
         while True:
@@ -563,13 +569,18 @@ class Client:
                 self.host, self.port = address, port
                 try:
                     await self.reconnect(timeout=min(left, 2.0))
-                    return
                 except HandshakeError as e:
                     if e.code != "standby":
                         raise
                     error = ConnectionLost(str(e), e.code)
                 except ConnectionLost as e:
                     error = e
+                else:
+                    if same is not None and self.table_id != same:
+                        await self._shutdown()
+                        self.lost = ConnectionLost("another table is there", "other_table")
+                        raise HandshakeError("other_table", "another table is at that address")
+                    return
             if once or loop.time() >= end:
                 raise error
             await asyncio.sleep(STANDBY_RETRY)

@@ -31,6 +31,7 @@ FINAL_CODES = {
     "table_full",
     "options",
     "busy",  # a full host: a spectator turned away is told so, not retried forever
+    "other_table",  # where the table was said to be, another table is
 }
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
 
@@ -219,9 +220,10 @@ class NetSession:
                     return
                 if e.code == "moved" or self.client.standby is not None:
                     model.connection_lost(_("following the table"))
-                    if await self._follow(model):
+                    failed = await self._follow(model)
+                    if failed is None:
                         continue
-                    if e.code == "moved":
+                    if e.code == "moved" or getattr(failed, "code", None) in FINAL_CODES:
                         return  # the banner says why
                 if e.code == "shutdown":  # final: no retry, back to the lobby
                     model.host_closed(self._final_reason(e))
@@ -234,20 +236,22 @@ class NetSession:
                 if not await self._rejoin(model):
                     return  # refused for good: the banner says why
 
-    async def _follow(self, model: TableModel) -> bool:
-        """Rejoin where the table went (its new host, or the standby); True when back."""
+    async def _follow(self, model: TableModel) -> ClientError | None:
+        """Rejoin where the table went (its new host, or the standby); None when back, else
+        why not."""
         assert self.client is not None
         try:
             await self.client.follow()
         except ClientError as e:
             model.connection_lost(str(e))
-            return False
+            self.client.host, self.client.port = self.host, self.port  # rejoin: the host again
+            return e
         self.host, self.port = self.client.host, self.client.port
         model.address = self.key
         self._save_token()
         model.apply_message(self.welcome())
         model.connection_back()
-        return True
+        return None
 
     def _final_reason(self, e: ConnectionLost) -> str:
         if e.code == "replaced":
