@@ -269,13 +269,16 @@ class Game:
         top = len(pile) - 1
         found: list[int] = []
         if not must_discard and not wild:
-            for i in range(top, -1, -1):
+            start = top
+            if free_top and top >= 0:
+                cm |= 1 << pile[top]
+                if self._free_take_ok(pile[top]):
+                    found.append(top)
+                start = top - 1
+            for i in range(start, -1, -1):
                 c = pile[i]
                 cm |= 1 << c
-                if i == top and free_top:
-                    if self._free_take_ok(c):
-                        found.append(i)
-                elif direct >> c & 1 or (cm & RANK_BITS[c % 13]).bit_count() >= 3:
+                if direct >> c & 1 or (cm & RANK_BITS[c % 13]).bit_count() >= 3:
                     found.append(i)  # a meld takes it, or a new set (placeable, inlined)
                 else:
                     x = cm >> 13 * (c // 13) & SUIT_BITS
@@ -365,11 +368,10 @@ class Game:
             needs = 0
             for m in self.melds:
                 needs |= m.moves[0]  # type: ignore[index]
-            if meld.kind == "run":
+            if meld.kind == "run":  # (lo, hi) of the run it was becomes the grown one's
                 runs = list(runs)
-                runs[meld.suit] = [
-                    (m.lo, m.hi) for m in self.melds if m.kind == "run" and m.suit == meld.suit
-                ]
+                mine = runs[meld.suit] = list(runs[meld.suit])
+                mine[mine.index((old[k].lo, old[k].hi))] = (meld.lo, meld.hi)
         self._table = (self.melds, (needs, runs, layoffs))
 
     def _free_take_ok(self, card: int) -> bool:
@@ -649,7 +651,7 @@ class Game:
         grown = meld.copy()
         lay_off(grown, card, seat, wild)
         old = self.melds
-        k = 0
+        k = meld.id if meld.id < len(old) and old[meld.id] is meld else 0
         while old[k] is not meld:
             k += 1
         self.melds = list(old)
