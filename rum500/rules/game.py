@@ -325,8 +325,9 @@ class Game:
         - the card mask of every card held that a meld takes as it is (the joker's bit when
           a meld takes one), see :func:`placeable`;
         - per suit, the (lo, hi) of the runs;
-        - per meld, its lay-offs as ``(card held, move)``, in the order of
-          :meth:`legal_moves` (its cards, then a joker standing for each)."""
+        - per meld, the card mask of the cards held its lay-offs need and the lay-offs as
+          ``(card held, move)``, in the order of :meth:`legal_moves` (its cards, then a joker
+          standing for each)."""
         kept = self._table
         melds = self.melds
         if kept is not None and kept[0] is melds:
@@ -340,7 +341,7 @@ class Game:
             if moves is None:
                 moves = m.moves = _layoff_moves(m, jokers)
             needs |= moves[0]
-            layoffs.append(moves[1])
+            layoffs.append(moves)
             if m.kind == "run":
                 runs[m.suit].append((m.lo, m.hi))
         found = (needs, runs, layoffs)
@@ -358,13 +359,13 @@ class Game:
         moves = meld.moves = _layoff_moves(meld, self.options.jokers)
         if k < 0:
             needs |= moves[0]
-            layoffs = layoffs + [moves[1]]
+            layoffs = layoffs + [moves]
             if meld.kind == "run":
                 runs = list(runs)
                 runs[meld.suit] = runs[meld.suit] + [(meld.lo, meld.hi)]
         else:
             layoffs = list(layoffs)
-            layoffs[k] = moves[1]
+            layoffs[k] = moves
             needs = 0
             for m in self.melds:
                 needs |= m.moves[0]  # type: ignore[index]
@@ -403,10 +404,11 @@ class Game:
                     if not keep_one or len(ids) < n:
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
             if needs & cm and (not keep_one or n > 1):
-                for moves in layoffs:
-                    for c, move in moves:
-                        if cm >> c & 1:
-                            out.append(move)
+                for need, moves in layoffs:
+                    if need & cm:
+                        for c, move in moves:
+                            if cm >> c & 1:
+                                out.append(move)
         else:
             may = _PlayCheck(self, hand, cm)
             for t in candidate_meld_tuples(cm):
@@ -417,7 +419,9 @@ class Game:
                     if may.meld(ids, wild):
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
             if needs & cm:
-                for moves in layoffs:
+                for need, moves in layoffs:
+                    if not need & cm:
+                        continue
                     for c, move in moves:
                         if cm >> c & 1 and may.layoff(
                             c, self._meld_by_id(move[2]), move[3], move[4]
@@ -427,7 +431,7 @@ class Game:
             nd = self.no_discard
             discards = _DISCARDS
             if nd is None:
-                out += [discards[c] for c in sorted(set(hand))]
+                out += map(discards.__getitem__, sorted(set(hand)))
             else:
                 out += [discards[c] for c in sorted(set(hand)) if c != nd]
         return out
