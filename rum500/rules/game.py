@@ -170,12 +170,11 @@ class Game:
             cut = self.rng.randrange(1, len(order))  # the player left of the dealer cuts
             order = order[cut:] + order[:cut]
         n = self.players
+        # one card at a time from the dealer's left: seat dealer + k gets cards k-1, k-1+n, …
+        pos = n * self.hand_size
         self.hands: list[list[int]] = [[] for _ in range(n)]
-        pos = 0
-        for _ in range(self.hand_size):
-            for k in range(1, n + 1):
-                self.hands[(self.dealer + k) % n].append(order[pos])
-                pos += 1
+        for k in range(1, n + 1):
+            self.hands[(self.dealer + k) % n] = order[k - 1 : pos : n]
         self._cm = [card_mask(h) for h in self.hands]  # each hand's card mask
         self.pile: list[int] = [order[pos]]
         self.stock: list[int] = order[pos + 1 :][::-1]  # top of the stock is the end
