@@ -137,7 +137,7 @@ class Guest:
         end = loop.time() + ANNOUNCE_WAIT
         while self.client.lost is None and loop.time() < end:
             await asyncio.sleep(0.05)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(1.0)  # its goodbye on the LAN has gone out: no "NAME-2"
         if self.host is not None:
             try:
                 await self.host.announce()
