@@ -115,3 +115,40 @@ def test_undo_restores_the_random_state_of_a_deal_and_a_reshuffle():
         if move[0] == MOVE_STOCK:
             assert g.legal_moves()  # the cache follows the position
     assert reshuffles >= 1
+
+
+def kept_state(g: Game) -> tuple:
+    """What the fast path keeps up to date instead of rebuilding: each hand's card mask and
+    the table's summary (compared as the same position rebuilt from scratch has them)."""
+    needs, runs, layoffs = g._table_spots()
+    return (
+        g._cm,
+        needs,
+        [sorted(r) for r in runs],
+        [(need, list(moves)) for need, moves in layoffs],
+        g.legal_moves(),
+    )
+
+
+@SETTINGS
+@given(st.integers(2, 8), st.integers(0, 2**32), options_st, st.integers(1, 300))
+def test_kept_state_follows_every_move_pop_and_copy(players, seed, options, steps):
+    """After any mix of fast moves, checked actions, "Rummy!" calls, pops and copies, the
+    card masks and the table's summary are those of the position rebuilt from scratch."""
+    g = Game(players, seed, options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        r = rng.random()
+        if g.actions and (g.phase is Phase.GAME_OVER or r < 0.2):
+            g.pop()
+        elif r < 0.3:
+            g = g.copy()
+        elif g.phase is Phase.CLAIM and r < 0.6:
+            calls = [a for s in range(players) for a in g.claims(s)]
+            g.apply(rng.choice(calls) if calls else g.legal_actions()[0])
+        elif r < 0.45:
+            g.apply(rng.choice(g.legal_actions()))
+        else:
+            g.apply_move(rng.choice(g.legal_moves()), undo=rng.random() < 0.8)
+        if g.phase is not Phase.GAME_OVER:
+            assert kept_state(g) == kept_state(fresh(g))

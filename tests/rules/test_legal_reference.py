@@ -149,3 +149,29 @@ def digest() -> str:
 
 def test_the_legal_actions_keep_their_order():
     assert digest() == FROZEN
+
+
+def test_every_play_with_an_obligation_along_seeded_games():
+    """Positions where a card must be played (dug) or may not be discarded (taken free):
+    the listing decides each play by the card masks; the rules' own checks agree, at every
+    such position of seeded games with and without jokers, two decks and "must discard"."""
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        options = Options(
+            target=10**6,
+            decks=2 if seed % 3 == 0 else None,
+            top_card_free=seed % 4 == 1,
+            must_discard=seed % 5 == 2,
+            jokers=seed % 3 == 1,
+        )
+        g = Game(2 + seed % 4, seed, options)
+        for _ in range(150):
+            if g.phase is Phase.GAME_OVER:
+                break
+            if g.phase is Phase.PLAY and (g.must_play is not None or g.no_discard is not None):
+                listed = sorted(_key(a) for a in g.legal_actions())
+                assert listed == sorted({_key(a) for a in accepted(g)}), seed
+                checked += 1
+            g.apply_move(rng.choice(g.legal_moves()), undo=False)
+    assert checked > 300
