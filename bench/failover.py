@@ -205,11 +205,12 @@ def one_table(
         print(f"  (the floor's client failed: {out.stderr.strip()[-300:]})")
 
     after = [len(g.lines) for g in guests]
+    failed = False
     start = time.monotonic()
     if kind == "handoff":
         host.write("handoff Bea")
     elif kind == "kill":
-        host_m.kill()
+        host.proc.kill()  # `ip netns exec` execs the program: this is the host's own pid
     else:
         host_m.block()  # the process lives on, unheard (killed by cleanup())
         start = time.monotonic()
@@ -217,7 +218,7 @@ def one_table(
         back = last_time(guests, "rejoined", after) - start
         noticed = None if kind == "handoff" else last_time(guests, "lost the host", after) - start
     except AssertionError:
-        trace = True
+        failed = trace = True
         raise
     finally:
         if trace:
@@ -225,7 +226,7 @@ def one_table(
                 for t, line in list(zip(g.times, g.lines, strict=True))[k:]:
                     if not line.startswith("event: "):
                         print(f"    {t - start:7.3f} s  {g.name}: {line}")
-                if g.errors:
+                if failed and g.errors:
                     print(f"    {g.name}'s stderr: " + "    ".join(g.errors[-20:]))
     return back, noticed
 
