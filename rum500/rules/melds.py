@@ -462,18 +462,11 @@ def candidate_meld_tuples(cm: int) -> list[tuple[int, ...]]:
         ]
     if not (cm & (cm >> 1) & (cm >> 2) & _RUN_FROM or (cm >> 11) & (cm >> 12) & cm & _ACES):
         return out  # no three in a row, nor Q-K-A, of one suit
-    a |= (a & 1) << HIGH_ACE  # the ace at both ends
-    if a & (a >> 1) & (a >> 2):
-        out += suit_runs(0, a)
-    b |= (b & 1) << HIGH_ACE
-    if b & (b >> 1) & (b >> 2):
-        out += suit_runs(1, b)
-    c |= (c & 1) << HIGH_ACE
-    if c & (c >> 1) & (c >> 2):
-        out += suit_runs(2, c)
-    d |= (d & 1) << HIGH_ACE
-    if d & (d >> 1) & (d >> 2):
-        out += suit_runs(3, d)
+    for s, x in enumerate((a, b, c, d)):
+        x |= (x & 1) << HIGH_ACE  # the ace at both ends
+        t = x & (x >> 1) & (x >> 2)  # where three in a row start
+        if t:
+            out += suit_runs(s, t | t << 1 | t << 2)  # (only the stretches of three or more)
     return out
 
 
