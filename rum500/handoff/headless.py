@@ -179,6 +179,9 @@ def _log_path() -> Any:
 
 def run_guest(args: Any) -> int:
     """``rum500 join TABLE --headless``."""
+    if getattr(args, "spectate", False):
+        print("rum500: join --headless plays a seat: it cannot --spectate", file=sys.stderr)
+        return 2
     if getattr(args, "verbose", 0) == 0:
         logging.getLogger().setLevel(logging.WARNING)
     if args.password is True:

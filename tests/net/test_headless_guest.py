@@ -1,0 +1,52 @@
+"""``rum500 join HOST:PORT --headless``: a seat played by a bot, one line per event, that takes
+the table when the host hands it over and plays on at its own host to the end."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+from rum500.handoff import TableMover
+from rum500.hosting import HostConfig, start_host
+from rum500.rules import Options
+from tests.net.util import wait_for
+
+
+async def test_a_headless_guest_takes_the_table_and_plays_it_to_the_end(tmp_path):
+    host = await start_host(
+        HostConfig(players=2, bots=1, seed=4, bot_level="random", options=Options(target=100))
+    )
+    proc = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "rum500", "join", f"127.0.0.1:{host.port}", "--headless"),
+        *("--name", "Bea", "--bind", "127.0.0.1", "--no-announce", "--bot-level", "random"),
+        *("--bot-delay", "0.05", "--seed", "1"),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        env={**os.environ, "RUM500_HOME": str(tmp_path)},
+    )
+    lines: list[str] = []
+
+    async def read() -> None:
+        assert proc.stdout is not None
+        async for raw in proc.stdout:
+            lines.append(raw.decode().rstrip("\n"))
+
+    reading = asyncio.create_task(read())
+    try:
+        await wait_for(lambda: any(line.startswith("joined ") for line in lines), 20)
+        assert f"id {host.table_id} seat 0 as Bea" in lines[0]
+        await wait_for(lambda: host.server.seats[0].can_host, 10)
+        await TableMover(host).hand_over(0)
+        assert await asyncio.wait_for(proc.wait(), 120) == 0
+        await reading
+        text = "\n".join(lines)
+        assert "(handed over)" in text and "rejoined (moved) at 127.0.0.1:" in text
+        assert lines[-1].startswith("game over: ")
+        assert sum(line.startswith("event: ") for line in lines) > 10
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        reading.cancel()
+        await host.close()
