@@ -157,6 +157,7 @@ IDLE_TIMEOUT = 45.0  # seconds without a message from the host before it counts 
 PING_EVERY = 15.0  # the host's ping interval (docs/protocol.md §13)
 ARMED_IDLE = 4.0  # … while a standby is named (failover armed): a dead host is noticed soon
 HOST_RETRIES = (0.0, 0.3)  # after a loss with a standby named: the host is tried again so …
+SILENT_RETRY = 0.5  # … but once, this long, when it fell silent (it had its chance already)
 FOLLOW_TIMEOUT = 30.0  # seconds follow() keeps trying the table's new place
 STANDBY_RETRY = 0.2  # seconds between tries of a standby that does not host yet
 FIND_AFTER = 8.0  # seconds the given address may not answer before the table is looked up
@@ -509,10 +510,13 @@ class Client:
             return "moved"
         standby = self.standby
         if standby is not None:
-            for pause in HOST_RETRIES:
+            # a host silent for idle_timeout already had its chance: one quick try
+            silent = lost is not None and lost.code == "timeout"
+            for pause in HOST_RETRIES[:1] if silent else HOST_RETRIES:
                 await asyncio.sleep(pause)
+                wait = SILENT_RETRY if silent else 1.0
                 with contextlib.suppress(ConnectionLost):
-                    await self._rejoin_at([self.host], self.port, loop.time() + 1.0, once=True)
+                    await self._rejoin_at([self.host], self.port, loop.time() + wait, once=True)
                     return "host"
             for callback in list(self.on_leave_host):
                 callback()
