@@ -225,6 +225,12 @@ class Game:
             out[self.options.team(seat)] += value
         return out
 
+    def hand_mask(self, seat: int) -> int:
+        """The hand of ``seat`` as a card mask: bit ``c`` set when it holds card ``c`` (a
+        joker: bit 52), whatever the number of copies. Kept up to date by every action (the
+        fast path's own state, see ``docs/rules.md``)."""
+        return self._cm[seat]
+
     def legal_actions(self) -> list[dict]:
         """Every legal action of the seat to move; each meld once, in canonical order.
 

@@ -152,3 +152,10 @@ def test_kept_state_follows_every_move_pop_and_copy(players, seed, options, step
             g.apply_move(rng.choice(g.legal_moves()), undo=rng.random() < 0.8)
         if g.phase is not Phase.GAME_OVER:
             assert kept_state(g) == kept_state(fresh(g))
+
+
+def test_hand_mask_is_the_hand_as_bits():
+    g = Game(3, 11, Options(jokers=True, decks=2))
+    walk(g, random.Random(11), 80)
+    for seat in range(3):
+        assert g.hand_mask(seat) == sum(1 << c for c in set(g.hands[seat]))
