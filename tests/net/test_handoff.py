@@ -171,6 +171,8 @@ async def test_the_table_document_round_trips_through_chunks():
         assert all(len(c) <= 12_000 for c in chunks)
         assert decode_chunks(chunks) == document
         assert [s["token"] for s in document["seats"]] == [s.token for s in host.server.seats]
+        assert host.txt()["id"] == host.table_id == document["table_id"]  # TXT id=
+        assert all(c.table_id == host.table_id for c in clients)  # welcome's table.id
     finally:
         for c in clients:
             await c.close()
