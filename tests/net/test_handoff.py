@@ -227,3 +227,27 @@ async def test_the_host_player_may_leave_the_seat_to_a_bot():
             await c.close()
         await guest.close()
         await host.close()
+
+
+async def test_a_document_that_does_not_replay_is_refused_and_the_table_stays(monkeypatch):
+    host, clients = await table_of_three()
+    ann, bea, cy = clients
+    guest = Guest(bea, bind="127.0.0.1", announce=False)
+
+    def forged(h):  # a host that hands over a match its rules never allowed
+        document = table_document(h)
+        document["actions"].append({"type": "discard", "card": "AS"})
+        return document
+
+    monkeypatch.setattr("rum500.handoff.planned.table_document", forged)
+    try:
+        with pytest.raises(HandoffError, match="does not replay"):
+            await TableMover(host).hand_over(bea.seat)
+        assert guest.host is None and host.server.frozen is None
+        turn = ann.view["turn"]
+        await {c.seat: c for c in clients}[turn].act({"type": "draw", "source": "stock"})
+    finally:
+        for c in clients:
+            await c.close()
+        await guest.close()
+        await host.close()
