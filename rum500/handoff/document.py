@@ -6,7 +6,8 @@ normalised actions, in order), ``action_seats`` (who played each; None for the h
 ``close_claims``), ``seats`` (``[{name, token, bot}]`` — the tokens are secrets: the document
 only ever travels to the new host, or sealed to a standby), ``config`` (the host's settings
 that move with the table: ``bot_level``, ``password``, ``review_timeout``, ``claim_window``,
-``takeover_after``, ``bot_delay``, ``failover``), ``chat`` (the newest chat messages) and
+``takeover_after``, ``bot_delay``, ``failover``, ``announce``: whether the table was announced
+on the LAN), ``chat`` (the newest chat messages) and
 ``match`` (``uid`` and ``created_at`` of the match in the game log, when there is one).
 
 On the wire it travels as text (msgpack frames carry no ``bin`` and strings are capped at
@@ -72,6 +73,7 @@ def table_document(host: Host) -> dict:
             "takeover_after": config.takeover_after,
             "bot_delay": config.bot_delay,
             "failover": config.failover,
+            "announce": config.announce,
         },
         "chat": list(server.chat_log),
         "match": {"uid": meta.get("uid"), "created_at": meta.get("created_at")},

@@ -113,18 +113,20 @@ class Guest:
         await self.client.send_raw(
             {"type": "handoff_ready", "id": ident, "addresses": host.hosts(), "port": host.port}
         )
-        if self.announce:
+        if host.config.announce:
             self.spawn(self._announce_when_alone())
 
     async def start(self, document: dict, sock: Any = None) -> Host:
         """Host ``document``'s table in this process, with handoff and failover beside it."""
+        # announced on the LAN only if the old host announced it (and we may)
+        announce = self.announce and document["config"].get("announce", True) is not False
         host = await host_from_document(
             document,
             log_path=self.log_path,
             sock=sock,
             bind=self.bind,
             interfaces=self.interfaces,
-            announce=self.announce,
+            announce=announce,
             host_player=self.client.name,
         )
         self.room = Room(host)

@@ -203,7 +203,7 @@ class Standby:
             return
         host = guest.host
         guest.say(f"hosting the table {host.table_name!r} on port {host.port} (failover)")
-        if guest.announce:
+        if host.config.announce:
             try:
                 await host.announce()
             except Exception as e:
