@@ -273,18 +273,28 @@ class Game:
         pile = self.pile
         top = len(pile) - 1
         found: list[int] = []
-        if not must_discard and not wild:
+        if not must_discard:
+            # a dig is allowed when its card can reach the table at all: placeable (inlined
+            # for the quick cases), else — only when jokers are held — the ways with jokers
+            jokers = self.hands[seat].count(JOKER) if wild else 0
             start = top
             if free_top and top >= 0:
                 cm |= 1 << pile[top]
+                jokers += pile[top] == JOKER
                 if self._free_take_ok(pile[top]):
                     found.append(top)
                 start = top - 1
             for i in range(start, -1, -1):
                 c = pile[i]
                 cm |= 1 << c
-                if direct >> c & 1 or (cm & RANK_BITS[c % 13]).bit_count() >= 3:
-                    found.append(i)  # a meld takes it, or a new set (placeable, inlined)
+                if direct >> c & 1:
+                    found.append(i)  # a meld takes it as it is (a joker: a meld takes one)
+                elif c == JOKER:
+                    jokers += 1
+                    if _wild_cost(c, cm, jokers, self.melds) is not None:
+                        found.append(i)
+                elif (cm & RANK_BITS[c % 13]).bit_count() >= 3:
+                    found.append(i)  # a new set
                 else:
                     x = cm >> 13 * (c // 13) & SUIT_BITS
                     x |= (x & 1) << HIGH_ACE
@@ -292,6 +302,8 @@ class Game:
                         found.append(i)  # a new run
                     elif runs[c // 13] and placeable(c, cm, 0, runs):
                         found.append(i)  # a lay-off on a run after the cards between
+                    elif jokers and _wild_cost(c, cm, jokers, self.melds) is not None:
+                        found.append(i)
         else:
             melds = self.melds
             by_rank, by_suit, jokers = _hand_masks(self.hands[seat])
@@ -1323,8 +1335,8 @@ class _PlayCheck:
     must be played can still go down whatever else is played — is settled from the hand's
     card mask against the melds already on the table (one meld fewer for a lay-off: the one
     it changes), which can only overstate the cost; otherwise the full check decides. At a
-    table without jokers or "must discard", the card mask decides every case exactly
-    (:meth:`_plain`)."""
+    table without "must discard", the card mask decides every case exactly (:meth:`_plain`)
+    but those where jokers left in hand would be needed."""
 
     def __init__(self, g: Game, hand: list[int], cm: int) -> None:
         self.g = g
@@ -1337,7 +1349,7 @@ class _PlayCheck:
         self.masks: tuple[list[int], list[int], int] | None = None  # see _hand_masks
         self.way = _way(g, g.must_play, cm) if self.fast else None
         self.n = len(hand)
-        self.plain = self.fast and not g.options.jokers and not g.options.must_discard
+        self.plain = self.fast and not g.options.must_discard and g.must_play != JOKER
 
     def meld(
         self, ids: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
@@ -1354,7 +1366,9 @@ class _PlayCheck:
             else:
                 return True  # the way stays: the melds on the table only gain one
         if self.plain:
-            return self._plain(played, None, 0, ids)  # type: ignore[arg-type]
+            plain = self._plain(played, None, 0, tuple(ids))  # type: ignore[arg-type]
+            if plain is not None:
+                return plain
         if self.fast and self._still_placed(played, None):
             return True
         new = make_meld(-1, list(ids), self.g.turn, list(wild)) if wild else None
@@ -1367,19 +1381,22 @@ class _PlayCheck:
         if way is not None and self.n - 1 > way[2] and not way[0] >> held & 1 and onto.id != way[1]:
             return True
         if self.plain:
-            return self._plain((held,), onto, card, ())
+            plain = self._plain((held,), onto, card, ())
+            if plain is not None:
+                return plain
         if self.fast and self._still_placed((held,), onto):
             return True
         return self.g._play_problem([held], onto, card, None, wild) is None
 
     def _plain(
         self, played: tuple[int, ...], onto: Meld | None, card: int, new: tuple[int, ...]
-    ) -> bool:
-        """:meth:`Game._play_problem` finds nothing — at a table without jokers or "must
-        discard", the card that must be played not among ``played`` (a new meld ``new``, or
+    ) -> bool | None:
+        """:meth:`Game._play_problem` finds nothing — at a table without "must discard", the
+        card that must be played (not a joker) not among ``played`` (a new meld ``new``, or
         ``card`` laid off on ``onto``), which leave other cards in hand: can that card still
         reach the table once the play is made? (:func:`placeable` against the table after
-        the play: what ``placement_cost`` would find.)"""
+        the play: what ``placement_cost`` would find.) None when that takes the ways with
+        jokers (jokers left in hand): the full check decides."""
         g = self.g
         mp: int = g.must_play  # type: ignore[assignment]
         cm = self.cm
@@ -1411,7 +1428,9 @@ class _PlayCheck:
                     if m is not onto and m.kind == "run" and m.suit == s
                 ]
                 suit_runs.append((grown.lo, grown.hi))
-        return placeable(mp, cm, direct, [suit_runs] * 4)
+        if placeable(mp, cm, direct, [suit_runs] * 4):
+            return True
+        return None if cm >> JOKER & 1 else False
 
     def _still_placed(self, played: list[int] | tuple[int, ...], onto: Meld | None) -> bool:
         """Can the card that must be played clearly still go down once ``played`` is?"""
@@ -1482,6 +1501,15 @@ def _way(g: Game, card: int | None, cm: int) -> tuple[int, int, int] | None:
         if c != card:
             uses |= 1 << c
     return uses, -1, 3
+
+
+def _wild_cost(card: int, cm: int, jokers: int, melds: list[Meld]) -> int | None:
+    """:func:`placement_cost_wild_masks` of ``card`` for the hand whose card mask is ``cm``
+    and which holds ``jokers`` jokers."""
+    suits = [cm & SUIT_BITS, cm >> 13 & SUIT_BITS, cm >> 26 & SUIT_BITS, cm >> 39 & SUIT_BITS]
+    by_rank = [sum((x >> r & 1) << s for s, x in enumerate(suits)) for r in range(13)]
+    by_suit = [x | (x & 1) << HIGH_ACE for x in suits]
+    return placement_cost_wild_masks(card, by_rank, by_suit, jokers, melds)
 
 
 def _hand_masks(hand: list[int]) -> tuple[list[int], list[int], int]:
