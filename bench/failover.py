@@ -34,9 +34,11 @@ is an iptables DROP of everything on A). Otherwise, or with ``--loopback``, all 
 127.0.0.1 with a data folder each, and "vanished" is SIGSTOP of the host process (its kernel
 still accepts connections, nothing answers them). The output says which.
 
-What bounds the figures (net/client.py): a client told of a standby pings a quiet host and
-counts it gone after ``ARMED_IDLE`` (4 s) of silence; after a loss it tries the host again
-(``HOST_RETRIES``, with a 1 s connect timeout) before it gives the standby its share.
+What bounds the figures (net/client.py; the run prints their values): a client told of a
+standby pings a quiet host and counts it gone after ``ARMED_IDLE`` seconds of silence; after
+a loss it tries the host again (``HOST_RETRIES`` after a reset, once for ``SILENT_RETRY``
+after silence) before it gives the standby its share, then tries the standby every
+``STANDBY_RETRY`` seconds until it hosts.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from net import client  # noqa: E402
 from tests.e2e.lan import RUM500, Lan, Said  # noqa: E402
 
 GOALS = {"handoff": 3.0, "kill": 10.0, "vanish": 10.0}
@@ -256,8 +259,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"host + 3 guests that can host (Bea, Cy, Di), bots pause {args.bot_delay} s; "
             f"{args.reps} repetitions of each case",
-            flush=True,
         )
+        knobs = ("ARMED_IDLE", "HOST_RETRIES", "SILENT_RETRY", "STANDBY_RETRY")
+        print("net.client: " + ", ".join(f"{k} {getattr(client, k, '?')}" for k in knobs))
+        print(flush=True)
         for rep in range(args.reps):
             for kind in args.kinds.split(","):
                 seed = args.seed + 10 * rep
