@@ -427,7 +427,7 @@ class Game:
                             if cm >> c & 1:
                                 out.append(move)
         else:
-            may = _PlayCheck(self, hand, cm)
+            may = _PlayCheck(self, hand, cm, needs)
             for t in candidate_meld_tuples(cm):
                 if may.meld(t, None):
                     out.append((MOVE_MELD, t, None))
@@ -1338,7 +1338,7 @@ class _PlayCheck:
     table without "must discard", the card mask decides every case exactly (:meth:`_plain`)
     but those where jokers left in hand would be needed."""
 
-    def __init__(self, g: Game, hand: list[int], cm: int) -> None:
+    def __init__(self, g: Game, hand: list[int], cm: int, direct: int) -> None:
         self.g = g
         self.hand = hand
         self.cm = cm
@@ -1347,7 +1347,7 @@ class _PlayCheck:
         self.single = {c for c in hand if hand.count(c) == 1} if several else None
         self.fast = g.must_play is not None and g.no_discard is None
         self.masks: tuple[list[int], list[int], int] | None = None  # see _hand_masks
-        self.way = _way(g, g.must_play, cm) if self.fast else None
+        self.way = _way(g, g.must_play, cm, direct) if self.fast else None
         self.n = len(hand)
         self.plain = self.fast and not g.options.must_discard and g.must_play != JOKER
 
@@ -1471,15 +1471,15 @@ class _PlayCheck:
         return cost is not None and not (options.must_discard and cost >= left)
 
 
-def _way(g: Game, card: int | None, cm: int) -> tuple[int, int, int] | None:
+def _way(g: Game, card: int | None, cm: int, direct: int) -> tuple[int, int, int] | None:
     """One way to put ``card`` (held, not a joker) on the table as the hand ``cm`` and the
     table stand: ``(card mask of the other cards of the hand it uses, id of the meld it
     goes on or -1, its cost)`` — laid off on a meld as it is, or in a new set or run of
-    three — or None. While a play neither uses those cards nor changes that meld, the way
-    stays."""
+    three — or None (``direct``: the card mask of what the table's melds take as it is).
+    While a play neither uses those cards nor changes that meld, the way stays."""
     if card is None or card == JOKER:
         return None
-    if g._table_spots()[0] >> card & 1:
+    if direct >> card & 1:
         for m in g.melds:
             if card in layoff_cards(m):
                 return 0, m.id, 1
