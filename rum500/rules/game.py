@@ -269,7 +269,11 @@ class Game:
         wild = options.jokers
         # direct: the cards a meld on the table takes as they are, placed at a cost of 1 and
         # always allowed (the hand holds at least one other card to discard)
-        direct, runs, _ = self._table_spots()
+        kept = self._table
+        if kept is not None and kept[0] is self.melds:
+            direct, runs, _ = kept[1]
+        else:
+            direct, runs, _ = self._table_spots()
         pile = self.pile
         top = len(pile) - 1
         found: list[int] = []
@@ -409,7 +413,11 @@ class Game:
         out: list[tuple] = []
         keep_one = self.options.must_discard
         jokers = self.options.jokers and cm >> JOKER & 1
-        needs, _, layoffs = self._table_spots()
+        kept = self._table
+        if kept is not None and kept[0] is self.melds:
+            needs, _, layoffs = kept[1]
+        else:
+            needs, _, layoffs = self._table_spots()
         if self.must_play is None and self.no_discard is None:
             # Without an obligation or a card that may not be discarded, only "must discard"
             # can refuse a play (one that would empty the hand): skip the full check.
@@ -892,14 +900,18 @@ class Game:
         seat = self.turn
         hand = self.hands[seat]
         cm = self._cm[seat]
-        several = self.decks > 1
-        for c in played:
-            hand.remove(c)
-            if not ((several or c == JOKER) and c in hand):  # no other copy held
-                cm &= ~(1 << c)
-            if c == self.must_play:
-                self.must_play = None
+        if self.decks == 1 and not cm >> JOKER & 1:  # every card held once
+            for c in played:
+                hand.remove(c)
+                cm ^= 1 << c
+        else:
+            for c in played:
+                hand.remove(c)
+                if c not in hand:  # no other copy held
+                    cm &= ~(1 << c)
         self._cm[seat] = cm
+        if self.must_play is not None and self.must_play in played:
+            self.must_play = None
 
     def _after_play(self) -> list[dict]:
         if not self.hands[self.turn]:
