@@ -22,17 +22,7 @@ from rum500 import cards as C
 from rum500.rules import Game, IllegalMove, Options, Phase
 from rum500.rules.game import MOVE_DEAL
 from rum500.rules.melds import HIGH_ACE, candidate_joker_melds, position_rank
-
-options_st = st.builds(
-    Options,
-    target=st.just(10**6),
-    decks=st.sampled_from([None, 2]),
-    top_card_free=st.booleans(),
-    must_discard=st.booleans(),
-    empty_stock=st.sampled_from(["play_on", "reshuffle", "end"]),
-    jokers=st.booleans(),
-    rummy_calls=st.booleans(),
-)
+from tests.rules.test_fast_path import options_st
 
 
 def brute_melds(hand: list[int]) -> list[list[int]]:
