@@ -66,11 +66,16 @@ def join(machine: Machine, name: str, seed: int) -> Said:
     return guest
 
 
-def seat_of(guest: Said) -> int:
+def joined(guest: Said) -> tuple[str, int]:
+    """The table id and the seat the guest said it joined."""
     (line,) = [ln for ln in guest.lines if ln.startswith("joined ")]
     found = JOINED.match(line)
     assert found, line
-    return int(found.group(2))
+    return found.group(1), int(found.group(2))
+
+
+def seat_of(guest: Said) -> int:
+    return joined(guest)[1]
 
 
 def rejoined(guest: Said, after: int = 0) -> tuple[str, int]:
@@ -156,19 +161,12 @@ def listed_at(machine: Machine, where: Machine, table_id: str) -> None:
     )
 
 
-def table_id_of(guest: Said) -> str:
-    (line,) = [ln for ln in guest.lines if ln.startswith("joined ")]
-    found = JOINED.match(line)
-    assert found, line
-    return found.group(1)
-
-
 def test_a_planned_handoff_mid_turn_every_client_follows_and_nothing_is_lost(lan3: Lan):
     a, b, c = lan3.machines
     host = start_host(a, players=3, failover="off", seed=31)
     bea, cy = join(b, "Bea", 1), join(c, "Cy", 2)
     seats = {g.name: seat_of(g) for g in (bea, cy)}
-    table_id = table_id_of(bea)
+    table_id = joined(bea)[0]
 
     mid_turn([bea, cy])
     host.write("handoff Bea")
@@ -197,7 +195,7 @@ def test_the_host_killed_mid_turn_the_standby_serves_and_every_action_is_account
     host = start_host(a, players=3, failover="on", seed=32)
     bea, cy = join(b, "Bea", 3), join(c, "Cy", 4)
     seats = {g.name: seat_of(g) for g in (bea, cy)}
-    table_id = table_id_of(bea)
+    table_id = joined(bea)[0]
     bea.wait("standby for the table: port ", 30)  # the first seat stands by
     for g in (bea, cy):
         g.wait(f"standby named: seat {seats['Bea']} at port ", 30)
@@ -256,7 +254,7 @@ def test_the_standby_alone_cannot_open_what_it_keeps(tmp_path: Path):
         a, b, c, d = four.machines
         host = start_host(a, players=4, failover="auto", seed=33)
         bea, cy, di = join(b, "Bea", 5), join(c, "Cy", 6), join(d, "Di", 7)
-        table_id = table_id_of(bea)
+        table_id = joined(bea)[0]
         k = bea.wait("standby for the table: port ", 30)
         port = int(bea.lines[k].split("port ")[1].split()[0])
         for g in (bea, cy, di):
