@@ -1290,7 +1290,8 @@ class Game:
         g.stock = list(self.stock)
         g.pile = list(self.pile)
         g.melds = list(self.melds)  # melds are replaced, never changed in place
-        g._table = None
+        kept = self._table  # (its lists are replaced, never changed in place: shared)
+        g._table = (g.melds, kept[1]) if kept is not None and kept[0] is self.melds else None
         g._undo = []
         return g
 
