@@ -3,18 +3,24 @@ zeroconf and the real command lines: ``rum500 host --headless`` on A (a bot in o
 ``rum500 join NAME --headless`` on B (Bea) and C (Cy), each finding the table by its name on
 the LAN and playing its seat with a bot.
 
-* A planned handoff mid-turn: ``handoff Bea`` on the host's standard input; both guests
-  follow to B, keep their seats, and the match ends there. Nothing is lost or applied twice:
-  the new host's game log (B's ``games.sqlite3``) starts with exactly the actions of the old
-  host's log (which records the handoff), and every event each guest printed, before and
-  after, is exactly what the new host's log replays to.
-* A SIGKILL of the host mid-turn, its machine then gone silent (``block``): the standby (Bea)
-  serves, both guests follow, the match ends, and the standby's log accounts for every event
-  each guest printed before and after the crash.
-* The standby alone cannot open what it keeps: with three people (Bea the standby, Cy and Di
-  holding the key's shares) and Cy's and Di's machines frozen when the host dies, Bea's
-  standby stays "not yet" (its door answers ``standby``, it holds 0 of the 2 shares it needs)
-  and never hosts; once they wake up and send their shares it takes the table over.
+Mid-turn, surely: when a guest's bot has just drawn, the test stops that guest's process
+(SIGSTOP) before its meld or discard can go out, and lets it go on once the table has moved
+(its action then reaches the new host); the old host's log ends with that draw.
+
+* A planned handoff mid-turn: ``handoff NAME`` (the other guest) on the host's standard
+  input; both guests follow, keep their seats, and the match ends there. Nothing is lost or
+  applied twice: the new host's game log (its ``games.sqlite3``) starts with exactly the
+  actions of the old host's log (which records the handoff), and every event each guest
+  printed, before and after, is exactly what the new host's log replays to.
+* A SIGKILL of the host mid-turn, its machine then gone silent (``block``): the standby (Bea;
+  ``--failover on`` with two people, so it holds the key itself) serves, both guests follow,
+  the match ends, and the standby's log accounts for every action the dead host logged and
+  every event each guest printed before and after the crash.
+* The standby alone cannot open what it keeps: four machines, three people (failover
+  ``auto``: Bea the standby, Cy and Di holding the key's shares); with Cy's and Di's machines
+  frozen when the host dies (killed, then silent), Bea's standby stays "not yet" (its door
+  answers ``standby``, it holds 0 of the 2 shares it needs) and never hosts; once they wake
+  up and send their shares it takes the table over and every guest rejoins there.
 
 Needs root, ``ip`` and ``iptables``; skipped with the reason otherwise, failed in CI.
 Addresses (10.78.0.0/24) exist only inside the namespaces made here.
@@ -23,7 +29,9 @@ Addresses (10.78.0.0/24) exist only inside the namespaces made here.
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -86,19 +94,22 @@ def rejoined(guest: Said, after: int = 0) -> tuple[str, int]:
     return found.group(1), int(found.group(3))
 
 
-def mid_turn(guests: list[Said]) -> int:
-    """Wait until a guest's bot has just drawn (its meld or discard comes a bot delay later)
-    once the match is under way; the index of that line in the first guest's output."""
-    names = [g.name for g in guests]
+def mid_turn(guests: list[Said]) -> Said:
+    """Once the match is under way, wait until a guest's bot has just drawn, and stop that
+    guest's process (SIGSTOP) before its meld or discard, a bot delay later, can go out: the
+    table stays mid-turn until :func:`resume`. Which guest it was."""
     first = guests[0]
     k = first.wait(lambda ln: ln.startswith("event: "), 60)
-    return first.wait(
-        lambda ln: any(
-            ln.startswith(f"event: {n} draws") or ln.startswith(f"event: {n} takes") for n in names
-        ),
-        60,
-        k + 8,  # a few moves into the match
-    )
+    drew = re.compile(rf"event: ({'|'.join(g.name for g in guests)}) (draws|takes) ")
+    found = drew.match(first.lines[first.wait(lambda ln: bool(drew.match(ln)), 60, k + 8)])
+    assert found
+    drawer = next(g for g in guests if g.name == found.group(1))
+    os.kill(drawer.proc.pid, signal.SIGSTOP)  # `ip netns exec` execs: this is rum500's pid
+    return drawer
+
+
+def resume(guest: Said) -> None:
+    os.kill(guest.proc.pid, signal.SIGCONT)
 
 
 def the_match(machine: Machine) -> dict:
@@ -168,21 +179,24 @@ def test_a_planned_handoff_mid_turn_every_client_follows_and_nothing_is_lost(lan
     seats = {g.name: seat_of(g) for g in (bea, cy)}
     table_id = joined(bea)[0]
 
-    mid_turn([bea, cy])
-    host.write("handoff Bea")
-    host.wait("table handed over to Bea at ", 30)
-    bea.wait(f"hosting the table '{TABLE}' on port ", 30)
+    drawer = mid_turn([bea, cy])  # its bot is stopped between its draw and its discard
+    taker, where = (cy, c) if drawer is bea else (bea, b)  # the other one takes the table
+    host.write(f"handoff {taker.name}")
+    host.wait(f"table handed over to {taker.name} at ", 30)
+    taker.wait(f"hosting the table '{TABLE}' on port ", 30)
+    resume(drawer)  # it plays on: its discard goes to the table's new host
     assert rejoined(bea) == ("moved", seats[bea.name])
     assert rejoined(cy) == ("moved", seats[cy.name])
-    listed_at(c, b, table_id)  # the new host announces the same table
+    listed_at(a, where, table_id)  # the new host announces the same table
     game_over([bea, cy], host)
 
-    old, new = the_match(a), the_match(b)
+    old, new = the_match(a), the_match(where)
     n = len(old["actions"])
-    assert old["notes"] and old["notes"][-1].startswith("handed over to Bea at ")
+    assert old["notes"] and old["notes"][-1].startswith(f"handed over to {taker.name} at ")
     assert new["uid"] == old["uid"] and new["status"] == "finished"
     assert new["actions"][:n] == old["actions"]  # the log goes on where it was handed over
     assert rebuild(old).phase.value == "play"  # mid-turn: drawn, not yet discarded
+    assert old["actions"][-1]["seat"] == seats[drawer.name]
     expected = logged_events(new)
     for g in (bea, cy):  # every event each client saw, before and after, once, in order
         assert printed_events(g) == expected, g.name
@@ -200,10 +214,11 @@ def test_the_host_killed_mid_turn_the_standby_serves_and_every_action_is_account
     for g in (bea, cy):
         g.wait(f"standby named: seat {seats['Bea']} at port ", 30)
 
-    mid_turn([bea, cy])
+    drawer = mid_turn([bea, cy])  # its bot is stopped between its draw and its discard
     a.kill()  # SIGKILL: the connections are reset …
     a.block()  # … and the machine is gone: its address answers nothing
     assert host.proc.poll() == -9
+    resume(drawer)
     lost = {g.name: g.wait("lost the host", 30) for g in (bea, cy)}
     bea.wait(f"hosting the table '{TABLE}' on port ", 30)
     for g in (bea, cy):
@@ -215,6 +230,8 @@ def test_the_host_killed_mid_turn_the_standby_serves_and_every_action_is_account
     expected = logged_events(logged)
     assert logged["status"] == "finished" and logged["uid"] == old["uid"]
     assert logged["actions"][: len(old["actions"])] == old["actions"]  # none lost
+    assert rebuild(old).phase.value == "play"  # it died mid-turn: drawn, not yet discarded
+    assert old["actions"][-1]["seat"] == seats[drawer.name]
     for g in (bea, cy):
         before = printed_events(g, lost[g.name])
         after = printed_events(g)[len(before) :]
@@ -259,7 +276,7 @@ def test_the_standby_alone_cannot_open_what_it_keeps(tmp_path: Path):
         port = int(bea.lines[k].split("port ")[1].split()[0])
         for g in (bea, cy, di):
             g.wait(f"standby named: seat {seat_of(bea)} at port {port}", 30)
-        mid_turn([bea, cy, di])
+        resume(mid_turn([bea, cy, di]))
 
         c.freeze()  # the two players that hold the key's shares never send them
         d.freeze()
