@@ -32,7 +32,8 @@ Where: when run as root with ``ip`` and ``iptables``, every process is on a mach
 (network namespaces on one bridge, tests/e2e/lan.py: host on A, guests on B, C, D; "vanished"
 is an iptables DROP of everything on A). Otherwise, or with ``--loopback``, all run on
 127.0.0.1 with a data folder each, and "vanished" is SIGSTOP of the host process (its kernel
-still accepts connections, nothing answers them). The output says which.
+still accepts connections, nothing answers them). The output says which. It borrows the
+LAN harness of the end-to-end tests (tests/e2e/lan.py), so it needs the test extras (pytest).
 
 What bounds the figures (net/client.py; the run prints their values): a client told of a
 standby pings a quiet host and counts it gone after ``ARMED_IDLE`` seconds of silence; after
