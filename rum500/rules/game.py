@@ -297,6 +297,10 @@ class Game:
                     jokers += 1
                     if _wild_cost(c, cm, jokers, self.melds) is not None:
                         found.append(i)
+                elif (cm & _NEAR[c]).bit_count() < 3 and not jokers:
+                    # no new set or run: at most a lay-off on a run after the cards between
+                    if runs[c // 13] and placeable(c, cm, 0, runs):
+                        found.append(i)
                 elif (cm & RANK_BITS[c % 13]).bit_count() >= 3:
                     found.append(i)  # a new set
                 else:
@@ -1611,6 +1615,19 @@ _END_HAND = (MOVE_END_HAND,)
 _DIGS = [(MOVE_DIG, i) for i in range(2 * (C.DECK_SIZE + 2 * C.JOKERS_PER_DECK))]
 _DISCARDS = [(MOVE_DISCARD, c) for c in range(C.DECK_SIZE + 1)]
 _NO_RUNS: list[list[tuple[int, int]]] = [[], [], [], []]
+#: per card, the card mask of it and the cards a set or run of three through it could hold:
+#: its rank, and its suit two places either way (an ace: at both ends)
+_NEAR = [
+    RANK_BITS[c % 13]
+    | card_mask(
+        [
+            c // 13 * 13 + p % 13
+            for q in ((0, HIGH_ACE) if c % 13 == 0 else (c % 13,))
+            for p in range(max(q - 2, 0), min(q + 2, HIGH_ACE) + 1)
+        ]
+    )
+    for c in range(C.DECK_SIZE)
+]
 
 
 #: one dict for all equal actions in :attr:`Game.actions` (a long match holds thousands of
