@@ -460,7 +460,9 @@ class Game:
             nd = self.no_discard
             discards = _DISCARDS
             if nd is None:
-                out += map(discards.__getitem__, sorted(set(hand)))
+                # (one deck and no joker: every card is held once)
+                once = self.decks == 1 and not cm >> JOKER & 1
+                out += map(discards.__getitem__, sorted(hand if once else set(hand)))
             else:
                 out += [discards[c] for c in sorted(set(hand)) if c != nd]
         return out
