@@ -581,7 +581,8 @@ class Game:
         replays the match instead."""
         kind = move[0]
         if not undo:
-            self._undo.clear()
+            if self._undo:
+                self._undo.clear()
             saved = None
         else:
             saved = self._snapshot(
@@ -745,7 +746,7 @@ class Game:
         card = self.stock.pop()
         self.hands[seat].append(card)
         self._cm[seat] |= 1 << card
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         return {"type": "draw", "source": "stock"}, [
             {"type": "draw", "seat": seat, "source": "stock", "stock": len(self.stock)}
         ]
@@ -943,9 +944,9 @@ class Game:
         if not ((self.decks > 1 or card == JOKER) and card in hand):  # no other copy held
             self._cm[seat] &= ~(1 << card)
         self.pile.append(card)
-        name = C.name(card)
+        name = _NAMES[card]
         events = [{"type": "discard", "seat": seat, "card": name}]
-        if not self.hands[seat]:
+        if not hand:
             self.went_out = seat
             events += self._end_hand("out")
         elif self.options.rummy_calls:
@@ -1026,7 +1027,7 @@ class Game:
 
     def _next_turn(self) -> list[dict]:
         self.turn = (self.turn + 1) % self.players
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self.no_discard = None
         if self.stock:
             return []
@@ -1607,6 +1608,7 @@ def _joker_layoff_action(stands_for: int, meld: int) -> dict:
 JOKER = C.JOKER
 _DRAW = Phase.DRAW
 _PLAY = Phase.PLAY
+_NAMES = [C.name(c) for c in range(C.DECK_SIZE + 1)]
 #: per card (jokers aside): its bit in a rank's suit mask, and its bits in its suit's position
 #: mask (an ace at both ends, as :func:`rum500.rules.melds.suit_masks`)
 _SUIT_BIT = [1 << (c // 13) for c in range(C.DECK_SIZE)]
