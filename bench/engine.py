@@ -15,7 +15,7 @@ gin_rummy in the same run when it is installed, and playouts as the expert bot r
    one seat's view as the expert bot does (``determinize``), then played to the end of the
    hand by the expert's greedy playout policy: playouts/s, decisions per playout.
 
-Each figure is the best of ``--repeat`` runs (3 by default; the same games each time), and
+Each figure is the best of ``--repeat`` runs (5 by default; the same games each time), and
 the fast path (2 players, the seed game) and OpenSpiel take turns, so that the ratio comes
 from runs side by side even when other work shares the machine.
 """
@@ -119,7 +119,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--playouts", type=int, default=400)
-    parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--repeat", type=int, default=5, help="best of this many runs")
     args = parser.parse_args()
     repeat = max(1, args.repeat)
     fast = {}
