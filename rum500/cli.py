@@ -171,7 +171,7 @@ def _host_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--failover", choices=["auto", "on", "off"], default="auto",
         help="a standby keeps the match sealed and takes over if this host dies "
-        "(auto: on with 3 or more people seated)",
+        "(auto: on with 2 or more people seated besides you)",
     )
     p.add_argument("--port", type=_port, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (0.0.0.0)")

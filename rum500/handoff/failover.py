@@ -16,7 +16,8 @@ such players are there, so that the standby never holds the key alone — and
    connected players whose client can host. Two holders or more: one share each, any two
    give the key, the standby gets none. One holder: two shares, one to the holder, one to
    the standby. None (two people at the table): both shares to the standby — it holds the
-   key, which is why ``auto`` arms only with three people or more. The standby gets
+   key, which is why ``auto`` arms only with two people or more besides the host's own
+   player. The standby gets
    ``standby_key`` (``id``, ``threshold``, ``check`` — :func:`net.vault.key_check` —, its
    ``shares``), each holder a ``share`` (``epoch``, ``table_id``, ``share``);
 3. tells every connection ``standby`` (``epoch``, ``seat``, ``name``, ``table_id``,
@@ -29,8 +30,9 @@ such players are there, so that the standby never holds the key alone — and
    ``{"k": "seats", "seats"}`` (names, tokens, bots).
 
 When the standby goes, or the set of holders changes, it starts again with a new epoch (a new
-key, a new snapshot); when failover disarms (``off``, or ``auto`` below three people) the old
-standby gets ``standby_end`` and everyone ``standby`` with ``seat`` null. The lobby message
+key, a new snapshot); when failover disarms (``off``, or ``auto`` with fewer than two people
+besides the host's own player) the old standby gets ``standby_end`` and everyone ``standby``
+with ``seat`` null. The lobby message
 carries ``failover`` (``mode``, ``armed``, ``note``: a sentence for the players).
 """
 
@@ -100,8 +102,20 @@ class Failover:
         server = self.host.server
         if self.closed or server.state != "playing" or self.mode == "off":
             return False
-        people = sum(1 for s in server.seats if s.taken and not s.bot)
-        return people >= (2 if self.mode == "on" else 3)
+        if self.mode == "on":
+            return self.people() >= 2
+        return self.others() >= 2  # auto: a standby and someone else to hold a share
+
+    def people(self) -> int:
+        """Seats taken by people (not bots), the host's own player included."""
+        return sum(1 for s in self.host.server.seats if s.taken and not s.bot)
+
+    def others(self) -> int:
+        """People seated besides the host's own player (a headless host has none)."""
+        seats = self.host.server.seats
+        mine = self.host.seat
+        own = mine is not None and seats[mine].taken and not seats[mine].bot
+        return self.people() - (1 if own else 0)
 
     def candidates(self) -> list[int]:
         """Seats that may stand by: connected players whose client can host, the host's own
@@ -270,12 +284,12 @@ class Failover:
 
     def _say_note(self) -> None:
         server = self.host.server
-        people = sum(1 for s in server.seats if s.taken and not s.bot)
+        people = self.people()
         if people < 2:
             note = ""  # one person at the table: nothing to say
         elif self.mode == "off":
             note = NOTES["off"]
-        elif people < 3 and self.mode == "auto":
+        elif self.others() < 2 and self.mode == "auto":
             note = NOTES["two"] if people == 2 else NOTES["off"]
         elif self.standby_seat is not None and self._ready:
             name = server.seats[self.standby_seat].name or "?"

@@ -13,9 +13,10 @@ Mid-turn, surely: when a guest's bot has just drawn, the test stops that guest's
   actions of the old host's log (which records the handoff), and every event each guest
   printed, before and after, is exactly what the new host's log replays to.
 * A SIGKILL of the host mid-turn, its machine then gone silent (``block``): the standby (Bea;
-  ``--failover on`` with two people, so it holds the key itself) serves, both guests follow,
-  the match ends, and the standby's log accounts for every action the dead host logged and
-  every event each guest printed before and after the crash.
+  ``auto``: a headless host and two guests, so Bea holds one share of the key and Cy the
+  other) serves once Cy sends its share, both guests follow, the match ends, and the
+  standby's log accounts for every action the dead host logged and every event each guest
+  printed before and after the crash.
 * The standby alone cannot open what it keeps: four machines, three people (failover
   ``auto``: Bea the standby, Cy and Di holding the key's shares); with Cy's and Di's machines
   frozen when the host dies (killed, then silent), Bea's standby stays "not yet" (its door
@@ -206,7 +207,7 @@ def test_the_host_killed_mid_turn_the_standby_serves_and_every_action_is_account
     lan3: Lan,
 ):
     a, b, c = lan3.machines
-    host = start_host(a, players=3, failover="on", seed=32)
+    host = start_host(a, players=3, failover="auto", seed=32)
     bea, cy = join(b, "Bea", 3), join(c, "Cy", 4)
     seats = {g.name: seat_of(g) for g in (bea, cy)}
     table_id = joined(bea)[0]

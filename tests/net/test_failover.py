@@ -188,14 +188,21 @@ async def test_the_standby_alone_cannot_open_what_it_keeps():
 
 
 async def test_two_people_auto_is_off_and_says_so_on_hands_the_standby_the_key():
-    table = await Table().open(["Bea"], bots=2)
-    try:
-        await wait_for(lambda: (table.clients[0].lobby or {}).get("failover"))
-        note = table.clients[0].lobby["failover"]
+    host = await start_host(
+        HostConfig(players=3, bots=1, host_player="Hal", seed=21, options=Options(target=200))
+    )
+    room = Room(host)
+    bea = await Client.connect(host.address, host.port, name="Bea", can_host=True)
+    guest = Guest(bea, bind="127.0.0.1", announce=False)
+    try:  # the host plays (Hal) and one guest: the standby would hold the key alone
+        await wait_for(lambda: (bea.lobby or {}).get("failover"))
+        note = bea.lobby["failover"]
         assert note["armed"] is False and "two people" in note["note"]
-        assert table.room.failover.standby_seat is None
+        assert room.failover.standby_seat is None and bea.standby is None
     finally:
-        await table.close()
+        await bea.close()
+        await guest.close()
+        await host.close()
 
     table = await Table().open(["Bea"], bots=2, failover="on", takeover_after=None)
     try:
@@ -371,6 +378,20 @@ async def test_after_a_handoff_the_new_host_picks_a_standby_of_its_own():
         assert new.standby_seat in [c.seat for c in others if c.can_host]
         assert len(new.holders) == 1  # Cy and Di: one stands by, the other holds a share
         assert {new.standby_seat, *new.holders} == {c.seat for c in others if c.can_host}
+    finally:
+        await table.close()
+
+
+async def test_auto_arms_at_a_headless_host_with_two_guests_and_splits_the_key():
+    table = await Table().open(["Bea", "Cy"], ann=False)  # no host player: two people
+    try:
+        await table.armed()
+        fo = table.room.failover
+        assert fo.armed and len(fo.holders) == 1
+        keeper = table.standby().standby
+        assert len(keeper.own) == 1  # one share of two: it cannot open the log alone
+        keeper.host_lost = True
+        assert keeper.key() is None
     finally:
         await table.close()
 
