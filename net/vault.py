@@ -134,6 +134,13 @@ def combine(shares: Iterable[str]) -> bytes:
     return secret.to_bytes(KEY_BYTES, "big")
 
 
+def share_digest(share: str) -> str:
+    """SHA-256 (hex) of a share's text: what a host tells a standby so that it takes the
+    holders' shares and no one else's. A digest tells nothing of the share (a share is a
+    521-bit random-looking number)."""
+    return hashlib.sha256(share.encode()).hexdigest()
+
+
 def key_check(key: bytes) -> str:
     """A short public hex tag of ``key``, to tell whether a combined key is the right one."""
     _check_key(key)

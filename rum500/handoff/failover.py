@@ -42,7 +42,7 @@ import json
 import logging
 
 from net.server import Connection
-from net.vault import Sealer, key_check, new_key, split
+from net.vault import Sealer, key_check, new_key, share_digest, split
 from rum500.handoff.document import encode_chunks, table_document
 from rum500.hosting import Host
 
@@ -196,6 +196,8 @@ class Failover:
                 "id": self.epoch,
                 "threshold": 2,
                 "check": key_check(key),
+                # the holders' shares, hashed: the standby takes no other share
+                "expect": [share_digest(s) for s in shares[:holders]],
                 # two holders or more: none; one: a share; none at all: the key, as two shares
                 "shares": [] if holders >= 2 else shares[holders:],
             }

@@ -12,8 +12,9 @@ the host (sent to its door), with its own shares — counted only once its own c
 the host too —, combine into a key whose check matches. Then it opens every record in order,
 rebuilds the table document, starts the host on the door's socket (clients waiting in its
 backlog are served at once), announces the table and answers its own client's rejoin like
-anyone's. A share that does not fit (a stranger's, an old epoch's) is simply never part of a
-combination that checks.
+anyone's. It takes only shares whose SHA-256 digest the host listed in ``standby_key``'s
+``expect`` (the holders'), so a stranger's made-up shares are dropped at once and cannot crowd
+the holders' out; a share of an old epoch is never part of a combination that checks.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from net.door import Door
-from net.vault import Opener, VaultError, combine, key_check
+from net.vault import Opener, VaultError, combine, key_check, share_digest
 from rum500.handoff.document import DocumentError, decode_chunks
 from rum500.hosting import lan_hosts
 
@@ -50,6 +51,7 @@ class Standby:
         self.check: str | None = None
         self.own: list[str] = []
         self.pool: list[str] = []
+        self.expect: set[str] | None = None  # digests of the holders' shares (standby_key)
         self.host_lost = False
         self.taking = False
         client = guest.client
@@ -78,7 +80,7 @@ class Standby:
             self.guest.say(f"standby for the table: port {port}")
         self.table_id = table_id
         self.epoch = ident
-        self.records, self.check, self.own, self.pool = {}, None, [], []
+        self.records, self.check, self.own, self.pool, self.expect = {}, None, [], [], None
         self.host_lost = False
         await self.guest.client.send_raw(
             {
@@ -96,6 +98,10 @@ class Standby:
         if isinstance(shares, list) and isinstance(check, str) and isinstance(threshold, int):
             self.own = [s for s in shares if isinstance(s, str)]
             self.check, self.threshold = check, max(1, threshold)
+            expect = msg.get("expect")
+            self.expect = (
+                {d for d in expect if isinstance(d, str)} if isinstance(expect, list) else None
+            )
 
     def _on_log(self, msg: dict) -> None:
         seq, data = msg.get("seq"), msg.get("data")
@@ -117,6 +123,7 @@ class Standby:
             return
         self.guest.say("no longer the standby")
         self.epoch, self.records, self.check, self.own, self.pool = None, {}, None, [], []
+        self.expect = None
         if self.door is not None:
             door, self.door = self.door, None
             self.guest.spawn(door.close())
@@ -124,7 +131,13 @@ class Standby:
     # ------------------------------------------------------------------ the shares
 
     def _on_share(self, share: str | None, epoch: int) -> dict:
-        if epoch == self.epoch and share and share not in self.pool and len(self.pool) < MAX_POOL:
+        if (
+            epoch == self.epoch
+            and share
+            and share not in self.pool
+            and len(self.pool) < MAX_POOL
+            and (self.expect is None or share_digest(share) in self.expect)
+        ):
             self.pool.append(share)
             self._try()
         return {"have": len(self.pool), "need": self.threshold}

@@ -245,8 +245,30 @@ async def test_a_stranger_cannot_become_standby_and_a_lost_standby_is_replaced()
         assert (await asyncio.wait_for(read_frame(reader), 5))["code"] == "bad_message"
         writer.close()
         assert keeper.pool == []
+        # made-up shares of this table and epoch are not taken: a stranger cannot fill the
+        # standby's pool and keep the holders' shares out
+        for fake in split(b"\x02" * 32, 20, 2):
+            answer = await door_share(keeper, fo.epoch, fake)
+            assert answer == {"type": "share_ok", "have": 0, "need": 2}
+        shares = [c.share for c in table.clients if c.share and c.share["epoch"] == fo.epoch]
+        assert len(shares) == 1 and len(keeper.own) == 1  # Bea left: one holder, one standby
+        answer = await door_share(keeper, fo.epoch, shares[0]["share"])
+        assert answer["have"] == 1
+        keeper.host_lost = True
+        assert keeper.key() is not None  # the holder's share and its own open it
     finally:
         await table.close()
+
+
+async def door_share(keeper, epoch: int, share: str) -> dict:
+    """Send a share to a standby's door as a client that lost the host does; its answer."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", keeper.door.port)
+    table_id = keeper.table_id
+    writer.write(encode({"type": "share", "table_id": table_id, "epoch": epoch, "share": share}))
+    try:
+        return await asyncio.wait_for(read_frame(reader), 5)
+    finally:
+        writer.close()
 
 
 def pull_the_cable(host: Host) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import itertools
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,7 @@ from net.vault import (
     combine,
     key_check,
     new_key,
+    share_digest,
     split,
 )
 
@@ -331,3 +333,13 @@ def test_sealers_need_a_key_and_a_table_id(key, table):
         Sealer(key, table)
     with pytest.raises(VaultError):
         Opener(key, table)
+
+
+def test_a_share_digest_names_one_share_and_nothing_else():
+    shares = split(new_key(), 3, 2)
+    digests = [share_digest(s) for s in shares]
+    assert all(re.fullmatch(r"[0-9a-f]{64}", d) for d in digests)
+    assert len(set(digests)) == 3 and digests == [share_digest(s) for s in shares]
+    assert all(
+        d not in s and s.split(":")[1][:16] not in d for s, d in zip(shares, digests, strict=True)
+    )
