@@ -585,6 +585,23 @@ class Host:
             self._bots[seat] = bot
         return bot
 
+    def _remind_bots(self) -> None:
+        """A resumed match (``--resume``, a handoff, a failover): show the bots the public
+        events of the hand under way again, from its deal, so that they remember it as if
+        they had watched it here (what each opponent took from the discard pile and threw)."""
+        game = self.table.game
+        bots = [s.index for s in self.server.seats if s.bot]
+        if game is None or not bots or game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            return
+        again = Game(game.players, game.seed, game.options, game.first_deck)
+        for action in game.actions:
+            events = again.apply(action)
+            if again.hand_number == game.hand_number:
+                for seat in bots:
+                    observe = getattr(self._bot(seat), "observe", None)
+                    if observe is not None:
+                        observe(events, again.view(seat))
+
     def _observe(self, events: list[dict]) -> None:
         """Show every bot at the table what happened (the hard bot remembers the hand)."""
         for s in self.server.seats:
@@ -813,6 +830,7 @@ async def start_host(config: HostConfig, sock: socket.socket | None = None) -> H
     try:
         if config.resume_game is not None:
             table.start([s.record() for s in server.seats])
+            host._remind_bots()
             for s in server.seats:
                 if config.host_player and s.name == config.host_player and not s.bot:
                     host.seat, host.token = s.index, s.token
