@@ -50,10 +50,10 @@ from rum500.rules.melds import (
     candidate_joker_melds,
     candidate_meld_tuples,
     card_mask,
+    grown,
     joker_completions,
     joker_fits,
     joker_problem,
-    lay_off,
     layoff_cards,
     layoff_position,
     listed_meld_reach,
@@ -526,9 +526,8 @@ class Game:
         the game's own melds are not touched."""
         if onto is None:
             return self.melds + [new or make_meld(-1, played, self.turn)]
-        grown = onto.copy()
-        lay_off(grown, card, self.turn, wild)  # type: ignore[arg-type]
-        return [grown if m is onto else m for m in self.melds]
+        bigger = grown(onto, card, self.turn, wild)  # type: ignore[arg-type]
+        return [bigger if m is onto else m for m in self.melds]
 
     def _placement_cost(self, card: int, hand: list[int], melds: list[Meld]) -> int | None:
         if self.options.jokers:
@@ -684,16 +683,15 @@ class Game:
     def _grow(self, meld: Meld, card: int, seat: int, wild: bool) -> Meld:
         """Lay ``card`` off on a copy of ``meld`` that takes its place on the table (a meld is
         never changed in place: :meth:`pop` keeps the earlier one)."""
-        grown = meld.copy()
-        lay_off(grown, card, seat, wild)
+        bigger = grown(meld, card, seat, wild)
         old = self.melds
         k = meld.id if meld.id < len(old) and old[meld.id] is meld else 0
         while old[k] is not meld:
             k += 1
         self.melds = list(old)
-        self.melds[k] = grown
-        self._table_follows(old, grown, k)
-        return grown
+        self.melds[k] = bigger
+        self._table_follows(old, bigger, k)
+        return bigger
 
     def _do_draw(self, action: dict) -> tuple[dict, list[dict]]:
         source = action.get("source")
@@ -1341,9 +1339,8 @@ def _can_lay_off_all(cards: list[int], melds: list[Meld]) -> bool:
         for spot in spots:
             if not rest:
                 return True
-            grown = m.copy()
-            lay_off(grown, spot, -1, card == C.JOKER)
-            if _can_lay_off_all(rest, melds[:i] + [grown] + melds[i + 1 :]):
+            bigger = grown(m, spot, -1, card == C.JOKER)
+            if _can_lay_off_all(rest, melds[:i] + [bigger] + melds[i + 1 :]):
                 return True
     return False
 
@@ -1433,13 +1430,12 @@ class _PlayCheck:
             if run is not None and run[0] == s:
                 suit_runs = [*suit_runs, (run[1], run[2])]
         else:
-            grown = onto.copy()
-            lay_off(grown, card, g.turn)
+            bigger = grown(onto, card, g.turn)
             direct = 0
             for m in g.melds:
                 if m is not onto:
                     direct |= m.moves[0]  # type: ignore[index]
-            for c in layoff_cards(grown):
+            for c in layoff_cards(bigger):
                 direct |= 1 << c
             if onto.kind == "run" and onto.suit == s:
                 suit_runs = [
@@ -1447,7 +1443,7 @@ class _PlayCheck:
                     for m in g.melds
                     if m is not onto and m.kind == "run" and m.suit == s
                 ]
-                suit_runs.append((grown.lo, grown.hi))
+                suit_runs.append((bigger.lo, bigger.hi))
         if placeable(mp, cm, direct, [suit_runs] * 4):
             return True
         return None if cm >> JOKER & 1 else False

@@ -390,6 +390,59 @@ def lay_off(meld: Meld, card: int, seat: int, wild: bool = False) -> None:
         raise IllegalMove("{card} does not fit on meld {meld}", card=C.name(card), meld=meld.id)
 
 
+def grown(meld: Meld, card: int, seat: int, wild: bool = False) -> Meld:
+    """A new meld: ``meld`` with ``card`` laid off (as :func:`lay_off`, which it is faster
+    than on a copy); ``meld`` is not changed. Raises :class:`IllegalMove` when it does not
+    fit."""
+    where = layoff_position(meld, card)
+    if where is None:
+        raise IllegalMove("{card} does not fit on meld {meld}", card=C.name(card), meld=meld.id)
+    cards, by, points, w = meld.cards, meld.by, meld.points, meld.wild
+    lo, hi, suits = meld.lo, meld.hi, meld.suits
+    if not (wild or w):
+        w = None
+    elif not w:
+        w = [False] * len(cards)
+    if where == "high":
+        hi = HIGH_ACE if card % 13 == C.ACE else hi + 1
+        cards = cards + [card]
+        by = by + [seat]
+        points = points + [C.JOKER_VALUE if wild else C.VALUES[card]]
+        if w is not None:
+            w = w + [wild]
+    elif where == "low":
+        lo = 0 if card % 13 == C.ACE else lo - 1
+        cards = [card] + cards
+        by = [seat] + by
+        points = [C.JOKER_VALUE if wild else card_value_in_run(card, lo == 0)] + points
+        if w is not None:
+            w = [wild] + w
+    else:  # a set, in suit order: one card per suit
+        s = card // 13
+        i = (suits & ((1 << s) - 1)).bit_count()
+        suits |= 1 << s
+        cards = cards[:i] + [card] + cards[i:]
+        by = by[:i] + [seat] + by[i:]
+        points = points[:i] + [C.JOKER_VALUE if wild else C.VALUES[card]] + points[i:]
+        if w is not None:
+            w = w[:i] + [wild] + w[i:]
+    return Meld(
+        meld.id,
+        meld.kind,
+        meld.owner,
+        cards,
+        by,
+        meld.suit,
+        lo,
+        hi,
+        meld.rank,
+        suits,
+        points,
+        None,
+        w,
+    )
+
+
 def joker_fits(meld: Meld) -> bool:
     """May a joker be laid off on ``meld`` (never more jokers than natural cards)?"""
     return meld.jokers + 1 <= meld.naturals
@@ -791,9 +844,6 @@ def _joker_cost(jokers: int, by_rank: list[int], masks: list[int], melds: list[M
     if best is None or best > 2:
         for m in melds:
             for c in layoff_cards(m):
-                if by_rank[c % 13] >> (c // 13) & 1:
-                    grown = m.copy()
-                    lay_off(grown, c, -1)
-                    if layoff_cards(grown):
-                        return 2
+                if by_rank[c % 13] >> (c // 13) & 1 and layoff_cards(grown(m, c, -1)):
+                    return 2
     return best

@@ -9,6 +9,7 @@ from rum500.rules import IllegalMove
 from rum500.rules.melds import (
     Meld,
     candidate_melds,
+    grown,
     lay_off,
     layoff_cards,
     layoff_position,
@@ -143,6 +144,28 @@ def test_layoff_cards_agree_with_layoff_position(hand, rnd):
                 lay_off(m, rnd.choice(spots), 1)
         expected = sorted(c for c in range(52) if layoff_position(m, c) is not None)
         assert sorted(layoff_cards(m)) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=3, max_size=20, unique=True), st.randoms())
+def test_grown_is_lay_off_on_a_copy(hand, rnd):
+    """grown() gives the meld lay_off() makes of a copy (jokers too), the meld untouched."""
+    for mc in candidate_melds(hand):
+        m = make_meld(0, mc, 0)
+        for step in range(rnd.randrange(1, 6)):
+            spots = layoff_cards(m)
+            if not spots:
+                break
+            card, wild = rnd.choice(spots), rnd.random() < 0.3
+            before = m.copy()
+            expected = m.copy()
+            lay_off(expected, card, step, wild)
+            got = grown(m, card, step, wild)
+            assert m.copy() == before
+            assert got == expected and got.spots is None
+            m = got
+        with pytest.raises(IllegalMove):
+            grown(m, next(c for c in range(52) if layoff_position(m, c) is None), 1)
 
 
 def test_rule_5_full_run_takes_no_second_ace():
