@@ -112,6 +112,7 @@ class Game:
         self.hand_size = hand_size(players)
         self.first_deck = list(deck) if deck is not None else None
         self.rng = random.Random(seed)
+        self._rng_shared = False  # see _own_rng
         self.actions: list[dict] = []
         self.totals = [0] * players
         self.results: list[dict] = []  # one per finished hand
@@ -135,7 +136,7 @@ class Game:
         while True:
             if len(pack) < len(contenders):
                 pack = C.deck(self.decks)
-                self.rng.shuffle(pack)
+                self._own_rng().shuffle(pack)
             drawn = [(seat, pack.pop()) for seat in contenders]
             rounds.append([[seat, C.name(card)] for seat, card in drawn])
             low = min(C.rank(card) for _, card in drawn)
@@ -157,7 +158,7 @@ class Game:
             if n > full[card]:
                 raise ValueError(f"the deck holds {C.name(card)} more than {full[card]} time(s)")
         rest = list((full - have).elements())
-        self.rng.shuffle(rest)
+        self._own_rng().shuffle(rest)
         return order + rest
 
     def _deal(self, order: list[int] | None) -> list[dict]:
@@ -166,8 +167,9 @@ class Game:
         cut = None
         if order is None:
             order = self._deck()
-            self.rng.shuffle(order)
-            cut = self.rng.randrange(1, len(order))  # the player left of the dealer cuts
+            rng = self._own_rng()
+            rng.shuffle(order)
+            cut = rng.randrange(1, len(order))  # the player left of the dealer cuts
             order = order[cut:] + order[:cut]
         n = self.players
         # one card at a time from the dealer's left: seat dealer + k gets cards k-1, k-1+n, …
@@ -677,8 +679,22 @@ class Game:
         ) = saved
         del self.results[results:]
         if rng is not None:
+            if self._rng_shared:  # (no need to copy a state about to be replaced)
+                self.rng = random.Random.__new__(random.Random)
+                self._rng_shared = False
             self.rng.setstate(rng)
         self._legal = self._legal_dicts = None
+
+    def _own_rng(self) -> random.Random:
+        """The random state to shuffle with. :meth:`copy` shares it between the copies until
+        one of them shuffles (only a deal or a reshuffle does): that one first takes a copy of
+        its own, so a copy's deal never changes the original's, nor the other way round."""
+        if self._rng_shared:
+            rng = random.Random.__new__(random.Random)  # (no seeding: the state is set)
+            rng.setstate(self.rng.getstate())
+            self.rng = rng
+            self._rng_shared = False
+        return self.rng
 
     def _grow(self, meld: Meld, card: int, seat: int, wild: bool) -> Meld:
         """Lay ``card`` off on a copy of ``meld`` that takes its place on the table (a meld is
@@ -1034,7 +1050,7 @@ class Game:
             return self._end_hand("stock")
         if rule == "reshuffle" and not self.reshuffled and len(self.pile) >= 2:
             new = self.pile[:-1]
-            self.rng.shuffle(new)
+            self._own_rng().shuffle(new)
             self.stock = new
             del self.pile[:-1]
             self.reshuffled = True
@@ -1225,6 +1241,7 @@ class Game:
         g.hand_size = hand_size(g.players)
         g.first_deck = d["deck"]
         g.rng = random.Random()
+        g._rng_shared = False
         version, internal, gauss = d["rng"]
         g.rng.setstate((version, tuple(internal), gauss))
         g.actions = [dict(a) for a in d["actions"]]
@@ -1286,8 +1303,7 @@ class Game:
         played before the copy."""
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
+        g._rng_shared = self._rng_shared = True  # copied on its first use: see _own_rng
         g.actions = list(self.actions)
         g.results = list(self.results)
         g.hands = [list(h) for h in self.hands]

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rum500.rules import Game, Options, Phase
-from rum500.rules.game import MOVE_DIG, MOVE_STOCK, action_of
+from rum500.rules.game import MOVE_DEAL, MOVE_DIG, MOVE_STOCK, action_of
 
 options_st = st.builds(
     Options,
@@ -93,6 +93,31 @@ def test_copy_is_independent_and_equal():
     assert c.to_dict() != before
     c.pop()  # nothing saved after undo=False: pop replays, and still agrees
     assert c.to_dict() == Game.replay(4, 5, c.actions, ALL_ON).to_dict()
+
+
+def test_copies_share_the_random_state_until_one_deals():
+    """copy() shares the random state until one of the games shuffles: whichever deals first,
+    the others deal the same next hand from their own state, untouched by it; pop puts a
+    deal back, even in a game whose state is shared again."""
+    g = Game(2, 7, Options(target=10**6))
+    rng = random.Random(7)
+    while g.phase is not Phase.HAND_OVER:
+        g.apply_move(rng.choice(g.legal_moves()), undo=False)
+    ref = g.to_dict()
+    a = g.copy()
+    b = a.copy()
+    a.apply_move((MOVE_DEAL,))  # a copy deals first
+    assert g.to_dict() == ref and b.to_dict() == ref
+    dealt = a.to_dict()
+    assert dealt["hands"] != ref["hands"] and dealt["rng"] != ref["rng"]
+    g.apply_move((MOVE_DEAL,), undo=False)  # then the original, then the other copy
+    b.apply_move((MOVE_DEAL,))
+    assert g.to_dict() == dealt and b.to_dict() == dealt
+    c = a.copy()  # a's state is shared again: its pop restores its own
+    a.pop()
+    assert a.to_dict() == ref and c.to_dict() == dealt and g.to_dict() == dealt
+    a.apply_move((MOVE_DEAL,))
+    assert a.to_dict() == dealt
 
 
 def test_undo_restores_the_random_state_of_a_deal_and_a_reshuffle():
