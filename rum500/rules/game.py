@@ -1240,7 +1240,7 @@ class Game:
         g.decks = g.options.deck_count(g.players)
         g.hand_size = hand_size(g.players)
         g.first_deck = d["deck"]
-        g.rng = random.Random()
+        g.rng = random.Random.__new__(random.Random)  # (no seeding: the state is set)
         g._rng_shared = False
         version, internal, gauss = d["rng"]
         g.rng.setstate((version, tuple(internal), gauss))
