@@ -1,14 +1,19 @@
-"""The ``easy`` bot: legal moves, little planning. It takes the top of the discard pile
-when that card makes a meld with its hand, lays down the first meld it sees, lays off what
-fits, and discards at random among the cards with no neighbour in its hand."""
+"""The ``easy`` bot: legal moves, little planning. It digs for the deepest of the top
+:data:`DIG_DEPTH` cards of the discard pile that it can put down (with its hand or on the
+table), else draws from the stock; lays down the first meld it sees, lays off what fits, and
+discards at random among the cards with no neighbour in its hand."""
 
 from __future__ import annotations
 
 from rum500 import cards as C
-from rum500.bots.base import PlanningBot, action_key, dig, discard, draw_stock
+from rum500.bots.base import PlanningBot, dig, discard, draw_stock
 from rum500.bots.hands import fits, partners
 from rum500.bots.jokers import keep_jokers
 from rum500.bots.seat import SeatView
+
+#: How deep in the discard pile it looks: it digs for the deepest of the top cards it can put
+#: down (the engine offers only such digs).
+DIG_DEPTH = 3
 
 
 class EasyBot(PlanningBot):
@@ -18,10 +23,18 @@ class EasyBot(PlanningBot):
         """The easy bot remembers nothing."""
 
     def draw(self, v: SeatView) -> dict:
-        legal = {action_key(a) for a in v.legal}
         top = len(v.pile) - 1
-        if top >= 0 and action_key(dig(top)) in legal and fits(v.pile[top], v.hand, []):
-            return dig(top)
+        depths = [
+            a["index"]
+            for a in v.legal
+            if a["type"] == "draw"
+            and a.get("source") == "discard"
+            and a["index"] > top - DIG_DEPTH
+            # with "top card free" the top card is offered even when it cannot go down
+            and (a["index"] < top or fits(v.pile[top], v.hand, v.melds))
+        ]
+        if depths:
+            return dig(min(depths))
         if v.stock:
             return draw_stock()
         digs = [a for a in v.legal if a["type"] == "draw"]

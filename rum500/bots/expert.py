@@ -37,7 +37,7 @@ import time
 
 from rum500 import cards as C
 from rum500.bots.base import discard, draw_stock
-from rum500.bots.hands import Plan, partners, plan
+from rum500.bots.hands import Plan, fits, partners, plan
 from rum500.bots.hard import HardBot
 from rum500.bots.medium import dug_plan
 from rum500.bots.seat import SeatView
@@ -62,6 +62,12 @@ MAX_CANDIDATES = 5
 PLAYOUT_CAP = 160
 #: A playout looks this many of the seat's turns ahead, then judges the position.
 HORIZON = 2
+#: The playout policy digs for the deepest card it can put down among this many top cards of
+#: the discard pile (the whole pile: "dig deepest" is a strong plain policy — a bot that does
+#: only that plays about as well as ``medium`` — and it makes the opponents' digs, the cost of
+#: feeding them, show in the playouts; taking only the top card measured ~6 points a hand
+#: worse, and discard searches with it no better than the hard bot's discard).
+PLAYOUT_DIG_DEPTH = 200
 #: What a point in hand counts when a playout stops before the hand ends.
 HELD_WEIGHT = 0.6
 #: ... and a point of a card that has a partner in hand (it is closer to a meld).
@@ -72,16 +78,28 @@ CLEAR_LEAD = 3.0
 THEIRS_WEIGHT = 1.0
 #: Draws the hard bot values within this many points of its best are searched.
 CLOSE_CALL = 25.0
-#: Search discards too (else the hard bot's discard).
-SEARCH_DISCARDS = False
+#: Search discards too: those the hard bot values within DISCARD_CLOSE points of its best
+#: (at most MAX_CANDIDATES).
+SEARCH_DISCARDS = True
+DISCARD_CLOSE = 15.0
+#: Re-draws of a sampled opponent hand that could meld a card it passed over or threw (3
+#: measured no better than 0, within the noise, so it is off).
+AVOID_TRIES = 0
 #: The search stops when it has run this long (a guard for an overloaded machine).
 TIME_GUARD_S = 0.6
 
 
-def determinize(v: SeatView, known: list[list[int]], rng: random.Random) -> Game | None:
+def determinize(
+    v: SeatView,
+    known: list[list[int]],
+    rng: random.Random,
+    avoided: list[list[int]] | None = None,
+) -> Game | None:
     """A full position consistent with the view: opponents hold their ``known`` cards plus
-    unseen ones at random, the stock is the rest in random order. None when the view and
-    the memory cannot be reconciled (then the caller does without search)."""
+    unseen ones at random, the stock is the rest in random order. With ``avoided`` (per
+    seat, cards it passed over or threw), an opponent's hand that could meld one of them is
+    re-drawn up to :data:`AVOID_TRIES` times (it would likely have kept or taken it). None
+    when the view and the memory cannot be reconciled (then the caller does without search)."""
     pool: list[int] = []
     for c, n in enumerate(v.unseen()):
         pool += [c] * n
@@ -98,10 +116,18 @@ def determinize(v: SeatView, known: list[list[int]], rng: random.Random) -> Game
         need = v.hand_sizes[seat] - len(known[seat])
         if need < 0 or need > len(pool):
             return None
-        hands.append(known[seat] + pool[:need])
+        hand = known[seat] + pool[:need]
+        passed = avoided[seat] if avoided else ()
+        for _try in range(AVOID_TRIES if passed else 0):
+            if not any(fits(c, hand, []) for c in passed):
+                break
+            pool = pool[need:] + pool[:need]  # put them back at the end, draw others
+            hand = known[seat] + pool[:need]
+        hands.append(hand)
         del pool[:need]
     if len(pool) != v.stock:
         return None
+    rng.shuffle(pool)
     return _position(v, hands, pool, rng)
 
 
@@ -147,12 +173,12 @@ def policy(g: Game) -> tuple:
     has no partner in hand (a joker never, while another card can go)."""
     moves = g.legal_moves()
     if g.phase is Phase.DRAW:
-        top = len(g.pile) - 1
-        first = moves[0]
+        low = len(g.pile) - PLAYOUT_DIG_DEPTH
+        deepest = None
         for m in moves:
-            if m[0] == MOVE_DIG and m[1] == top:
-                return m
-        return first
+            if m[0] == MOVE_DIG and m[1] >= low and (deepest is None or m[1] < deepest[1]):
+                deepest = m
+        return deepest or moves[0]
     best_meld = None
     layoff = None
     discards = []
@@ -293,16 +319,14 @@ class ExpertBot(HardBot):
         return [a for x, a in scored[:MAX_CANDIDATES] if x >= best - CLOSE_CALL]
 
     def discard(self, v: SeatView, p: Plan) -> dict:
-        if not SEARCH_DISCARDS:
-            return super().discard(v, p)
-        cands = self.discard_candidates(v, p)
-        if len(cands) <= 1:
-            return super().discard(v, p)
-        first = C.parse(super().discard(v, p)["card"])
-        ranked = [first] + sorted(
-            (c for c in cands if c != first), key=lambda c: (partners(c, v.hand) > 0, -C.VALUES[c])
-        )
-        return self.search(v, [discard(c) for c in ranked[:MAX_CANDIDATES]])
+        scored = self.discard_scores(v, p)
+        if not scored:
+            return self._fallback(v)
+        best = scored[0][0]
+        close = [c for x, c in scored[:MAX_CANDIDATES] if x >= best - DISCARD_CLOSE]
+        if not SEARCH_DISCARDS or len(close) <= 1:
+            return discard(scored[0][1])
+        return self.search(v, [discard(c) for c in close])
 
     # -- the search
 
@@ -312,6 +336,7 @@ class ExpertBot(HardBot):
     def search(self, v: SeatView, candidates: list[dict]) -> dict:
         """The candidate with the best mean outcome over sampled worlds (see the module)."""
         known = self.known_hands(v)
+        avoided = [[] if s == v.seat else self.tracker.avoided(s) for s in range(v.players)]
         ahead = min(v.stock + sum(v.hand_sizes), 3 * v.players * (HORIZON + 1))
         per_world = len(candidates) * max(8, ahead)  # playout steps per world, roughly
         worlds = max(MIN_WORLDS, min(MAX_WORLDS, self.steps // per_world))
@@ -322,7 +347,7 @@ class ExpertBot(HardBot):
         deadline = clock() + TIME_GUARD_S
         self.stats["searches"] += 1
         for _ in range(worlds):
-            world = determinize(v, known, self.rng)
+            world = determinize(v, known, self.rng, avoided)
             if world is None:
                 break
             moves = {action_key_of(action_of(m)): m for m in world.legal_moves()}

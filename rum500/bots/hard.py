@@ -246,11 +246,17 @@ class HardBot(PlanningBot):
         return {c: 1.0 - miss[c] for c in cards}
 
     def discard(self, v: SeatView, p: Plan) -> dict:
-        cands = self.discard_candidates(v, p)
-        if not cands:
+        scored = self.discard_scores(v, p)
+        if not scored:
             return self._fallback(v)
-        if len(cands) == 1:
-            return discard(cands[0])
+        return discard(scored[0][1])
+
+    def discard_scores(self, v: SeatView, p: Plan) -> list[tuple[float, int]]:
+        """Each card that may be discarded with its worth (what the rest of the hand is worth
+        less the feeding risk), best first; one candidate is not valued (score 0)."""
+        cands = self.discard_candidates(v, p)
+        if len(cands) <= 1:
+            return [(0.0, c) for c in cands]
         unseen = self.stock_unseen(v)
         total = sum(unseen)
         turns = self.draws_left(v)
@@ -258,7 +264,7 @@ class HardBot(PlanningBot):
         mates = [self.known(v, s) for s in partner_seats(v)]
         helps = {c: any(usable(c, held) for held in mates) for c in cands}
         hand = list(p.dead) if set(cands) <= set(p.dead) else list(v.hand)
-        best: tuple[float, int] | None = None
+        out: list[tuple[float, int]] = []
         for c in cands:
             rest = list(hand)
             rest.remove(c)
@@ -266,10 +272,10 @@ class HardBot(PlanningBot):
                 self.keep_value(d, rest[:i] + rest[i + 1 :], v, unseen, total, turns)
                 for i, d in enumerate(rest)
             )
-            score = keep - feed[c] * (FEED_WEIGHT * C.VALUES[c] + FEED_BONUS)
+            cost = FEED_WEIGHT * C.VALUES[c] + FEED_BONUS
+            score = keep - feed[c] * cost
             if helps[c]:  # a partner known to use it gains what an opponent would, if it
-                score += (1.0 - feed[c]) * FAR_WEIGHT * (FEED_WEIGHT * C.VALUES[c] + FEED_BONUS)
-            if best is None or score > best[0]:
-                best = (score, c)
-        assert best is not None
-        return discard(best[1])
+                score += (1.0 - feed[c]) * FAR_WEIGHT * cost
+            out.append((score, c))
+        out.sort(key=lambda o: -o[0])  # stable: equal scores keep the candidates' order
+        return out
