@@ -261,10 +261,8 @@ class Game:
 
     def _legal_draws(self) -> list[tuple]:
         stock = self.stock
-        out: list[tuple] = [_STOCK] if stock else []
         seat = self.turn
         cm = self._cm[seat]
-        size = len(self.hands[seat])
         options = self.options
         must_discard = options.must_discard
         free_top = options.top_card_free and bool(stock)
@@ -283,6 +281,7 @@ class Game:
             # a dig is allowed when its card can reach the table at all: placeable (inlined
             # for the quick cases), else — only when jokers are held — the ways with jokers
             jokers = self.hands[seat].count(JOKER) if wild else 0
+            gaps = None
             start = top
             if free_top and top >= 0:
                 cm |= 1 << pile[top]
@@ -295,13 +294,20 @@ class Game:
                 cm |= 1 << c
                 if direct >> c & 1:
                     found.append(i)  # a meld takes it as it is (a joker: a meld takes one)
+                    if c == JOKER:
+                        jokers += 1  # (the cards below may use it)
                 elif c == JOKER:
                     jokers += 1
                     if _wild_cost(c, cm, jokers, self.melds) is not None:
                         found.append(i)
                 elif (cm & _NEAR[c]).bit_count() < 3 and not jokers:
-                    # no new set or run: at most a lay-off on a run after the cards between
-                    if runs[c // 13] and placeable(c, cm, 0, runs):
+                    # no new set or run: at most a lay-off on a run after the one card
+                    # between (two would be near it), see _gaps
+                    if gaps is None:
+                        gaps = _gaps(runs)
+                    if (gaps[1] >> c & 1 and cm >> _BELOW[c] & 1) or (
+                        gaps[2] >> c & 1 and cm >> c + 1 & 1
+                    ):
                         found.append(i)
                 elif (cm & RANK_BITS[c % 13]).bit_count() >= 3:
                     found.append(i)  # a new set
@@ -316,6 +322,7 @@ class Game:
                         found.append(i)
         else:
             melds = self.melds
+            size = len(self.hands[seat])
             by_rank, by_suit, jokers = _hand_masks(self.hands[seat])
             for i in range(top, -1, -1):
                 c = pile[i]
@@ -338,9 +345,11 @@ class Game:
                     cost = placement_cost_masks(c, by_rank, by_suit, melds)
                 if cost is not None and not (must_discard and cost >= size):
                     found.append(i)
-        digs = _DIGS
-        for i in reversed(found):
-            out.append(digs[i] if i < len(digs) else (MOVE_DIG, i))
+        if not found:
+            return [_STOCK] if stock else [_END_HAND]
+        found.reverse()
+        out: list[tuple] = [_STOCK] if stock else []
+        out += map(_DIGS.__getitem__, found)  # (a pile holds fewer cards than _DIGS)
         if not stock:
             out.append(_END_HAND)
         return out
@@ -969,6 +978,10 @@ class Game:
             self.phase = Phase.CLAIM
             self.no_discard = None
             self.claim_from = seat
+        elif self.stock:  # _next_turn, when the stock is not empty
+            self.turn = (seat + 1) % self.players
+            self.phase = _DRAW
+            self.no_discard = None
         else:
             events += self._next_turn()
         return {"type": "discard", "card": name}, events
@@ -1533,6 +1546,33 @@ def _way(g: Game, card: int | None, cm: int, direct: int) -> tuple[int, int, int
         if c != card:
             uses |= 1 << c
     return uses, -1, 3
+
+
+def _gaps(runs: list[list[tuple[int, int]]]) -> tuple[object, int, int]:
+    """For the runs on the table (per suit, their (lo, hi)): ``(runs, up, down)``, the card
+    masks of the cards one place beyond a run's end — two above its high end (``up``: laid off
+    after the card below it) or two below its low end (``down``: after the card above it), an
+    ace only on a run without one. The last one is remembered (runs are replaced on every
+    change, never changed in place)."""
+    global _GAPS_LAST
+    last = _GAPS_LAST
+    if last[0] is runs:
+        return last
+    up = down = 0
+    for s, suit_runs in enumerate(runs):
+        for lo, hi in suit_runs:
+            ace = lo == 0 or hi == HIGH_ACE
+            if hi + 2 < HIGH_ACE or (hi + 2 == HIGH_ACE and not ace):
+                up |= 1 << (s * 13 + (hi + 2) % 13)
+            if lo - 2 > 0 or (lo - 2 == 0 and not ace):
+                down |= 1 << (s * 13 + lo - 2)
+    last = _GAPS_LAST = (runs, up, down)
+    return last
+
+
+_GAPS_LAST: tuple[object, int, int] = (None, 0, 0)
+#: per card, the card below it in a run (an ace: the king, as it sits high two above a run)
+_BELOW = [c + 12 if c % 13 == 0 else c - 1 for c in range(C.DECK_SIZE)]
 
 
 def _wild_cost(card: int, cm: int, jokers: int, melds: list[Meld]) -> int | None:

@@ -200,3 +200,18 @@ def test_a_joker_in_a_saved_game_view_and_replay_stays_a_joker():
     assert m.cards == C.parse_many("7H 8H 9H") and m.wild == [False, False, True]
     with pytest.raises(ValueError):
         Meld.from_dict({**g.view(1)["melds"][0], "stands_for": None})
+
+
+def test_rule_11_1_a_joker_dug_with_a_card_below_it_may_make_its_meld():
+    """A joker a meld on the table takes as it is, lying above 6♠ on the discard pile: taking
+    6♠ takes the joker too, which makes 6♠ 7♠ JK (or 6♠ 6♥ JK) — the dig is listed, as the
+    rules accept it."""
+    g = position(
+        ["9D 6H 2H 10H 7S 5C", OTHER],
+        pile="6S QD JK",
+        melds=[("8S 8H 8C", 1)],
+        options=JOKERS,
+    )
+    digs = [a["index"] for a in legal(g, "draw") if a["source"] == "discard"]
+    assert digs == [0, 2]
+    g.apply({"type": "draw", "source": "discard", "index": 0})
