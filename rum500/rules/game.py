@@ -451,8 +451,16 @@ class Game:
                                 out.append(move)
         else:
             may = _PlayCheck(self, hand, cm, needs)
+            # the quick answers of may.meld and may.layoff inlined: a play of the card that
+            # must be played (without "must discard"), or one that keeps its way
+            mp = self.must_play if may.fast and not keep_one else -1
+            way = may.way
+            if way is not None and n - 1 > way[2]:
+                way_uses, way_meld = way[0], way[1]
+            else:
+                way_uses, way_meld = -1, -2
             for t in candidate_meld_tuples(cm):
-                if may.meld(t, None):
+                if mp in t or may.meld(t, None):
                     out.append((MOVE_MELD, t, None))
             if jokers:
                 for ids, wild in candidate_joker_melds(hand):
@@ -463,8 +471,10 @@ class Game:
                     if not need & cm:
                         continue
                     for c, move in moves:
-                        if cm >> c & 1 and may.layoff(
-                            c, self._meld_by_id(move[2]), move[3], move[4]
+                        if cm >> c & 1 and (
+                            c == mp
+                            or (move[2] != way_meld and not way_uses >> c & 1)
+                            or may.layoff(c, self._meld_by_id(move[2]), move[3], move[4])
                         ):
                             out.append(move)
         if self.must_play is None:
