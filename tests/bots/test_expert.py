@@ -7,10 +7,15 @@ import random
 
 import pytest
 
+from rum500 import cards as C
 from rum500.bots import make_bot
-from rum500.bots.expert import ExpertBot, determinize, outcome, playout
+from rum500.bots.expert import DISCARD_CLOSE, ExpertBot, determinize, outcome, playout, policy
+from rum500.bots.hands import plan
 from rum500.bots.seat import read_view
 from rum500.rules import Game, Options, Phase
+from rum500.rules.game import MOVE_DIG
+
+from .test_strategy import position
 
 SEEN = (
     "hand",
@@ -94,3 +99,23 @@ def test_the_expert_is_reproducible_and_searches() -> None:
         searched += one.stats["searches"]
     assert searched >= 1
     assert make_bot("expert", seed=1).level == "expert"
+
+
+def test_the_playout_policy_digs_for_the_deepest_card_it_can_put_down() -> None:
+    game = position("9S 9H 2C 4D 6H 8C 10S QD 3H 5C 7D JH KC", "", "4S 9D 2H QC")
+    deepest = min(m[1] for m in game.legal_moves() if m[0] == MOVE_DIG)
+    assert policy(game) == (MOVE_DIG, deepest) == (MOVE_DIG, 1)
+
+
+def test_the_expert_searches_close_discards_and_plays_one_of_them() -> None:
+    """KC, QH and 2D are all loose: the hard bot values some of them alike, and the expert
+    plays those out in its worlds."""
+    view = position("KC QH 2D", "", "3C 8H", phase="play", size=6).view(0)
+    v = read_view(view)
+    scored = ExpertBot(seed=3).discard_scores(v, plan(v.hand, v.melds, v.seat))
+    close = [c for x, c in scored if x >= scored[0][0] - DISCARD_CLOSE]
+    assert len(close) >= 2
+    expert = ExpertBot(seed=3)
+    a = expert.choose(view)
+    assert a["type"] == "discard" and expert.stats["searches"] == 1
+    assert C.parse(a["card"]) in close

@@ -56,6 +56,18 @@ def test_digs_for_a_card_that_makes_a_meld(level: str) -> None:
     assert {"type": "meld", "cards": ["9S", "9H", "9D"]} in actions
 
 
+def test_easy_digs_for_the_deepest_of_the_top_three_cards_it_can_put_down() -> None:
+    hand = "9S 9H 2C 4D 6H 8C 10S QD 3H 5C 7D JH KC"
+    game = position(hand, "", "4S 9D 2H QC")  # 9D is third from the top: take it, and 2 more
+    assert make_bot("easy", seed=1).choose(game.view(0)) == {
+        "type": "draw",
+        "source": "discard",
+        "index": 1,
+    }
+    deep = position(hand, "", "9D 4S 2H QC")  # fourth from the top: too deep for easy
+    assert make_bot("easy", seed=1).choose(deep.view(0)) == {"type": "draw", "source": "stock"}
+
+
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_goes_out_when_it_can(level: str) -> None:
     game = position("5S 6S 7S 9H", "", "2D", phase="play")
