@@ -780,7 +780,7 @@ class Game:
         self.hands[seat].append(card)
         self._cm[seat] |= 1 << card
         self.phase = _PLAY
-        return {"type": "draw", "source": "stock"}, [
+        return _STOCK_ACTION, [
             {"type": "draw", "seat": seat, "source": "stock", "stock": len(self.stock)}
         ]
 
@@ -796,7 +796,7 @@ class Game:
         else:
             self.must_play = card
         self.phase = Phase.PLAY
-        return {"type": "draw", "source": "discard", "index": i}, [
+        return _DIG_ACTIONS[i], [
             {
                 "type": "draw",
                 "seat": seat,
@@ -994,7 +994,7 @@ class Game:
             self.no_discard = None
         else:
             events += self._next_turn()
-        return {"type": "discard", "card": name}, events
+        return _DISCARD_ACTIONS[card], events
 
     # ------------------------------------------------------------------ "Rummy!" (§11.2)
 
@@ -1681,6 +1681,10 @@ _END_HAND = (MOVE_END_HAND,)
 _DIGS = [(MOVE_DIG, i) for i in range(2 * (C.DECK_SIZE + 2 * C.JOKERS_PER_DECK))]
 _DISCARDS = [(MOVE_DISCARD, c) for c in range(C.DECK_SIZE + 1)]
 _NO_RUNS: list[list[tuple[int, int]]] = [[], [], [], []]
+#: the normalised actions that are the same dict every time (read-only, as _shared's)
+_STOCK_ACTION = {"type": "draw", "source": "stock"}
+_DIG_ACTIONS = [{"type": "draw", "source": "discard", "index": i} for i in range(len(_DIGS))]
+_DISCARD_ACTIONS = [{"type": "discard", "card": name} for name in _NAMES]
 #: per card, the card mask of it and the cards a set or run of three through it could hold:
 #: its rank, and its suit two places either way (an ace: at both ends)
 _NEAR = [
