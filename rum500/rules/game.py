@@ -841,6 +841,8 @@ class Game:
         event = {"type": "meld", "seat": self.turn, "meld": meld.id, "cards": normal["cards"]}
         if "jokers" in normal:
             event["jokers"] = normal["jokers"]
+        if self.hands[self.turn]:
+            return normal, [event]
         return normal, [event] + self._after_play()
 
     def _joker_meld(self, played: list[int], names: object) -> Meld:
@@ -892,8 +894,13 @@ class Game:
     def _put_layoff(self, held: int, meld: Meld, card: int, wild: bool) -> tuple[dict, list[dict]]:
         meld = self._grow(meld, card, self.turn, wild)
         self._remove([held])
-        normal = _joker_layoff_action(card, meld.id) if wild else _layoff_action(card, meld.id)
+        if wild:
+            normal = _joker_layoff_action(card, meld.id)
+        else:
+            normal = _LAYOFF_ACTIONS.get((card, meld.id)) or _layoff_action(card, meld.id)
         event = {"type": "layoff", "seat": self.turn, **normal}
+        if self.hands[self.turn]:
+            return normal, [event]
         return normal, [event] + self._after_play()
 
     def _target_meld(self, meld_id: object) -> Meld:
@@ -1660,7 +1667,14 @@ def _meld_action(
 
 
 def _layoff_action(card: int, meld: int) -> dict:
-    return {"type": "layoff", "card": C.name(card), "meld": meld}
+    """The normalised lay-off of ``card`` on meld ``meld`` (one dict per pair, read-only)."""
+    action = {"type": "layoff", "card": C.name(card), "meld": meld}
+    if len(_LAYOFF_ACTIONS) < _SHARED_MAX:
+        _LAYOFF_ACTIONS[card, meld] = action
+    return action
+
+
+_LAYOFF_ACTIONS: dict[tuple[int, int], dict] = {}
 
 
 def _joker_layoff_action(stands_for: int, meld: int) -> dict:
