@@ -701,8 +701,8 @@ def candidate_joker_melds(hand: list[int]) -> list[tuple[list[int], list[bool]]]
                         out.append(([s * 13 + r for s in combo], [s in wild_suits for s in combo]))
     for s in range(4):
         mask = masks[s]
-        if not mask:
-            continue
+        if (mask & SUIT_BITS).bit_count() < 2:
+            continue  # a run holds two natural cards at least
         base = s * 13
         for a in range(HIGH_ACE - 1):
             for b in range(a + 2, HIGH_ACE + 1):
@@ -713,6 +713,8 @@ def candidate_joker_melds(hand: list[int]) -> list[tuple[list[int], list[bool]]]
                 missing = length - bits.bit_count()
                 if missing > jokers:
                     break  # a longer run misses at least as many
+                if missing > length // 2:
+                    continue  # more jokers than natural cards: no way
                 held_pos = [p for p in range(a, b + 1) if bits >> p & 1]
                 cards = [base + position_rank(p) for p in range(a, b + 1)]
                 for k in range(max(missing, 1), min(jokers, length // 2) + 1):
