@@ -12,8 +12,9 @@ gin_rummy in the same run when it is installed, and playouts as the expert bot r
    (chance nodes — the deal — are not decisions), and the ratio of the fast path's
    decisions/s to OpenSpiel's (the goal is 3×).
 3. Playouts: positions mid-hand (random play into a hand), the hidden cards resampled from
-   one seat's view as the expert bot does (``determinize``), then played to the end of the
-   hand by the expert's greedy playout policy: playouts/s, decisions per playout.
+   one seat's view as the expert bot does (``determinize``), then a copy of that world (as
+   the expert copies it for each candidate) played to the end of the hand by the expert's
+   greedy playout policy: playouts/s, decisions per playout.
 
 Each figure is the best of ``--repeat`` runs (5 by default; the same games each time), and
 the fast path (2 players, the seed game) and OpenSpiel take turns, so that the ratio comes
@@ -102,7 +103,7 @@ def run_playouts(players: int, count: int, seed: int) -> tuple[float, float]:
     for k in range(count):
         world = determinize(positions[k % len(positions)], known, rng)
         assert world is not None
-        steps += playout(world, world.turn, turns=10**6, cap=10**6)
+        steps += playout(world.copy(), world.turn, turns=10**6, cap=10**6)
     elapsed = time.perf_counter() - start
     return count / elapsed, steps / count
 
