@@ -247,10 +247,10 @@ class Game:
         the same order), for :meth:`apply_move`. Cached until the position changes."""
         if self._legal is None:
             phase = self.phase
-            if phase is _DRAW:
-                self._legal = self._legal_draws()
-            elif phase is _PLAY:
+            if phase is _PLAY:
                 self._legal = self._legal_plays()
+            elif phase is _DRAW:
+                self._legal = self._legal_draws()
             elif phase is Phase.HAND_OVER:
                 self._legal = [(MOVE_DEAL,)]
             elif phase is Phase.CLAIM:
@@ -620,7 +620,7 @@ class Game:
         elif kind == MOVE_MELD:
             cards, wild = move[1], move[2]
             meld = make_listed_meld(self.next_meld_id, cards, self.turn, wild)
-            normal, events = self._put_meld(meld, meld.physical())
+            normal, events = self._put_meld(meld, meld.physical() if wild else cards)
         elif kind == MOVE_LAYOFF:
             normal, events = self._put_layoff(move[1], self._meld_by_id(move[2]), move[3], move[4])
         elif kind == MOVE_END_HAND:
@@ -790,7 +790,10 @@ class Game:
         taken = self.pile[i:]
         del self.pile[i:]
         self.hands[seat].extend(taken)
-        self._cm[seat] |= card_mask(taken)
+        cm = self._cm[seat]
+        for c in taken:
+            cm |= 1 << c
+        self._cm[seat] = cm
         if free:
             self.no_discard = card
         else:
@@ -831,7 +834,7 @@ class Game:
             raise problem
         return self._put_meld(meld, played)
 
-    def _put_meld(self, meld: Meld, played: list[int]) -> tuple[dict, list[dict]]:
+    def _put_meld(self, meld: Meld, played: list[int] | tuple[int, ...]) -> tuple[dict, list[dict]]:
         self.next_meld_id += 1
         old = self.melds
         self.melds = old + [meld]  # a new list: see _table_spots
@@ -943,7 +946,7 @@ class Game:
             )
         return stands, True
 
-    def _remove(self, played: list[int]) -> None:
+    def _remove(self, played: list[int] | tuple[int, ...]) -> None:
         seat = self.turn
         hand = self.hands[seat]
         cm = self._cm[seat]
