@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rum500.rules import Game, Options, Phase
+from rum500.rules import Game, IllegalMove, Options, Phase
 from rum500.rules.game import MOVE_DEAL, MOVE_DIG, MOVE_STOCK, action_of
+from tests.rules.positions import position
 
 options_st = st.builds(
     Options,
@@ -184,3 +186,29 @@ def test_hand_mask_is_the_hand_as_bits():
     walk(g, random.Random(11), 80)
     for seat in range(3):
         assert g.hand_mask(seat) == sum(1 << c for c in set(g.hands[seat]))
+
+
+@pytest.mark.parametrize(
+    ("hand", "pile", "run", "dug"),
+    [
+        ("8S 2H 4D KC", "9S 3C", "5S 6S 7S", [0]),  # 9S after 8S, two above the run
+        ("3D 2H 9C KC", "2D 4C", "4D 5D 6D", [0]),  # 2D after 3D, two below
+        ("KH 2S 4D 7C", "AH 3C", "10H JH QH", [0]),  # the ace, high, after the king
+        ("2C 9H 4D 7S", "AC 10S", "3C 4C 5C", [0]),  # the ace, low, after the 2
+        ("8S 2H 4D KC", "10S 3C", "5S 6S 7S", []),  # two places between: 9S not held
+        ("2H 4D KC 8C", "9S 3C", "5S 6S 7S", []),  # 8S not held
+    ],
+)
+def test_a_dug_card_one_place_beyond_a_run(hand, pile, run, dug):
+    """A dig whose card goes on a run after the one card between (held) is listed, and
+    exactly the digs the rules accept are."""
+    g = position([hand, "5H 6H 9D"], pile=pile, melds=[(run, 1)])
+    listed = [m[1] for m in g.legal_moves() if m[0] == MOVE_DIG]
+    accepted = []
+    for i in range(len(g.pile)):
+        try:
+            g.copy().apply({"type": "draw", "source": "discard", "index": i})
+        except IllegalMove:
+            continue
+        accepted.append(i)
+    assert listed == accepted == dug
