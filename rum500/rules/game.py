@@ -1591,6 +1591,7 @@ def _gaps(runs: list[list[tuple[int, int]]]) -> tuple[object, int, int]:
 
 
 _GAPS_LAST: tuple[object, int, int] = (None, 0, 0)
+_RANKS = range(13)
 #: per card, the card below it in a run (an ace: the king, as it sits high two above a run)
 _BELOW = [c + 12 if c % 13 == 0 else c - 1 for c in range(C.DECK_SIZE)]
 
@@ -1598,9 +1599,19 @@ _BELOW = [c + 12 if c % 13 == 0 else c - 1 for c in range(C.DECK_SIZE)]
 def _wild_cost(card: int, cm: int, jokers: int, melds: list[Meld]) -> int | None:
     """:func:`placement_cost_wild_masks` of ``card`` for the hand whose card mask is ``cm``
     and which holds ``jokers`` jokers."""
-    suits = [cm & SUIT_BITS, cm >> 13 & SUIT_BITS, cm >> 26 & SUIT_BITS, cm >> 39 & SUIT_BITS]
-    by_rank = [sum((x >> r & 1) << s for s, x in enumerate(suits)) for r in range(13)]
-    by_suit = [x | (x & 1) << HIGH_ACE for x in suits]
+    a = cm & SUIT_BITS
+    b = cm >> 13 & SUIT_BITS
+    c = cm >> 26 & SUIT_BITS
+    d = cm >> 39 & SUIT_BITS
+    by_rank = [
+        (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3 for r in _RANKS
+    ]
+    by_suit = [
+        a | (a & 1) << HIGH_ACE,
+        b | (b & 1) << HIGH_ACE,
+        c | (c & 1) << HIGH_ACE,
+        d | (d & 1) << HIGH_ACE,
+    ]
     return placement_cost_wild_masks(card, by_rank, by_suit, jokers, melds)
 
 
