@@ -54,9 +54,7 @@ def usable(card: int, held: list[int]) -> bool:
     return bool(held) and (fits(card, held, []) or partners(card, held) > 0)
 
 
-def discard_key(
-    v: SeatView, card: int, known: Callable[[int], list[int]]
-) -> tuple[int, int]:
+def discard_key(v: SeatView, card: int, known: Callable[[int], list[int]]) -> tuple[int, int]:
     """Sort key of a discard for the team, smaller is better: (it feeds the next opponent,
     no partner can use it). ``known(seat)``: the cards ``seat`` is known to hold. Without
     partnerships every card is (0, 0): the key changes nothing."""
