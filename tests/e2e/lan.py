@@ -266,37 +266,17 @@ class Machine:
         silent (no refusals, no errors on its side)."""
         if shutil.which("iptables") is None:
             capability.missing("needs iptables (a DROP rule cuts a machine off)")
-        for chain, flag in (("INPUT", "-i"), ("OUTPUT", "-o")):
-            sh(
-                "ip",
-                "netns",
-                "exec",
-                self.ns,
-                "iptables",
-                "-I",
-                chain,
-                flag,
-                self.dev,
-                "-j",
-                "DROP",
-            )
+        self._drop_rules("-I")
 
     def unblock(self) -> None:
         """Undo :meth:`block`."""
+        self._drop_rules("-D")
+
+    def _drop_rules(self, verb: str) -> None:
+        """Insert (``-I``) or delete (``-D``) the DROP rules of :meth:`block`."""
         for chain, flag in (("INPUT", "-i"), ("OUTPUT", "-o")):
-            sh(
-                "ip",
-                "netns",
-                "exec",
-                self.ns,
-                "iptables",
-                "-D",
-                chain,
-                flag,
-                self.dev,
-                "-j",
-                "DROP",
-            )
+            rule = [chain, flag, self.dev, "-j", "DROP"]
+            sh("ip", "netns", "exec", self.ns, "iptables", verb, *rule)
 
     def pids(self) -> list[int]:
         """Every process running in this machine's namespace."""

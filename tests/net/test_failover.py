@@ -14,12 +14,13 @@ from net.vault import split
 from rum500.handoff import Guest, Room
 from rum500.hosting import Host, HostConfig, start_host
 from rum500.rules import Options
+from tests.net.test_cli import HOST
 from tests.net.test_handoff import lost, mine
 from tests.net.util import wait_for
 
 
-def crash(host: Host) -> None:
-    """The host's process dies: every socket is cut at once, nothing more is sent."""
+def stop(host: Host) -> None:
+    """The host stops at once: no bot plays, no ping goes out, no connection is taken."""
     host._closing = True
     if host._driver is not None:
         host._driver.cancel()
@@ -28,7 +29,12 @@ def crash(host: Host) -> None:
         server._pinger.cancel()
     if server._server is not None:
         server._server.close()
-    for conn in list(server.conns):
+
+
+def crash(host: Host) -> None:
+    """The host's process dies: every socket is cut at once, nothing more is sent."""
+    stop(host)
+    for conn in list(host.server.conns):
         conn.closed = True
         conn.transport.abort()
 
@@ -274,15 +280,8 @@ async def door_share(keeper, epoch: int, share: str) -> dict:
 def pull_the_cable(host: Host) -> None:
     """The host's cable is pulled: nothing it sends arrives, nothing sent to it is read, and
     new connections find nobody; no socket is closed."""
-    host._closing = True
-    if host._driver is not None:
-        host._driver.cancel()
-    server = host.server
-    if server._pinger is not None:
-        server._pinger.cancel()
-    if server._server is not None:
-        server._server.close()
-    for conn in list(server.conns):
+    stop(host)
+    for conn in list(host.server.conns):
         conn.transport.pause_reading()
         conn.send_frame = lambda frame: None  # type: ignore[method-assign]
 
@@ -311,7 +310,6 @@ async def test_sigkill_of_a_headless_host_process(tmp_path):
     import signal
     import socket
     import subprocess
-    import sys
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -319,14 +317,7 @@ async def test_sigkill_of_a_headless_host_process(tmp_path):
     env = {**os.environ, "RUM500_HOME": str(tmp_path)}
     proc = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "rum500",
-            "host",
-            "--headless",
-            "--no-announce",
-            "--bind",
-            "127.0.0.1",
+            *HOST,
             "--port",
             str(port),
             "--players",
