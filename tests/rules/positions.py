@@ -4,9 +4,24 @@ from __future__ import annotations
 
 from collections import Counter
 
+from hypothesis import strategies as st
+
 from rum500 import cards as C
 from rum500.rules import Game, Options
 from rum500.rules.melds import make_meld
+
+#: Every table option, for property tests.
+options_st = st.builds(
+    Options,
+    target=st.sampled_from([100, 500]),
+    decks=st.sampled_from([None, 2]),
+    top_card_free=st.booleans(),
+    must_discard=st.booleans(),
+    empty_stock=st.sampled_from(["play_on", "reshuffle", "end"]),
+    jokers=st.booleans(),
+    rummy_calls=st.booleans(),
+    ace_always_15=st.booleans(),
+)
 
 
 def position(

@@ -10,19 +10,8 @@ from hypothesis import strategies as st
 
 from rum500.rules import Game, IllegalMove, Options, Phase
 from rum500.rules.game import MOVE_DEAL, MOVE_DIG, MOVE_STOCK, action_of
-from tests.rules.positions import position
+from tests.rules.positions import options_st, position
 
-options_st = st.builds(
-    Options,
-    target=st.sampled_from([100, 500]),
-    decks=st.sampled_from([None, 2]),
-    top_card_free=st.booleans(),
-    must_discard=st.booleans(),
-    empty_stock=st.sampled_from(["play_on", "reshuffle", "end"]),
-    jokers=st.booleans(),
-    rummy_calls=st.booleans(),
-    ace_always_15=st.booleans(),
-)
 ALL_ON = Options(
     top_card_free=True, must_discard=True, jokers=True, rummy_calls=True, ace_always_15=True
 )

@@ -22,7 +22,7 @@ from rum500 import cards as C
 from rum500.rules import Game, IllegalMove, Options, Phase
 from rum500.rules.game import MOVE_DEAL
 from rum500.rules.melds import HIGH_ACE, candidate_joker_melds, position_rank
-from tests.rules.test_fast_path import options_st
+from tests.rules.positions import options_st
 
 
 def brute_melds(hand: list[int]) -> list[list[int]]:

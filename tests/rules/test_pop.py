@@ -9,18 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rum500.rules import Game, IllegalMove, Options, Phase
+from tests.rules.positions import options_st
 
-options_st = st.builds(
-    Options,
-    target=st.sampled_from([100, 500]),
-    decks=st.sampled_from([None, 2]),
-    top_card_free=st.booleans(),
-    must_discard=st.booleans(),
-    empty_stock=st.sampled_from(["play_on", "reshuffle", "end"]),
-    jokers=st.booleans(),
-    rummy_calls=st.booleans(),
-    ace_always_15=st.booleans(),
-)
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
