@@ -39,10 +39,9 @@ import random
 import time
 
 from rum500 import cards as C
-from rum500.bots.base import discard, draw_stock
-from rum500.bots.hands import Plan, fits, partners, plan
+from rum500.bots.base import discard
+from rum500.bots.hands import Plan, fits, partners
 from rum500.bots.hard import HardBot
-from rum500.bots.medium import dug_plan
 from rum500.bots.seat import SeatView
 from rum500.rules.game import (
     MOVE_DIG,
@@ -297,27 +296,7 @@ class ExpertBot(HardBot):
         """The stock and the digs that can place their card, best first by the hard bot's
         valuation; only those within :data:`CLOSE_CALL` points of the best (a clear choice
         needs no search)."""
-        unseen = self.stock_unseen(v)
-        total = sum(unseen)
-        turns = self.draws_left(v)
-        scored: list[tuple[float, dict]] = []
-        if v.stock and total > 0:
-            ev = 0.0
-            for x, n in enumerate(unseen):
-                if n:
-                    unseen[x] -= 1
-                    p = plan([*v.hand, x], v.melds, v.seat)
-                    ev += n * self.state_value(p, v, unseen, turns)
-                    unseen[x] += 1
-            scored.append((ev / total, draw_stock()))
-        for a in v.legal:
-            if a["type"] == "draw" and a.get("source") == "discard":
-                p, _taken, force = dug_plan(v, a["index"])
-                if force is not None and not p.places(force):
-                    continue
-                scored.append((self.state_value(p, v, unseen, turns), a))
-            elif a["type"] == "end_hand":
-                scored.append((-float(C.hand_points(v.hand)), a))
+        scored = self.draw_scores(v)
         scored.sort(key=lambda o: -o[0])
         if not scored:
             return []

@@ -134,6 +134,14 @@ class HardBot(PlanningBot):
     # ------------------------------------------------------------------ draw
 
     def draw(self, v: SeatView) -> dict:
+        options = self.draw_scores(v)
+        if not options:
+            return self._fallback(v)
+        return max(options, key=lambda o: o[0])[1]
+
+    def draw_scores(self, v: SeatView) -> list[tuple[float, dict]]:
+        """The stock (its expected worth over the unseen cards), each dig that can place its
+        card, and ending the hand, each with its worth, in that order."""
         unseen = self.stock_unseen(v)
         total = sum(unseen)
         turns = self.draws_left(v)
@@ -158,9 +166,7 @@ class HardBot(PlanningBot):
                 options.append((self.state_value(p, v, unseen, turns), dig(i)))
             elif a["type"] == "end_hand":
                 options.append((-float(C.hand_points(v.hand)), a))
-        if not options:
-            return self._fallback(v)
-        return max(options, key=lambda o: o[0])[1]
+        return options
 
     # ------------------------------------------------------------------ play
 
