@@ -7,9 +7,18 @@ import random
 
 import pytest
 
+import rum500.bots.expert as expert_module
 from rum500 import cards as C
 from rum500.bots import make_bot
-from rum500.bots.expert import DISCARD_CLOSE, ExpertBot, determinize, outcome, playout, policy
+from rum500.bots.expert import (
+    DISCARD_CLOSE,
+    ExpertBot,
+    determinize,
+    outcome,
+    paired_count,
+    playout,
+    policy,
+)
 from rum500.bots.hands import plan
 from rum500.bots.seat import read_view
 from rum500.rules import Game, Options, Phase
@@ -119,3 +128,24 @@ def test_the_expert_searches_close_discards_and_plays_one_of_them() -> None:
     a = expert.choose(view)
     assert a["type"] == "discard" and expert.stats["searches"] == 1
     assert C.parse(a["card"]) in close
+
+
+def test_sampled_opponents_keep_cards_that_have_partners(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With STRUCTURE_TRIES > 1 an opponent's sampled hand has more cards with a partner than
+    a hand drawn at random, and the worlds still hold exactly the unseen cards."""
+    g = mid_hand(2, 5, Options(), 30)
+    v = read_view(g.view(g.turn))
+    other = 1 - v.seat
+    hidden = sorted(g.hands[other] + g.stock)
+    mean = {}
+    for tries in (1, 4):
+        monkeypatch.setattr(expert_module, "STRUCTURE_TRIES", tries)
+        rng = random.Random(1)
+        total = 0
+        for _ in range(200):
+            w = determinize(v, [[], []], rng)
+            assert w is not None and sorted(w.hands[other] + w.stock) == hidden
+            assert len(w.hands[other]) == len(g.hands[other])
+            total += paired_count(w.hands[other])
+        mean[tries] = total / 200
+    assert mean[4] > mean[1] + 0.5
