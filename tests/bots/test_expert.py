@@ -149,3 +149,60 @@ def test_sampled_opponents_keep_cards_that_have_partners(monkeypatch: pytest.Mon
             total += paired_count(w.hands[other])
         mean[tries] = total / 200
     assert mean[4] > mean[1] + 0.5
+
+
+def _tuning_bench(monkeypatch):
+    """bench/expert_tuning.py, loaded as a module (bench/ is not a package)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "expert_tuning.py"
+    spec = importlib.util.spec_from_file_location("bench_expert_tuning", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_expert_tuning", bench)  # the workers unpickle by name
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_tuning_bench_refuses_what_is_not_a_constant_of_the_expert(monkeypatch):
+    import argparse
+
+    bench = _tuning_bench(monkeypatch)
+    assert bench.parse_setting("HELD_WEIGHT=0.8") == ("HELD_WEIGHT", 0.8)
+    assert bench.parse_setting("HELD_WEIGHT=1") == ("HELD_WEIGHT", 1.0)
+    assert bench.parse_setting(" HORIZON = 3") == ("HORIZON", 3)
+    assert bench.parse_setting("SEARCH_DISCARDS=False") == ("SEARCH_DISCARDS", False)
+    for bad in ("FOO=1", "HORIZON", "HORIZON=1.5", "HORIZON=x", "SEARCH_DISCARDS=0",
+                "HELD_WEIGHT='0.8'", "math=1", "STRUCTURE_TRIES=True"):  # fmt: skip
+        with pytest.raises(argparse.ArgumentTypeError):
+            bench.parse_setting(bad)
+
+
+def test_the_tuning_bench_plays_each_deal_twice_and_its_settings_reach_the_workers(
+    monkeypatch, capsys
+):
+    """Two matches per deal, the expert in each seat; a --set changes the expert in the
+    worker processes (one candidate: it never searches, so it plays other games), and a run
+    is reproducible."""
+    import json
+
+    bench = _tuning_bench(monkeypatch)
+
+    def run(*settings: str) -> dict:
+        argv = ["--seed", "7", "--pairs", "1", "--target", "150", "--jobs", "1"]
+        for s in settings:
+            argv += ["--set", s]
+        assert bench.main(argv) == 0
+        return json.loads(capsys.readouterr().out)
+
+    searched = run()
+    plain, again = run("MAX_CANDIDATES=1"), run("MAX_CANDIDATES=1")
+    assert searched["matches"] == plain["matches"] == 2
+    assert plain["set"] == {"MAX_CANDIDATES": 1} and searched["set"] == {}
+    assert 0.0 <= searched["win"] <= 1.0 and searched["win_ci"][0] <= searched["win"]
+    drop = {"seconds", "decision_ms_mean", "decision_ms_max"}
+    strip = lambda d: {k: v for k, v in d.items() if k not in drop}  # noqa: E731
+    assert strip(plain) == strip(again)
+    assert strip(plain) != {**strip(searched), "set": plain["set"]}
