@@ -11,6 +11,7 @@ from rum500.bots import make_bot
 from rum500.bots.calls import MIN_REACTION, REACTIONS, Caller, best_call, calls_of
 from rum500.bots.seat import NotAView
 from rum500.rules import Game, Options, Phase
+from tests.bots import load_bench
 from tests.rules.positions import position
 
 CALLS = Options(rummy_calls=True)
@@ -128,16 +129,7 @@ def test_easy_and_random_miss_more_than_medium_and_a_seed_repeats_the_decisions(
 def test_the_house_rules_bench_runs_short_and_counts_calls(capsys, monkeypatch):
     """bench/house_rules.py with --matches: a short run prints each level's win rate with
     its interval and calls per hand (random discards give the others calls to make)."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "bench" / "house_rules.py"
-    spec = importlib.util.spec_from_file_location("bench_house_rules", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "bench_house_rules", bench)  # its dataclasses need it
-    spec.loader.exec_module(bench)
+    bench = load_bench("house_rules", monkeypatch)
     argv = ["--matches", "2", "--players", "3", "--levels", "medium,random", "--seed", "3"]
     assert bench.main(argv) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -24,6 +24,7 @@ from rum500.bots.seat import read_view
 from rum500.rules import Game, Options, Phase
 from rum500.rules.game import MOVE_DIG
 
+from . import load_bench
 from .test_strategy import position
 
 SEEN = (
@@ -151,25 +152,10 @@ def test_sampled_opponents_keep_cards_that_have_partners(monkeypatch: pytest.Mon
     assert mean[4] > mean[1] + 0.5
 
 
-def _tuning_bench(monkeypatch):
-    """bench/expert_tuning.py, loaded as a module (bench/ is not a package)."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "bench" / "expert_tuning.py"
-    spec = importlib.util.spec_from_file_location("bench_expert_tuning", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "bench_expert_tuning", bench)  # the workers unpickle by name
-    spec.loader.exec_module(bench)
-    return bench
-
-
 def test_the_tuning_bench_refuses_what_is_not_a_constant_of_the_expert(monkeypatch):
     import argparse
 
-    bench = _tuning_bench(monkeypatch)
+    bench = load_bench("expert_tuning", monkeypatch)
     assert bench.parse_setting("HELD_WEIGHT=0.8") == ("HELD_WEIGHT", 0.8)
     assert bench.parse_setting("HELD_WEIGHT=1") == ("HELD_WEIGHT", 1.0)
     assert bench.parse_setting(" HORIZON = 3") == ("HORIZON", 3)
@@ -188,7 +174,7 @@ def test_the_tuning_bench_plays_each_deal_twice_and_its_settings_reach_the_worke
     is reproducible."""
     import json
 
-    bench = _tuning_bench(monkeypatch)
+    bench = load_bench("expert_tuning", monkeypatch)
 
     def run(*settings: str) -> dict:
         argv = ["--seed", "7", "--pairs", "1", "--target", "150", "--jobs", "1"]
