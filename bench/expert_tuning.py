@@ -11,11 +11,12 @@ STRUCTURE_TRIES=1`` or ``--set HELD_WEIGHT=0.8 --set PAIRED_WEIGHT=0.8``.
 
 It prints one JSON line: the expert's win rate with its 95% Wilson interval, the points a hand
 it makes over the other seat (the mean over pairs, each pair's points over its hands, with the
-standard error over pairs), its decision times, and its digs (cards taken per dig, and how
-many are still in hand when the hand ends). The figures quoted in ``rum500/bots/expert.py``
-("on tuning seeds, 300 matches against hard") were taken with this: ``--pairs 150`` on seeds
-902, 903 and 905. A seed used here is a tuning seed: ``bench/bots.py``'s figures for issue 12
-are taken on a seed chosen after the last change and never tuned on.
+standard error over pairs), its decision time (p95 and max), and its digs (cards taken per dig,
+and how many are still in hand when the hand ends). The figures quoted in
+``rum500/bots/expert.py`` ("on tuning seeds, 300 matches against hard") were taken with this:
+``--pairs 150`` on seeds 902, 903 and 905. A seed used here is a tuning seed:
+``bench/bots.py``'s figures for issue 12 are taken on a seed chosen after the last change and
+never tuned on.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import rum500.bots.expert as expert
 from rum500.bots import LEVELS
-from rum500.sim import MatchResult, MatchTask, play_match, wilson
+from rum500.sim import MatchResult, MatchTask, play_match, summarize
 
 
 def parse_setting(text: str) -> tuple[str, object]:
@@ -65,38 +66,30 @@ def _play(work: tuple[int, bool, str, int]) -> MatchResult:
 
 
 def report(results: list[MatchResult], pairs: int) -> dict:
-    """The expert's figures from ``results``: pair ``i`` is ``results[2i]`` (the expert in
-    seat 0) and ``results[2i + 1]`` (seat 1)."""
-    wins = 0.0
+    """The expert's figures from ``results`` (:func:`rum500.sim.summarize`'s), and its points
+    a hand over the other seat per pair: pair ``i`` is ``results[2i]`` and ``results[2i + 1]``."""
+    other = next(lv for lv in results[0].levels if lv != "expert")
+    mine = summarize(results, ["expert", other])["expert"]
     per_pair = []
-    times: list[float] = []
-    digs = [0, 0, 0, 0]
     for i in range(pairs):
-        diff = 0
-        hands = 0
+        diff = hands = 0
         for r in results[2 * i : 2 * i + 2]:
             me = r.levels.index("expert")
-            wins += r.wins[me]
             diff += sum(h[me] - h[1 - me] for h in r.scores)
             hands += len(r.scores)
-            times += r.times[me]
-            digs = [a + b for a, b in zip(digs, r.digging[me], strict=True)]
         per_pair.append(diff / max(1, hands))
-    n = len(results)
     mean = sum(per_pair) / pairs
     sd = math.sqrt(sum((x - mean) ** 2 for x in per_pair) / (pairs - 1)) if pairs > 1 else 0.0
-    low, high = wilson(wins, n)
-    times.sort()
     return {
-        "matches": n,
-        "win": round(wins / n, 3),
-        "win_ci": [round(low, 3), round(high, 3)],
+        "matches": mine["seats"],
+        "win": round(mine["win_rate"], 3),
+        "win_ci": [round(x, 3) for x in mine["ci95"]],
         "points_per_hand": round(mean, 2),
         "se": round(sd / math.sqrt(pairs), 2),
-        "decision_ms_mean": round(1000 * sum(times) / max(1, len(times)), 1),
-        "decision_ms_max": round(1000 * (times[-1] if times else 0.0)),
-        "cards_per_dig": round(digs[1] / max(1, digs[0]), 2),
-        "held_per_dig": round(digs[2] / max(1, digs[0]), 3),
+        "decision_ms_p95": round(mine["decision_ms"]["p95"], 1),
+        "decision_ms_max": round(mine["decision_ms"]["max"]),
+        "cards_per_dig": round(mine["digging"]["cards_per_dig"], 2),
+        "held_per_dig": round(mine["digging"]["held_per_dig"], 3),
     }
 
 
