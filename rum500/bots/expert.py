@@ -235,10 +235,18 @@ def policy(g: Game) -> tuple:
     return (MOVE_DISCARD, card)
 
 
-def playout(g: Game, seat: int, turns: int = HORIZON, cap: int = PLAYOUT_CAP) -> int:
+def playout(
+    g: Game,
+    seat: int,
+    turns: int | None = None,
+    cap: int | None = None,
+) -> int:
     """Play ``g`` (a copy: it is changed) with :func:`policy` until ``seat`` has played
     ``turns`` more turns (or the hand ends); return the number of decisions made.
-    "Rummy!" calls are not made (the claim phase is closed at once)."""
+    "Rummy!" calls are not made (the claim phase is closed at once). ``turns`` and ``cap``
+    are :data:`HORIZON` and :data:`PLAYOUT_CAP` unless given."""
+    turns = HORIZON if turns is None else turns
+    cap = PLAYOUT_CAP if cap is None else cap
     hand = len(g.results)
     steps = 0
     left = turns + (g.turn != seat or g.phase is not Phase.DRAW)
@@ -299,10 +307,10 @@ class ExpertBot(HardBot):
     level = "expert"
 
     def __init__(
-        self, seed: int | None = None, strict: bool = False, steps: int = STEP_BUDGET
+        self, seed: int | None = None, strict: bool = False, steps: int | None = None
     ) -> None:
         super().__init__(seed, strict)
-        self.steps = steps
+        self.steps = STEP_BUDGET if steps is None else steps
         self.stats = {"searches": 0, "worlds": 0, "playout_steps": 0}
 
     # -- what to search

@@ -92,6 +92,23 @@ def test_playouts_end_and_score_from_the_seats_side() -> None:
     assert w.to_dict() == determinize(v, [[], []], random.Random(1)).to_dict()  # untouched
 
 
+def test_the_search_constants_are_read_when_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--set HORIZON=…`` and ``--set STEP_BUDGET=…`` (bench/expert_tuning.py) change the
+    module's constants after import: the playout and the bot must read them then, not keep
+    the values they had when the module was loaded."""
+    g = mid_hand(2, 3, Options(), 10)
+    v = read_view(g.view(g.turn))
+    w = determinize(v, [[], []], random.Random(1))
+    assert w is not None
+    steps = {}
+    for horizon in (1, 3):
+        monkeypatch.setattr(expert_module, "HORIZON", horizon)
+        steps[horizon] = playout(w.copy(), v.seat)
+    assert steps[1] < steps[3]
+    monkeypatch.setattr(expert_module, "STEP_BUDGET", 1234)
+    assert ExpertBot(seed=1).steps == 1234 and ExpertBot(seed=1, steps=7).steps == 7
+
+
 def test_the_expert_is_reproducible_and_searches() -> None:
     searched = 0
     for seed in range(6):
