@@ -225,6 +225,7 @@ class GameTable:
             "options": self.game.options.to_dict(),
             "deck": self.game.first_deck,
             "table": self.table_name,
+            "table_id": self.server.table_id if self.server is not None else "",
             "seats": [dict(s) for s in seats],
         }
 

@@ -85,6 +85,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (match_id, n)
     ) WITHOUT ROWID;
     """,
+    # 3 -> 4: the table's id (as announced), so that a resumed match hosts the same table.
+    """
+    ALTER TABLE matches ADD COLUMN table_id TEXT NOT NULL DEFAULT '';
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

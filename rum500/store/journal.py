@@ -169,14 +169,15 @@ class Journal:
         self._hands = len(game.results)
 
     def start_match(self, info: dict) -> None:
-        """A match begins: players, seed, options, deck, table name, seats."""
+        """A match begins: players, seed, options, deck, table name and id, seats."""
         try:
             rows = seat_rows(list(info.get("seats") or []), self.bot_level)
             table = str(info.get("table") or info.get("table_name") or info.get("name") or "")
+            table_id = str(info.get("table_id") or "")
             self.meta["seats"] = rows
             self.meta["table"] = table
             if self.resuming:
-                self._pending.append(self._op_seats(rows, table))
+                self._pending.append(self._op_seats(rows, table, table_id))
             else:
                 players = int(info["players"])
                 seed = int(info["seed"])
@@ -188,7 +189,9 @@ class Journal:
                 except ValueError as e:
                     self.game = None
                     self._warn("shadow", f"the game log cannot follow this match ({e})")
-                self._pending.append(self._op_start(players, seed, options, deck, table, rows))
+                self._pending.append(
+                    self._op_start(players, seed, options, deck, table, table_id, rows)
+                )
         except Exception as e:  # a malformed info dict must not stop the host
             self._warn("input", f"the game log could not start this match: {e!r}")
             return
@@ -484,7 +487,14 @@ class Journal:
                 self.on_warning(message)
 
     def _op_start(
-        self, players: int, seed: int, options: dict, deck: object, table: str, rows: list
+        self,
+        players: int,
+        seed: int,
+        options: dict,
+        deck: object,
+        table: str,
+        table_id: str,
+        rows: list,
     ) -> Op:
         uid = uuid.uuid4().hex
         stamp = now()
@@ -492,14 +502,15 @@ class Journal:
 
         def op(conn: sqlite3.Connection) -> None:
             cur = conn.execute(
-                "INSERT INTO matches (uid, created_at, updated_at, table_name, players, seed,"
-                " options, deck, status, totals, source)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?, 'host')",
+                "INSERT INTO matches (uid, created_at, updated_at, table_name, table_id, players,"
+                " seed, options, deck, status, totals, source)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?, 'host')",
                 (
                     uid,
                     stamp,
                     stamp,
                     table,
+                    table_id,
                     players,
                     str(seed),
                     dumps(options),
@@ -512,7 +523,7 @@ class Journal:
 
         return op
 
-    def _op_seats(self, rows: list, table: str | None) -> Op:
+    def _op_seats(self, rows: list, table: str | None, table_id: str = "") -> Op:
         def op(conn: sqlite3.Connection) -> None:
             if self.match_id is None:
                 return
@@ -520,6 +531,10 @@ class Journal:
             if table:
                 conn.execute(
                     "UPDATE matches SET table_name = ? WHERE id = ?", (table, self.match_id)
+                )
+            if table_id:
+                conn.execute(
+                    "UPDATE matches SET table_id = ? WHERE id = ?", (table_id, self.match_id)
                 )
 
         return op

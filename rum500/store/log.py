@@ -102,6 +102,7 @@ def load_match(conn: sqlite3.Connection, mid: int) -> dict:
             if r["n"] != k:
                 raise StoreError(f"game {mid}'s log misses action {k}: it cannot be rebuilt")
             actions.append({"seat": r["seat"], "action": _json(r["action"], mid)})
+        columns = row.keys()  # an older log read in place (read-only) has no table_id yet
         return {
             "id": row["id"],
             "uid": row["uid"],
@@ -109,6 +110,7 @@ def load_match(conn: sqlite3.Connection, mid: int) -> dict:
             "updated_at": row["updated_at"],
             "finished_at": row["finished_at"],
             "table": row["table_name"],
+            "table_id": row["table_id"] if "table_id" in columns else "",
             "players": row["players"],
             "seed": int(row["seed"]),
             "options": _json(row["options"], mid),
@@ -187,6 +189,7 @@ def load_for_resume(
         "game_id": mid,
         "uid": match["uid"],
         "table": match["table"],
+        "table_id": match["table_id"],
         "players": match["players"],
         "seed": match["seed"],
         "options": match["options"],

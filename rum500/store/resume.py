@@ -55,6 +55,8 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
     named = getattr(args, "command", "host") == "host" and getattr(args, "name", None)
     if info["table"] and not named:  # the table keeps its name unless host --name renames it
         config.table_name = info["table"]
+    if info["table_id"]:  # and its id: players find the same table (net.discovery.find)
+        config.table_id = info["table_id"]
     config.journal = Journal(
         where, resume_id=info["game_id"], game=game, match=info, bot_level=_level(config)
     )

@@ -290,3 +290,44 @@ def test_resume_command_line_messages(home: Path) -> None:
         [*cmd, "--resume", "1"], env=env, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 2 and "game 1 is finished" in done.stderr
+
+
+async def test_a_resumed_match_hosts_the_same_table(home: Path) -> None:
+    """``host --resume`` brings back the table's name and its id (the TXT record's ``id``,
+    ``welcome``'s ``table.id``): a player's client that looks the table up by its id after
+    the host went down finds it again."""
+    import argparse
+    import asyncio
+
+    from rum500.hosting import HostConfig, start_host
+    from rum500.store.resume import attach_journal
+
+    config = HostConfig(players=2, bots=2, bot_level="random", table_name="Attic", seed=4)
+    attach_journal(config)
+    host = await start_host(config)
+    try:
+        first = host.server.table_id
+        for _ in range(500):  # the bots play a few moves, then the host goes away
+            if host.table.game is not None and len(host.table.game.actions) >= 10:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await host.close()
+        config.journal.close()
+    assert len(host.table.game.actions) >= 10
+    game, _seats, info = load_for_resume("latest")
+    assert info["table_id"] == first and len(first) == 16
+
+    again = HostConfig(bot_level="random")
+    args = argparse.Namespace(command="host", resume="latest", name=None)
+    assert "resuming game" in attach_journal(again, args)
+    assert (again.table_id, again.table_name) == (first, "Attic")
+    resumed = await start_host(again)
+    try:
+        assert resumed.server.table_id == first
+        assert resumed.table.game.actions[: len(game.actions)] == game.actions
+    finally:
+        await resumed.close()
+        again.journal.close()
+    # a second --resume of the same match: the id is still the one it was first hosted with
+    assert load_for_resume("latest")[2]["table_id"] == first
