@@ -496,10 +496,13 @@ class Client:
         briefly (:data:`HOST_RETRIES`), then the standby gets our share (if we hold one) and
         we rejoin there as soon as it hosts. Otherwise the host again, until ``timeout``.
         Returns ``"moved"``, ``"host"`` or ``"standby"``; raises :class:`HandshakeError`
-        when refused for good, :class:`ConnectionLost` when nothing answered in time."""
+        when refused for good, :class:`ConnectionLost` when nothing answered in time — or at
+        once, without a share given, when the host closed the table (``shutdown``)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         lost = self.lost
+        if lost is not None and lost.code == "shutdown":  # closed for everyone: nowhere to go
+            raise ConnectionLost(str(lost), "shutdown")
         if lost is not None and lost.code == "moved" and self.moved is not None:
             self.standby = None
             for callback in list(self.on_moved):

@@ -4,8 +4,9 @@ It joins (``TABLE`` is ``HOST:PORT``, a table name or a table id on the LAN), sa
 ``hello`` that it can host, plays its seat with a bot of ``--bot-level``, and prints one line
 per event. It follows the table when it moves (``moved``) or when its host vanishes (to the
 standby), and it takes the table itself when the host hands it over or when it is the
-standby and the players' shares come. It exits when the match is over (0), or when the
-table cannot be found or refuses it for good (2).
+standby and the players' shares come. It exits when the match is over or the host closes
+the table (0: a closed table is not followed), or when the table cannot be found or refuses
+it for good (2).
 
 Lines (stable prefixes, for scripts and tests)::
 
@@ -16,6 +17,7 @@ Lines (stable prefixes, for scripts and tests)::
     hosting the table 'TABLE' on port P (handed over|failover)
     standby for the table: port P …
     game over: NAME wins
+    the host closed the table
 
 The headless host (``rum500 host --headless``) reads commands on its standard input, one
 per line: ``handoff NAME`` hands the table to that player's machine (:func:`read_commands`),
@@ -74,7 +76,8 @@ async def play_seat(
     delay: float = 0.0,
 ) -> int:
     """Play ``client``'s seat with a bot until the match is over, following the table
-    wherever it goes. Returns 0 at game over, 2 when the table is lost for good."""
+    wherever it goes. Returns 0 at game over or when the host closed the table
+    (``shutdown``: it is not followed), 2 when the table is lost for good."""
     bot = make_bot(level, seed)
     names: list[str] = []
     readied: set[int] = set()
@@ -111,6 +114,9 @@ async def play_seat(
             return 0
         except ConnectionLost as e:
             if client.closed:
+                return 0
+            if e.code == "shutdown":  # closed for everyone: no one follows it anywhere
+                out("the host closed the table")
                 return 0
             out(f"lost the host ({e.code or e}): following")
             try:

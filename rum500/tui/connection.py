@@ -218,7 +218,8 @@ class NetSession:
             except ConnectionLost as e:
                 if self.closing:
                     return
-                if e.code == "moved" or self.client.standby is not None:
+                # a table closed by its host (shutdown) is not followed to the standby
+                if e.code == "moved" or (self.client.standby is not None and e.code != "shutdown"):
                     model.connection_lost(_("following the table"))
                     failed = await self._follow(model)
                     if failed is None:
