@@ -5,7 +5,10 @@ their ``HostConfig`` before ``start_host``: it sets ``config.journal`` to a :cla
 and, for ``--resume``, rebuilds the saved match by replaying its log and sets
 ``config.resume_game`` / ``config.resume_seats`` (the saved tokens, so players rejoin
 where they were) — the journal then appends to that same match. A host that plays at its own
-table (``config.host_player``) gets its seat back: ``host_player`` becomes that seat's name.
+table (``config.host_player``) gets its seat back: ``host_player`` becomes that seat's name
+(:func:`host_seat`). For ``host`` a name that matches no human seat of the match is refused
+(:class:`StoreError` naming the seats), unless the name was not given
+(``args.player_given`` false: the login name) and the match has a single human seat.
 The bots go on at the level they played (``config.bot_level``).
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from rum500.i18n import _
 from rum500.store.db import StoreError, db_path, is_empty, open_db
 from rum500.store.journal import Journal
 from rum500.store.log import load_for_resume
@@ -43,12 +47,16 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
         config.journal = Journal(where, bot_level=_level(config))
         return note
     game, seats, info = load_for_resume(resume, where)
+    if getattr(config, "host_player", None):  # the host plays here: give them their seat
+        hosting = getattr(args, "command", "host") == "host"
+        given = hosting and getattr(args, "player_given", True)
+        mine = host_seat(seats, config.host_player, exact=given)
+        if mine is None and hosting:  # never someone else's seat, with their hand
+            raise StoreError(no_seat(info["game_id"], config.host_player, seats))
+        config.host_player = seats[mine]["name"] if mine is not None else config.host_player
     config.resume_game = game
     config.resume_seats = [{"name": s["name"], "token": s["token"], "bot": s["bot"]} for s in seats]
     config.players = game.players
-    if getattr(config, "host_player", None):  # the host plays here: give them their seat
-        mine = host_seat(seats, config.host_player)
-        config.host_player = seats[mine]["name"] if mine is not None else config.host_player
     levels = [s["bot"] for s in seats if s["bot"] and s["bot"] not in ("bot", "True")]
     if levels:  # the bots go on at the level they played
         config.bot_level = max(set(levels), key=levels.count)
@@ -67,16 +75,26 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
     )
 
 
-def host_seat(seats: list[dict], name: str) -> int | None:
+def host_seat(seats: list[dict], name: str, exact: bool = False) -> int | None:
     """The seat of a resumed match that the host player takes back: the human seat with
-    their name; else seat 0 (where a host sits) if a human had it; else the only human."""
+    their name; else (unless ``exact``: the name was given) the only human seat, when the
+    match has just one; else None — a seat is never guessed among several people."""
     humans = [k for k, s in enumerate(seats) if not s.get("bot")]
     for k in humans:
         if seats[k]["name"] == name:
             return k
-    if 0 in humans:
-        return 0
+    if exact:
+        return None
     return humans[0] if len(humans) == 1 else None
+
+
+def no_seat(game_id: object, name: str, seats: list[dict]) -> str:
+    """The refusal of a resume whose host player's name matches no human seat."""
+    names = ", ".join(f"{s['name']} {_('(bot)')}" if s.get("bot") else s["name"] for s in seats)
+    return _(
+        "no seat of game {id} is called {name}: its seats are {seats}; "
+        "use --player with the name of yours"
+    ).format(id=game_id, name=name, seats=names)
 
 
 def _level(config: Any) -> str:

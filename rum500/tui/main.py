@@ -154,6 +154,7 @@ def run_host(args: argparse.Namespace) -> int:
         return _fail(why)
     from rum500.hosting import config_from_args
 
+    args.player_given = bool(args.player)  # --resume: a login name may take the only seat
     args.player = player_name(args)
     try:
         config = config_from_args(args)
