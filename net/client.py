@@ -160,6 +160,7 @@ HOST_RETRIES = (0.0, 0.3)  # after a loss with a standby named: the host is trie
 SILENT_RETRY = 0.5  # … but once, this long, when it fell silent (it had its chance already)
 FOLLOW_TIMEOUT = 30.0  # seconds follow() keeps trying the table's new place
 STANDBY_RETRY = 0.2  # seconds between tries of a standby that does not host yet
+HOST_AGAIN = 0.5  # seconds the old host is tried again between tries of the standby
 FIND_AFTER = 8.0  # seconds the given address may not answer before the table is looked up
 
 
@@ -199,6 +200,12 @@ class Client:
         #: called when follow() gives the host up for the standby (a standby's own role
         #: counts its own shares only then)
         self.on_leave_host: list[Callable[[], None]] = []
+        #: called when follow() finds the host again after it gave the host up (the host is
+        #: alive: a standby's own role must not take the table over)
+        self.on_host_back: list[Callable[[], None]] = []
+        #: the last connection to the host ended by an end of stream or a reset with no
+        #: error frame before it (its process died), not by silence or our own link failing
+        self.host_died = False
         #: called when follow() goes after a ``moved`` (the old host's standby is no more)
         self.on_moved: list[Callable[[], None]] = []
         #: finder(table_id, timeout) -> (addresses, port) or None: where the table with
@@ -301,6 +308,7 @@ class Client:
         await self._open(timeout)
 
     async def _open(self, timeout: float) -> None:
+        self.host_died = False
         try:
             self._reader, self._writer = await asyncio.wait_for(
                 asyncio.open_connection(self.host, self.port, limit=MAX_FRAME + 16), timeout
@@ -387,7 +395,10 @@ class Client:
                 raise FrameError(f"the host sent a frame of {length} bytes")
             payload = await self._reader.readexactly(length)
         except (asyncio.IncompleteReadError, ConnectionError) as e:
+            self.host_died = True  # no goodbye, no silence: the host's process ended
             raise ConnectionLost(f"the host closed the connection ({e})") from None
+        except OSError as e:  # our own side: the link is down, the network unreachable …
+            raise ConnectionLost(f"the connection to the host failed ({e})") from None
         self._heard = time.monotonic()
         if self.trace is not None:
             self.trace(header + payload)
@@ -501,6 +512,7 @@ class Client:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         lost = self.lost
+        died = self.host_died and not (lost is not None and lost.code == "timeout")
         if lost is not None and lost.code == "shutdown":  # closed for everyone: nowhere to go
             raise ConnectionLost(str(lost), "shutdown")
         if lost is not None and lost.code == "moved" and self.moved is not None:
@@ -521,14 +533,55 @@ class Client:
                 with contextlib.suppress(ConnectionLost):
                     await self._rejoin_at([self.host], self.port, loop.time() + wait, once=True)
                     return "host"
+            self.host_died = died  # for on_leave_host: how the host was lost
             for callback in list(self.on_leave_host):
                 callback()
             await self._give_share(standby, end)
-            await self._rejoin_or_find(standby["addresses"], standby["port"], end)
+            where = await self._standby_or_host(standby, (self.host, self.port), end)
             self.standby = None
-            return "standby"
+            if where == "host":
+                for callback in list(self.on_host_back):
+                    callback()
+            return where
         await self._rejoin_at([self.host], self.port, end)
         return "host"
+
+    async def _standby_or_host(self, standby: dict, host: tuple[str, int], end: float) -> str:
+        """Rejoin the table at the standby once it hosts — or at the old host, tried again
+        between tries of the standby: a host that is alive (it was our own link that went
+        down, and the standby could not take over without the others) keeps its table.
+        After :data:`FIND_AFTER` seconds in which the standby's address did not answer at
+        all, the table is looked up by its id (:attr:`finder`). Returns ``"standby"`` or
+        ``"host"`` (``"standby"`` too where the finder led)."""
+        loop = asyncio.get_running_loop()
+        same = self.table_id
+        find_at = loop.time() + FIND_AFTER
+        error: ClientError = ConnectionLost("nowhere to go")
+        while True:
+            try:
+                await self._rejoin_at(
+                    standby["addresses"], standby["port"], min(end, loop.time() + 1.0), True, same
+                )
+                return "standby"
+            except ConnectionLost as e:
+                error = e
+                if e.code == "standby":  # it answers, it just does not host yet
+                    find_at = loop.time() + FIND_AFTER
+            if loop.time() >= end:
+                raise error
+            with contextlib.suppress(ClientError):  # a host that is gone, or another table
+                await self._rejoin_at([host[0]], host[1], loop.time() + HOST_AGAIN, True, same)
+                return "host"
+            if self.finder is not None and same is not None and loop.time() >= find_at:
+                found = await self.finder(same, max(0.1, min(3.0, end - loop.time())))
+                if found is not None:
+                    with contextlib.suppress(ConnectionLost):
+                        await self._rejoin_at(*found, min(end, loop.time() + 2.0), True, same)
+                        return "standby"
+                find_at = loop.time() + FIND_AFTER
+            if loop.time() >= end:
+                raise error
+            await asyncio.sleep(STANDBY_RETRY)
 
     async def _rejoin_or_find(self, addresses: list[str], port: int, end: float) -> None:
         """Rejoin the same table (its id) at ``addresses``; when they do not answer for
@@ -698,6 +751,12 @@ class Client:
     async def chat(self, text: str) -> None:
         self._send({"type": "chat", "text": text})
         await self._drain()
+
+    def send_now(self, msg: dict) -> None:
+        """Queue any message at once, from a handler in the read loop (no waiting for the
+        socket to drain); nothing happens when the connection is down."""
+        with contextlib.suppress(ClientError):
+            self._send(msg)
 
     async def send_raw(self, msg: dict) -> None:
         """Send any message as it is (for tests and tools)."""

@@ -57,6 +57,7 @@ CLIENT_TYPES = (
     "handoff_ready",
     "handoff_failed",
     "standby_ready",
+    "standby_ack",
 )
 MAX_ADDRESSES = 16  # addresses in handoff_ready / standby_ready / moved / standby
 MAX_ADDRESS = 80  # characters of one address (an IPv6 address with its zone)
@@ -185,6 +186,8 @@ def check_client_message(msg: dict) -> dict:
             "addresses": check_addresses(msg.get("addresses")),
             "port": check_port(msg.get("port")),
         }
+    if kind == "standby_ack":
+        return {"type": kind, "id": _whole(msg, "id"), "seq": _whole(msg, "seq")}
     if kind == "handoff_failed":
         return {"type": kind, "id": _whole(msg, "id"), "message": _text(msg, "message", MAX_CHAT)}
     raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")

@@ -23,6 +23,7 @@ import hmac
 import logging
 import secrets
 import socket
+import struct
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -221,6 +222,14 @@ class Connection:
         self.reason: str | None = None  # the error code it was dropped with
         self.allowance = server.limits.burst
         self.last_check = time.monotonic()
+        #: when the last frame came from the peer (monotonic): a failover host counts the
+        #: silence of the players who could vote for its standby (rum500/handoff/failover.py)
+        self.heard = self.opened
+        #: the peer left the table on purpose (``leave``): its silence means nothing
+        self.left = False
+        #: frames waiting while the server holds its output (Server.hold)
+        self.held: list[bytes] = []
+        self.held_bytes = 0
 
     # ------------------------------------------------------------------ sending
 
@@ -232,6 +241,13 @@ class Connection:
             return
         if self.transport.is_closing():
             self.closed = True
+            return
+        if self.server.holding is not None and self is not self.server.holding:
+            self.held.append(frame)  # sent on Server.release(), in order
+            self.held_bytes += len(frame)
+            if self.held_bytes > self.server.limits.queue_bytes:
+                self.held, self.held_bytes = [], 0
+                self.drop("too_slow", "too many messages waited for you", flush=False)
             return
         waiting = self.transport.get_write_buffer_size()
         if waiting + len(frame) > self.server.limits.queue_bytes:
@@ -259,6 +275,9 @@ class Connection:
             self.transport.abort()
             return
         with contextlib.suppress(Exception):
+            for waiting in self.held:  # what was held goes before the last word
+                self.transport.write(waiting)
+            self.held, self.held_bytes = [], 0
             self.transport.write(frame)
             if self.transport.can_write_eof():
                 self.transport.write_eof()
@@ -300,6 +319,8 @@ class Server:
         self.table_id = table_id or secrets.token_hex(8)
         #: why actions are refused for now (a table on its way to another host), or None
         self.frozen: str | None = None
+        #: while not None, every frame for any connection but this one waits (hold())
+        self.holding: Connection | None = None
         #: the newest chat messages, oldest first (they move with the table)
         self.chat_log: collections.deque[dict] = collections.deque(chat, maxlen=CHAT_KEPT)
         #: handlers of the client messages a host adds (``handoff_ready`` …): called with
@@ -365,6 +386,47 @@ class Server:
             self._pinger.cancel()
         for conn in list(self.conns):
             conn.drop("shutdown", "the host closed the table")
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for transport in list(self._lingering):
+            self._end(transport)
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2)
+
+    def hold(self, but: Connection) -> None:
+        """Keep every frame for every connection but ``but`` until :meth:`release`: a host
+        with a standby tells nobody of an action before the standby has it (its
+        ``standby_ack``, rum500/handoff/failover.py), so that no client ever sees what a
+        failover would lose."""
+        self.holding = but
+
+    def release(self) -> None:
+        """Send what :meth:`hold` kept, in order, and stop holding."""
+        if self.holding is None:
+            return
+        self.holding = None
+        for conn in list(self.conns) + list(self._unidentified):
+            frames, conn.held, conn.held_bytes = conn.held, [], 0
+            for frame in frames:
+                conn.send_frame(frame)
+
+    async def abandon(self) -> None:
+        """Stop serving without a goodbye: stop listening and cut every connection at once
+        (a reset), as a host whose process died would. For a host cut off from its table
+        while a standby takes it over: no ``shutdown`` may reach a client, which would then
+        leave the table instead of following it."""
+        if self._server is not None:
+            self._server.close()
+        if self._pinger:
+            self._pinger.cancel()
+        for conn in list(self.conns) + list(self._unidentified):
+            conn.closed = True
+            sock = conn.writer.get_extra_info("socket")
+            with contextlib.suppress(OSError, AttributeError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            conn.transport.abort()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -652,6 +714,7 @@ class Server:
 
     async def _read(self, conn: Connection, timeout: float) -> dict:
         msg = await asyncio.wait_for(read_frame(conn.reader), timeout)
+        conn.heard = time.monotonic()
         if not conn.allow():
             raise ProtocolError("flood", "too many messages too fast")
         return msg
@@ -863,6 +926,7 @@ class Server:
     def _leave(self, conn: Connection) -> None:
         """A player leaves on purpose: in the lobby the seat is freed, later it stays theirs."""
         seat = self.seats[conn.seat] if conn.seat is not None else None
+        conn.left = True
         conn.drop("closed", "goodbye")
         if seat is not None and seat.conn is conn and self.state == LOBBY:
             seat.name = seat.token = seat.conn = seat.away_since = None

@@ -555,6 +555,17 @@ class Host:
 
     async def close(self) -> None:
         """Stop the bots, say goodbye to every client and on the LAN, stop listening."""
+        await self._stop()
+        await self.server.close()
+
+    async def abandon(self) -> None:
+        """Stop serving without telling the clients the table closed (they follow it to its
+        standby): a host cut off from its table (:mod:`rum500.handoff.failover`). The bots
+        stop, the table leaves the LAN's lists, every connection is cut."""
+        await self._stop()
+        await self.server.abandon()
+
+    async def _stop(self) -> None:
         # a flag as well as cancel(): asyncio.wait_for in Python 3.11 may swallow a
         # cancellation that arrives just as the event it waits for is set
         self._closing = True
@@ -565,9 +576,9 @@ class Host:
         if self._txt_task:
             self._txt_task.cancel()
         if self.announcer is not None:
+            announcer, self.announcer = self.announcer, None
             with contextlib.suppress(Exception):
-                await self.announcer.close()
-        await self.server.close()
+                await announcer.close()
 
     # ------------------------------------------------------------------ internals
 
@@ -982,6 +993,7 @@ async def _headless(config: HostConfig) -> int:
     room = Room(host)
     moved = asyncio.Event()
     commands = read_commands(room.mover, lambda line: print(line, flush=True), moved)
+    room.failover.on_cut_off.append(moved.set)  # the table goes on at the standby
     finished = asyncio.create_task(host.finished())
     stopping = asyncio.create_task(stop.wait())
     gone = asyncio.create_task(moved.wait())
@@ -989,6 +1001,11 @@ async def _headless(config: HostConfig) -> int:
     commands.cancel()
     gone.cancel()
     room.close()
+    if room.failover.cut_off:
+        print(
+            "cut off from the table: the standby takes it over; this host stopped serving",
+            flush=True,
+        )
     if moved.is_set():
         stopping.cancel()
         finished.cancel()

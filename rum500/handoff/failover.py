@@ -38,9 +38,14 @@ carries ``failover`` (``mode``, ``armed``, ``note``: a sentence for the players)
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+import time
+from collections.abc import Callable
 
+from net.framing import encode
 from net.server import Connection
 from net.vault import Sealer, key_check, new_key, share_digest, split
 from rum500.handoff.document import encode_chunks, table_document
@@ -48,6 +53,16 @@ from rum500.hosting import Host
 
 log = logging.getLogger(__name__)
 
+#: seconds of silence from the standby and from enough holders to make its key (the clients
+#: count a host silent for 4 s as gone, docs/protocol.md §16): this host is cut off from its
+#: table and stops serving, before the standby can take it over
+STEP_DOWN_AFTER = 3.0
+ARMED_PING = 1.0  # seconds between the host's pings to the standby and the holders
+#: seconds the clients' updates may wait for the standby's ``standby_ack``: past that, with
+#: the holders still answering, the standby alone is cut off and another is chosen
+HOLD_MAX = 2.0
+SUSPECT_AFTER = 1.5  # seconds of silence after which a holder may be cut off too
+WATCH_EVERY = 0.25
 STANDBY_CHUNK = 8000  # characters of the document per sealed record (a frame string: 16 KiB)
 MODES = ("auto", "on", "off")
 NOTES = {
@@ -89,7 +104,19 @@ class Failover:
         self._told: set[Connection] = set()  # connections told of the current standby
         self._note = ""
         self.closed = False
+        #: the standby and the holders of the newest epoch told to the clients, and how many
+        #: holders' shares the standby needs: they may take the table over if they lose us
+        self._voters: tuple[Connection, list[Connection], int] | None = None
+        #: this host found itself cut off from its table and stopped serving
+        self.cut_off = False
+        #: called (no arguments) once this host has stopped serving, cut off
+        self.on_cut_off: list[Callable[[], None]] = []
+        self._watcher: asyncio.Task | None = None
+        with contextlib.suppress(RuntimeError):  # no event loop: nothing to watch
+            self._watcher = asyncio.get_running_loop().create_task(self._watch())
         host.server.on_message["standby_ready"] = self._on_ready
+        host.server.on_message["standby_ack"] = self._on_ack
+        self._held_since: float | None = None  # the clients' updates wait for an ack since
         host.server.on_change.append(self.check)
         host.table.listeners.append(lambda events: self.sync())  # before anyone is told
         self.check()
@@ -119,8 +146,16 @@ class Failover:
 
     def candidates(self) -> list[int]:
         """Seats that may stand by: connected players whose client can host, the host's own
-        player excepted."""
-        return [s.index for s in self.host.server.seats if s.can_host and s.index != self.host.seat]
+        player excepted, and none that has been silent for :data:`SUSPECT_AFTER` seconds."""
+        now = time.monotonic()
+        return [
+            s.index
+            for s in self.host.server.seats
+            if s.can_host
+            and s.index != self.host.seat
+            and s.conn is not None
+            and now - s.conn.heard <= SUSPECT_AFTER
+        ]
 
     def check(self) -> None:
         """Choose (again) when needed: on every change at the table."""
@@ -158,6 +193,7 @@ class Failover:
         self.epoch += 1
         self._ready = False
         self._sealer = None
+        self._release()
         self.standby_seat = seat
         self._conn = self.host.server.seat_conn(seat) if seat is not None else None
         if self._conn is None:
@@ -174,6 +210,9 @@ class Failover:
             self._conn.send({"type": "standby_end", "id": self.epoch})
         self.host.server.broadcast({"type": "standby", "epoch": self.epoch, "seat": None})
         log.info("no standby (%s)", why)
+        self._release()
+        if self.host.server.state != "playing":
+            self._voters = None  # the match is over: nothing left to take over
         self.standby_seat, self._conn, self._ready, self._sealer = None, None, False, None
         self.holders, self._told = [], set()
 
@@ -190,11 +229,13 @@ class Failover:
         key = new_key()
         holders = len(self.holders)
         shares = split(key, max(2, holders), 2)
+        quorum = holders_needed(holders)
         conn.send(
             {
                 "type": "standby_key",
                 "id": self.epoch,
                 "threshold": 2,
+                "quorum": quorum,
                 "check": key_check(key),
                 # the holders' shares, hashed: the standby takes no other share
                 "expect": [share_digest(s) for s in shares[:holders]],
@@ -215,6 +256,8 @@ class Failover:
                 )
         self._told = set()
         self._tell_newcomers()
+        holder_conns = [c for c in map(server.seat_conn, self.holders) if c is not None]
+        self._voters = (conn, holder_conns, quorum)
         self._sealer = Sealer(key, f"{server.table_id}/{self.epoch}")
         self._seq = 0
         document = table_document(self.host)
@@ -276,11 +319,95 @@ class Failover:
             self._record({"k": "seats", "seats": seats})
 
     def _record(self, record: dict) -> None:
+        """Send the standby one sealed record; nobody else hears from the host until the
+        standby says it has it (``standby_ack``)."""
         assert self._sealer is not None and self._conn is not None
         data = json.dumps(record, separators=(",", ":")).encode()
         sealed = self._sealer.seal(self._seq, data)
         self._conn.send({"type": "standby_log", "id": self.epoch, "seq": self._seq, "data": sealed})
         self._seq += 1
+        self.host.server.hold(self._conn)
+        if self._held_since is None:
+            self._held_since = time.monotonic()
+
+    def _on_ack(self, conn: Connection, msg: dict) -> None:
+        if conn is not self._conn or msg["id"] != self.epoch:
+            return  # an old epoch's, or not the standby's: nothing to release
+        if msg["seq"] >= self._seq - 1:
+            self._release()
+
+    def _release(self) -> None:
+        self._held_since = None
+        self.host.server.release()
+
+    # ------------------------------------------------------------------ one host at a time
+
+    async def _watch(self) -> None:
+        """Ping the standby and the holders each second (they answer at once), and stop
+        serving when they could be taking the table over: see :meth:`cut_off_now`."""
+        ping = encode({"type": "ping"})
+        pinged = 0.0
+        while not self.closed:
+            await asyncio.sleep(WATCH_EVERY)
+            voters = self._voters
+            if voters is None or self.closed:
+                continue
+            now = time.monotonic()
+            if now - pinged >= ARMED_PING:
+                pinged = now
+                for conn in [voters[0], *voters[1]]:
+                    conn.send_frame(ping)
+            if self.cut_off_now(now):
+                await self._step_down()
+                return
+            held = self._held_since
+            if held is not None and now - held > HOLD_MAX and not self._maybe_with_standby(now):
+                self._drop("the standby does not answer")  # it alone is cut off
+                self.check()  # another, if any
+
+    def cut_off_now(self, now: float) -> bool:
+        """True when nothing came for :data:`STEP_DOWN_AFTER` seconds from the standby and
+        from as many holders as its key needs (the newest epoch the clients were told of):
+        they may have lost this host and be taking the table over. A player who left on
+        purpose (``leave``) does not count. With no holder (``quorum`` 0) the standby takes
+        over only when it saw this host's process die, never on silence: no step-down."""
+        if self._voters is None or self._voters[2] == 0:
+            return False
+        standby, holders, quorum = self._voters
+
+        def silent(conn: Connection) -> bool:
+            return not conn.left and now - conn.heard > STEP_DOWN_AFTER
+
+        return silent(standby) and sum(map(silent, holders)) >= quorum
+
+    def _maybe_with_standby(self, now: float) -> bool:
+        """Whether enough holders have gone quiet that they and the standby may have lost
+        this host together (then wait for :meth:`cut_off_now`, the clients' updates held)."""
+        if self._voters is None or self._voters[2] == 0:
+            return False
+        _, holders, quorum = self._voters
+        quiet = sum(1 for c in holders if not c.left and now - c.heard > SUSPECT_AFTER)
+        return quiet >= quorum
+
+    async def _step_down(self) -> None:
+        """Cut off: stop serving without a goodbye (a client told "closed" would leave the
+        table), so that the table never has two hosts; every client still here follows it
+        to the standby."""
+        host = self.host
+        name = host.server.seats[self.standby_seat].name if self.standby_seat is not None else "?"
+        log.warning(
+            "cut off from the table: no word from the standby (%s) and the share holders "
+            "for %.0f s; this host stops serving and the standby takes the table over",
+            name,
+            STEP_DOWN_AFTER,
+        )
+        self.cut_off = True
+        self.closed = True
+        self._sealer = None
+        host.server.frozen = "this host was cut off from the table: it moves to the standby"
+        await host.abandon()
+        for callback in list(self.on_cut_off):
+            callback()
 
     # ------------------------------------------------------------------ the lobby's note
 
@@ -308,3 +435,17 @@ class Failover:
     def close(self) -> None:
         self.closed = True
         self._sealer = None
+        if not self.cut_off:
+            self._release()
+        if self._watcher is not None and self._watcher is not asyncio.current_task():
+            self._watcher.cancel()
+
+
+def holders_needed(holders: int) -> int:
+    """How many holders must have lost the host, besides the standby, before the standby may
+    take over: a majority of the standby and the holders, and never fewer than its key needs
+    (two shares: the standby holds two with no holder, one with one holder, none with two or
+    more)."""
+    majority = (holders + 1) // 2  # with the standby: a majority of the holders and it
+    own = 2 if holders == 0 else 1 if holders == 1 else 0
+    return max(majority, 2 - own)

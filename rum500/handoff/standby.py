@@ -48,11 +48,17 @@ class Standby:
         self.table_id = ""
         self.records: dict[int, str] = {}
         self.threshold = 2
+        #: holders' shares needed besides our own loss of the host (``standby_key``'s
+        #: ``quorum``): a majority of the standby and the holders lost the host
+        self.quorum = 0
         self.check: str | None = None
         self.own: list[str] = []
         self.pool: list[str] = []
         self.expect: set[str] | None = None  # digests of the holders' shares (standby_key)
         self.host_lost = False
+        #: our client saw the host's process die (a reset, not silence): with no holder
+        #: (``quorum`` 0) only that lets the standby take over
+        self.host_died = False
         self.taking = False
         client = guest.client
         client.handlers.update(
@@ -62,6 +68,7 @@ class Standby:
             standby_end=self._on_end,
         )
         client.on_leave_host.append(self._on_host_lost)
+        client.on_host_back.append(self._on_host_back)
         client.on_moved.append(self._forget)  # the old host's standby is no more
 
     # ------------------------------------------------------------------ from the host
@@ -97,7 +104,9 @@ class Standby:
         shares, check, threshold = msg.get("shares"), msg.get("check"), msg.get("threshold")
         if isinstance(shares, list) and isinstance(check, str) and isinstance(threshold, int):
             self.own = [s for s in shares if isinstance(s, str)]
-            self.check, self.threshold = check, max(1, threshold)
+            self.check, self.threshold = check, max(2, threshold)
+            quorum = msg.get("quorum")
+            self.quorum = quorum if isinstance(quorum, int) and 0 <= quorum <= MAX_POOL else 0
             expect = msg.get("expect")
             self.expect = (
                 {d for d in expect if isinstance(d, str)} if isinstance(expect, list) else None
@@ -112,6 +121,8 @@ class Standby:
             and len(self.records) < MAX_RECORDS
         ):
             self.records[seq] = data
+            # the host tells nobody of what this record holds before we have it
+            self.guest.client.send_now({"type": "standby_ack", "id": self.epoch, "seq": seq})
 
     def _on_end(self, msg: dict) -> None:
         if msg.get("id") == self.epoch:
@@ -144,14 +155,23 @@ class Standby:
 
     def _on_host_lost(self) -> None:
         self.host_lost = True
+        self.host_died = self.guest.client.host_died
         self._try()
 
+    def _on_host_back(self) -> None:
+        """Our own client is back with the host: it is alive, so we must not take over."""
+        self.host_lost = self.host_died = False
+
     def key(self) -> bytes | None:
-        """The key, if the shares at hand (ours once our own client lost the host, and
-        those the clients sent) give one that checks; else None."""
-        if self.check is None:
+        """The key, if our own client lost the host, at least ``quorum`` holders sent their
+        shares (they lost it too) and the shares at hand give a key that checks; else None.
+        So a standby cut off from the table by itself never takes it over while the host
+        serves the others."""
+        if self.check is None or not self.host_lost or len(self.pool) < self.quorum:
             return None
-        shares = self.pool + (self.own if self.host_lost else [])
+        if self.quorum == 0 and not self.host_died:  # nobody else to ask: only a sure death
+            return None
+        shares = self.pool + self.own
         for combo in itertools.combinations(dict.fromkeys(shares), self.threshold):
             try:
                 key = combine(combo)
