@@ -16,12 +16,18 @@ few moves have been played, one of three things happens to the host:
   lives on, unheard, until the repetition ends): nothing tells the guests, they notice the
   silence by themselves.
 
-The figure is the time from that moment (the line written, the signal sent, the drop rule
-in place) until the *last* of the three guests has printed ``rejoined … seat N``, i.e. is
-seated at the new host with its view; each line is timed as it arrives at this program
-(``time.monotonic()``, read from the guests' pipes by threads). The "noticed" column is the
-same for the guests' ``lost the host`` lines (when the last one noticed). Median and max
-over the repetitions are printed against the goals (handoff ≤ 3 s, crash ≤ 10 s).
+* **the standby's link out** — the standby's machine falls silent for 8 s (the host and the
+  other guests still hear each other): the standby must not take the table over; the figure
+  is how long its player is still away once its link is back (``rejoined`` after the DROP
+  rule is gone; before issue 21 its client kept knocking at its own standby's door for 30 s).
+
+For the first three, the figure is the time from that moment (the line written, the signal
+sent, the drop rule in place) until the *last* of the three guests has printed ``rejoined …
+seat N``, i.e. is seated at the new host with its view; each line is timed as it arrives at
+this program (``time.monotonic()``, read from the guests' pipes by threads). The "noticed"
+column is the same for the guests' ``lost the host`` lines (when the last one noticed).
+Median and max over the repetitions are printed against the goals (handoff ≤ 3 s, crash ≤ 10 s, back
+after the standby's link returns ≤ 3 s).
 
 The **floor**, in the same run: a plain reconnect of a client to a live host — a spectator on
 a guest's machine connects to the table, then drops and reconnects five times (TCP, hello,
@@ -67,12 +73,14 @@ sys.path.insert(0, str(ROOT))
 from net import client  # noqa: E402
 from tests.e2e.lan import RUM500, Lan, Said  # noqa: E402
 
-GOALS = {"handoff": 3.0, "kill": 10.0, "vanish": 10.0}
+GOALS = {"handoff": 3.0, "kill": 10.0, "vanish": 10.0, "standby": 3.0}
 LABELS = {
     "handoff": "planned handoff",
     "kill": "crash: SIGKILL (reset)",
     "vanish": "crash: vanished (silence)",
+    "standby": "standby's link out 8 s",
 }
+STANDBY_OUT = 8.0  # seconds the standby's machine is silent in the "standby" case
 GUESTS = ("Bea", "Cy", "Di")
 
 FLOOR = textwrap.dedent("""
@@ -215,6 +223,21 @@ def one_table(
         host.write("handoff Bea")
     elif kind == "kill":
         host.proc.kill()  # `ip netns exec` execs the program: this is the host's own pid
+    elif kind == "standby":
+        # the standby alone falls silent: it must not take the table; the figure is how long
+        # its player is still away once its link is back (the others are never away)
+        k = next(i for i, g in enumerate(guests) if g.said("standby for the table: port "))
+        guest_ms[k].block()
+        time.sleep(STANDBY_OUT)
+        guest_ms[k].unblock()
+        start = time.monotonic()
+        others = [g for i, g in enumerate(guests) if i != k]
+        back = guests[k].times[guests[k].wait("rejoined", 60, after[k])] - start
+        took = guests[k].said(lambda ln: ln.startswith("hosting the table"))
+        moved = any(g.said(lambda ln: ln.startswith("lost the host")) for g in others)
+        if took or moved:
+            print(f"    the standby took the table over alone (others lost the host: {moved})")
+        return back, None
     else:
         host_m.block()  # the process lives on, unheard (killed by cleanup())
         start = time.monotonic()
@@ -247,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loopback", action="store_true", help="127.0.0.1 even as root")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="bots' pause (0.3 s)")
     parser.add_argument("--seed", type=int, default=500)
-    parser.add_argument("--kinds", default=",".join(GOALS), help="handoff,kill,vanish")
+    parser.add_argument("--kinds", default=",".join(GOALS), help="handoff,kill,vanish,standby")
     parser.add_argument("--trace", action="store_true", help="print what the guests said")
     args = parser.parse_args(argv)
     loopback = args.loopback or not can_use_namespaces()

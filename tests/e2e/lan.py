@@ -13,6 +13,7 @@ Harness API
         done = c.call([*RUM500, "list", "--json"])  # run to the end: CompletedProcess
         a.cut(); a.mend()        # the cable: link down / up (a's own sends fail at once)
         a.block(); a.unblock()   # iptables DROP of all a's traffic, the link still up (silence)
+        a.lossy(0.1); a.reliable()  # 10% of a's packets lost at random, and back
         a.freeze(); a.thaw()     # SIGSTOP / SIGCONT every process of a (a laptop asleep)
         a.kill()                 # SIGKILL every process of a (the host dies; its kernel
                                  # still refuses connections to its ports: add a.block()
@@ -228,6 +229,7 @@ class Machine:
     def __init__(self, ns: str, addr: str, home: Path) -> None:
         self.ns, self.addr, self.home = ns, addr, home
         self.procs: list[subprocess.Popen] = []
+        self._loss = 0.0
 
     def __repr__(self) -> str:
         return f"Machine({self.ns}, {self.addr})"
@@ -271,6 +273,24 @@ class Machine:
     def unblock(self) -> None:
         """Undo :meth:`block`."""
         self._drop_rules("-D")
+
+    def lossy(self, probability: float) -> None:
+        """Lose ``probability`` of the packets in and out on the LAN, at random (iptables
+        ``statistic``: the kernel here has no netem)."""
+        self._loss_rules("-I", probability)
+        self._loss = probability
+
+    def reliable(self) -> None:
+        """Undo :meth:`lossy`."""
+        self._loss_rules("-D", self._loss)
+
+    def _loss_rules(self, verb: str, probability: float) -> None:
+        if shutil.which("iptables") is None:
+            capability.missing("needs iptables (random loss on a link)")
+        for chain, flag in (("INPUT", "-i"), ("OUTPUT", "-o")):
+            rule = [chain, flag, self.dev, "-m", "statistic", "--mode", "random"]
+            rule += ["--probability", f"{probability:.3f}", "-j", "DROP"]
+            sh("ip", "netns", "exec", self.ns, "iptables", verb, *rule)
 
     def _drop_rules(self, verb: str) -> None:
         """Insert (``-I``) or delete (``-D``) the DROP rules of :meth:`block`."""
