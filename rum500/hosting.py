@@ -842,6 +842,9 @@ async def start_host(config: HostConfig, sock: socket.socket | None = None) -> H
     try:
         if config.resume_game is not None:
             table.start([s.record() for s in server.seats])
+            # every seat is away until its player rejoins: the views a player is sent on
+            # rejoining show that, so each seat coming back sends them again (_changed)
+            host._sent = host._who_waits()
             host._remind_bots()
             for s in server.seats:
                 if config.host_player and s.name == config.host_player and not s.bot:
