@@ -83,6 +83,16 @@ class ClaimWindow:
             self.passed = set()
             self._forget_calls()
 
+    def carry(self, passed: Iterable[int], left: float) -> None:
+        """Go on with the open window as it stood where the table was before a move (a
+        handoff, a failover): ``passed`` those who passed, ``left`` seconds to its deadline
+        (at most its length). The bots' calls are asked again, timed from when it opened."""
+        if not self.open:
+            return
+        self.until = self.clock() + min(max(0.0, left), self.length)
+        self.passed = set(passed)
+        self._forget_calls()
+
     def _forget_calls(self) -> None:
         self.calls = {}
         self._asked = False

@@ -27,7 +27,10 @@ The hand-end review: when a hand ends (phase ``hand_over``) every view carries `
 ``{"type": "deal"}``, which counts as ready — is a ``ready`` event; the host deals for the
 next dealer as soon as no connected human player is waiting, or ``review_timeout`` seconds
 after the hand ended. Bots never act while a review is open; a table with no human
-connected deals at once.
+connected deals at once. A table that moved here (a handoff, a failover) goes on with the
+review or "Rummy!" claim window that was open (``HostConfig.resume_windows``, from
+:meth:`GameTable.windows`): who said ready or passed, the time left, and it waits for the
+players who were connected there until they rejoin or the deadline comes.
 
 Take back: ``{"type": "take_back"}`` from the seat to move undoes its last meld or lay-off
 of the turn (``Game.pop``), only at a table where every other seat is a bot.
@@ -120,6 +123,8 @@ class HostConfig:
     #: who played each action of ``resume_game`` (None: the host's own); None: worked out
     resume_action_seats: list[int | None] | None = None
     chat: list[dict] = field(default_factory=list)  # chat that came with a handed-over table
+    #: the review / claim window open when the table moved here (GameTable.windows())
+    resume_windows: dict | None = None
     failover: str = "auto"  # "auto" | "on" | "off": a standby streams the log (handoff.py)
     announce_later: bool = False  # a handed-over table: announce when the old host is gone
 
@@ -170,6 +175,9 @@ class GameTable:
         self._host_acts = False  # the host itself applies the action (its deal ends a review)
         #: "Rummy!" calls (option): the window after each discard (rum500/claims.py)
         self.claim_window = ClaimWindow(config.claim_window)
+        #: after a move, the players who were here at the old host and have not rejoined
+        #: yet: a carried window waits for them as if they were connected (_carry_windows)
+        self.rejoining: set[int] = set()
         self._log_failed = False  # a notice about the game log was sent, no success since
         #: the seat that played each of ``game.actions`` (None: the host's own close_claims)
         self.action_seats: list[int | None] = []
@@ -203,6 +211,7 @@ class GameTable:
         if self.game.phase is Phase.HAND_OVER:  # a resumed match between two hands
             self._open_review()
         self.claim_window.follow(self.game)
+        self._carry_windows(self.config.resume_windows)
         v = self.game.view(None)
         events = [
             {
@@ -248,6 +257,7 @@ class GameTable:
         by = None if kind == "close_claims" and self._host_acts else seat
         events = game.apply(action, seat=by)  # IllegalMove is a ValueError
         self.action_seats.append(by)
+        self.rejoining.clear()  # the carried windows were of the position before
         self.claim_window.follow(game)
         # the seat as the engine took it: None for the host's own close_claims
         self._journal("record", len(game.actions) - 1, by, dict(game.actions[-1]))
@@ -283,6 +293,53 @@ class GameTable:
         finally:
             self._host_acts = False
 
+    # -- the windows that carry across a move (a handoff, a failover)
+
+    def windows(self, timed: bool = True) -> dict:
+        """The open hand-end review and "Rummy!" claim window, as the table document
+        carries them (``windows``): ``review`` (``at``, ``ready``, ``seconds_left``) and
+        ``claim`` (``at``, ``passed``, ``seconds_left``), each None when not open; ``at`` is
+        the number of actions of the position it belongs to; and ``present``, the players
+        connected now (the new host's windows wait for them to rejoin). ``timed=False``:
+        without ``seconds_left`` (what changes only when someone says ready or passes)."""
+        out: dict = {"review": None, "claim": None, "present": []}
+        game = self.game
+        if game is None:
+            return out
+        at = len(game.actions)
+        if self.review_open or self.claim_open:
+            out["present"] = self.humans()
+        if self.review_open:
+            out["review"] = {"at": at, "ready": sorted(self.ready)}
+            if timed:
+                out["review"]["seconds_left"] = round(self.review_left(), 3)
+        if self.claim_open and self.claim_window.open:
+            out["claim"] = {"at": at, "passed": sorted(self.claim_window.passed)}
+            if timed:
+                out["claim"]["seconds_left"] = round(self.claim_window.left(), 3)
+        return out
+
+    def _carry_windows(self, windows: object) -> None:
+        """Go on with the review or claim window that was open where the table was before
+        (:meth:`windows`): who said ready or passed, and the time left — if it is of this
+        very position (as many actions); else each starts over."""
+        game = self.game
+        if not isinstance(windows, dict) or game is None:
+            return
+        at = len(game.actions)
+        review, claim = windows.get("review"), windows.get("claim")
+        if self.review_open and isinstance(review, dict) and review.get("at") == at:
+            self.ready = _seats_in(review.get("ready"), self.seats)
+            left = _seconds_in(review.get("seconds_left"), self.config.review_timeout)
+            self.review_until = time.monotonic() + left
+        carried = False
+        if self.claim_open and isinstance(claim, dict) and claim.get("at") == at:
+            left = _seconds_in(claim.get("seconds_left"), self.claim_window.length)
+            self.claim_window.carry(_seats_in(claim.get("passed"), self.seats), left)
+            carried = True
+        if carried or (self.review_open and isinstance(review, dict) and review.get("at") == at):
+            self.rejoining = _seats_in(windows.get("present"), self.seats)
+
     # -- the hand-end review
 
     def _open_review(self) -> None:
@@ -300,10 +357,17 @@ class GameTable:
         return [s for s in self.humans() if s not in self.ready]
 
     def humans(self) -> list[int]:
-        """The seats of the connected human players."""
+        """The seats of the connected human players — and, while a window carried across a
+        move is open, of those who were connected at the old host and are on their way here
+        (:attr:`rejoining`): the window waits for them too, up to its deadline."""
         if self.server is None:
             return []
-        return [s.index for s in self.server.seats if s.taken and not s.bot and s.conn is not None]
+        seats = self.server.seats
+        here = [s.index for s in seats if s.taken and not s.bot and s.conn is not None]
+        if not self.rejoining:
+            return here
+        self.rejoining = {k for k in self.rejoining - set(here) if not seats[k].bot}
+        return sorted({*here, *self.rejoining})
 
     # -- the "Rummy!" claim window
 
@@ -463,6 +527,21 @@ class GameTable:
         self._log_failed = True
         if self.server is not None:
             self.server.notice("log_failed", text)
+
+
+def _seats_in(value: object, seats: int) -> set[int]:
+    """The seat numbers listed in ``value`` (a carried window's), others dropped."""
+    if not isinstance(value, list):
+        return set()
+    return {s for s in value if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < seats}
+
+
+def _seconds_in(value: object, longest: float) -> float:
+    """A carried window's ``seconds_left``, within 0 and ``longest`` (the window's length;
+    not a number: the whole length)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return max(0.0, longest)
+    return min(max(0.0, float(value)), max(0.0, longest))
 
 
 def action_seats(game: Game) -> list[int | None]:

@@ -7,8 +7,11 @@ normalised actions, in order), ``action_seats`` (who played each; None for the h
 only ever travels to the new host, or sealed to a standby), ``config`` (the host's settings
 that move with the table: ``bot_level``, ``password``, ``review_timeout``, ``claim_window``,
 ``takeover_after``, ``bot_delay``, ``failover``, ``announce``: whether the table was announced
-on the LAN), ``chat`` (the newest chat messages) and
-``match`` (``uid`` and ``created_at`` of the match in the game log, when there is one).
+on the LAN), ``chat`` (the newest chat messages),
+``match`` (``uid`` and ``created_at`` of the match in the game log, when there is one) and
+``windows`` (the hand-end review and the "Rummy!" claim window open now, so that they go on
+where they were: :meth:`rum500.hosting.GameTable.windows`; a document without it — from an
+older rum500 — starts them over).
 
 On the wire it travels as text (msgpack frames carry no ``bin`` and strings are capped at
 16 KiB): compact JSON, zlib, URL-safe base64, cut into :data:`CHUNK` characters
@@ -77,7 +80,22 @@ def table_document(host: Host) -> dict:
         },
         "chat": list(server.chat_log),
         "match": {"uid": meta.get("uid"), "created_at": meta.get("created_at")},
+        "windows": table.windows(),
     }
+
+
+def aged(windows: object, seconds: float) -> object:
+    """``windows`` (a document's) ``seconds`` later: each ``seconds_left`` that much less —
+    the time a standby's copy waited before it took the table over."""
+    if not isinstance(windows, dict):
+        return windows
+    out = dict(windows)
+    for name in ("review", "claim"):
+        window = out.get(name)
+        left = window.get("seconds_left") if isinstance(window, dict) else None
+        if isinstance(left, int | float) and not isinstance(left, bool):
+            out[name] = {**window, "seconds_left": max(0.0, left - max(0.0, seconds))}
+    return out
 
 
 def encode_chunks(document: dict, size: int = CHUNK) -> list[str]:
@@ -166,6 +184,7 @@ def host_config(document: dict, game: Game, **overrides: Any) -> HostConfig:
         table_id=document["table_id"],
         chat=[c for c in document.get("chat") or [] if isinstance(c, dict)][-50:],
         failover=str(settings.get("failover") or "auto"),
+        resume_windows=windows if isinstance(windows := document.get("windows"), dict) else None,
     )
     for key, value in overrides.items():
         setattr(config, key, value)

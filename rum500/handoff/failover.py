@@ -26,8 +26,9 @@ such players are there, so that the standby never holds the key alone — and
    ``standby_log`` (``id``, ``seq``, ``data``) records, each the sealed JSON of
    ``{"k": "doc", "part", "parts", "data"}`` (the table document, :mod:`document`),
    ``{"k": "act", "seat", "action"}`` (one applied action, sent before anyone is told of it),
-   ``{"k": "trim", "n"}`` (a take-back: the actions after the first ``n`` are gone) or
-   ``{"k": "seats", "seats"}`` (names, tokens, bots).
+   ``{"k": "trim", "n"}`` (a take-back: the actions after the first ``n`` are gone),
+   ``{"k": "seats", "seats"}`` (names, tokens, bots) or ``{"k": "win", "windows"}`` (the
+   review / claim window, as the document's ``windows``: they go on after a failover).
 
 When the standby goes, or the set of holders changes, it starts again with a new epoch (a new
 key, a new snapshot); when failover disarms (``off``, or ``auto`` with fewer than two people
@@ -101,6 +102,7 @@ class Failover:
         self._seq = 0
         self._sent = 0  # actions of the game the standby has
         self._seats: list[dict] = []
+        self._windows: dict | None = None  # the review / claim window the standby has
         self._told: set[Connection] = set()  # connections told of the current standby
         self._note = ""
         self.closed = False
@@ -119,6 +121,7 @@ class Failover:
         self._held_since: float | None = None  # the clients' updates wait for an ack since
         host.server.on_change.append(self.check)
         host.table.listeners.append(lambda events: self.sync())  # before anyone is told
+        host.server.on_events.append(lambda by, events: self.sync())  # a ready, a pass
         self.check()
 
     # ------------------------------------------------------------------ choosing
@@ -266,6 +269,7 @@ class Failover:
             self._record({"k": "doc", "part": k, "parts": len(chunks), "data": chunk})
         self._sent = len(document["actions"])
         self._seats = document["seats"]
+        self._windows = self.host.table.windows(timed=False)
         log.info(
             "seat %d stands by at port %d (epoch %d, %d holders)",
             self.standby_seat,
@@ -298,7 +302,9 @@ class Failover:
 
     def sync(self) -> None:
         """Send the standby what changed since the last record: applied actions (called by
-        the table before anyone is told of them), take-backs, seats."""
+        the table before anyone is told of them), take-backs, seats, and the review / claim
+        window (``win``: one opened or closed, or a ready or a pass — those just after the
+        players are told of them)."""
         if self._sealer is None or self._conn is None or self._conn.closed:
             return
         table = self.host.table
@@ -317,6 +323,10 @@ class Failover:
         if seats != self._seats:
             self._seats = seats
             self._record({"k": "seats", "seats": seats})
+        windows = table.windows(timed=False)
+        if windows != self._windows:  # a window opened or closed, a ready, a pass
+            self._windows = windows
+            self._record({"k": "win", "windows": table.windows()})
 
     def _record(self, record: dict) -> None:
         """Send the standby one sealed record; nobody else hears from the host until the

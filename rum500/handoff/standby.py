@@ -22,11 +22,12 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from net.door import Door
 from net.vault import Opener, VaultError, combine, key_check, share_digest
-from rum500.handoff.document import DocumentError, decode_chunks
+from rum500.handoff.document import DocumentError, aged, decode_chunks
 from rum500.hosting import lan_hosts
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ class Standby:
         self.epoch: int | None = None
         self.table_id = ""
         self.records: dict[int, str] = {}
+        self.arrived: dict[int, float] = {}  # when each record came (monotonic)
         self.threshold = 2
         #: holders' shares needed besides our own loss of the host (``standby_key``'s
         #: ``quorum``): a majority of the standby and the holders lost the host
@@ -121,6 +123,7 @@ class Standby:
             and len(self.records) < MAX_RECORDS
         ):
             self.records[seq] = data
+            self.arrived[seq] = time.monotonic()  # a window's time left runs on from here
             # the host tells nobody of what this record holds before we have it
             self.guest.client.send_now({"type": "standby_ack", "id": self.epoch, "seq": seq})
 
@@ -196,6 +199,7 @@ class Standby:
         opener = Opener(key, f"{self.table_id}/{self.epoch}")
         chunks: list[str] = []
         document: dict | None = None
+        since: float | None = None  # when the record with the windows came
         for seq in range(len(self.records)):
             if seq not in self.records:
                 raise DocumentError(f"record {seq} of the standby log is missing")
@@ -208,6 +212,7 @@ class Standby:
                 chunks.append(record["data"])
                 if len(chunks) == record["parts"]:
                     document = decode_chunks(chunks)
+                    since = self.arrived.get(seq)
             elif document is None:
                 raise DocumentError("the standby log does not begin with the table")
             elif kind == "act":
@@ -218,8 +223,12 @@ class Standby:
                 del document.setdefault("action_seats", [])[record["n"] :]
             elif kind == "seats":
                 document["seats"] = record["seats"]
+            elif kind == "win":  # the review / claim window: a ready, a pass, one opened
+                document["windows"], since = record["windows"], self.arrived.get(seq)
         if document is None:
             raise DocumentError("the standby log holds no table")
+        if since is not None:
+            document["windows"] = aged(document.get("windows"), time.monotonic() - since)
         return document
 
     async def _take_over(self, key: bytes) -> None:
