@@ -160,7 +160,8 @@ HOST_RETRIES = (0.0, 0.3)  # after a loss with a standby named: the host is trie
 SILENT_RETRY = 0.5  # … but once, this long, when it fell silent (it had its chance already)
 FOLLOW_TIMEOUT = 30.0  # seconds follow() keeps trying the table's new place
 STANDBY_RETRY = 0.2  # seconds between tries of a standby that does not host yet
-HOST_AGAIN = 0.5  # seconds the old host is tried again between tries of the standby
+HOST_AGAIN = 0.5  # seconds the old host is tried again between tries of the standby …
+HOST_AGAIN_EVERY = 2.0  # … at most this often (the standby is tried every STANDBY_RETRY)
 FIND_AFTER = 8.0  # seconds the given address may not answer before the table is looked up
 
 
@@ -556,6 +557,7 @@ class Client:
         loop = asyncio.get_running_loop()
         same = self.table_id
         find_at = loop.time() + FIND_AFTER
+        host_at = loop.time() + HOST_AGAIN_EVERY  # it was just tried (HOST_RETRIES)
         error: ClientError = ConnectionLost("nowhere to go")
         while True:
             try:
@@ -569,9 +571,11 @@ class Client:
                     find_at = loop.time() + FIND_AFTER
             if loop.time() >= end:
                 raise error
-            with contextlib.suppress(ClientError):  # a host that is gone, or another table
-                await self._rejoin_at([host[0]], host[1], loop.time() + HOST_AGAIN, True, same)
-                return "host"
+            if loop.time() >= host_at:
+                host_at = loop.time() + HOST_AGAIN_EVERY
+                with contextlib.suppress(ClientError):  # a host that is gone, another table
+                    await self._rejoin_at([host[0]], host[1], loop.time() + HOST_AGAIN, True, same)
+                    return "host"
             if self.finder is not None and same is not None and loop.time() >= find_at:
                 found = await self.finder(same, max(0.1, min(3.0, end - loop.time())))
                 if found is not None:
