@@ -1,5 +1,10 @@
-"""Rejoin tokens kept on disk, per table address and player name, in ``tokens.json`` of the
-data dir.
+"""Rejoin tokens kept on disk, per table and player name, in ``tokens.json`` of the data dir.
+
+An entry remembers the table's id (``welcome``'s ``table.id``) and name beside the address it
+was last seen at, so that the seat is found again wherever the table went (a handoff, a
+failover, a resumed match at another port): :func:`get` prefers the table id to the address,
+and :func:`put` moves the seat's entry to the table's new address. Entries written before
+the table id was kept (``"host:port name"`` keys, no ``table_id``) are still read by address.
 
 The data dir is ``platformdirs.user_data_dir("rum500")`` unless ``RUM500_HOME`` names
 another (tests point it at a temporary directory). Only ``tokens.json`` is ours there.
@@ -28,8 +33,9 @@ def _path() -> Path:
     return data_dir() / FILE_NAME
 
 
-def _key(address: str, name: str | None) -> str:
-    return f"{address} {name or ''}".strip()
+def _key(address: str, name: str | None, table_id: str | None = None) -> str:
+    where = f"#{table_id}" if table_id else address
+    return f"{where} {name or ''}".strip()
 
 
 def load_all() -> dict[str, dict]:
@@ -44,18 +50,49 @@ def _valid(entry: object) -> bool:
     return isinstance(entry, dict) and isinstance(entry.get("token"), str)
 
 
-def get(address: str, name: str | None = None) -> dict | None:
-    """``{"token", "name", "seat"}`` saved for ``address`` ("host:port") and ``name``; with no
-    name, the newest saved for the address (None if there is none). A token saved under
-    another name is never used: two players on one machine keep their own seats."""
+def address_of(key: str, entry: dict) -> str:
+    """Where the entry's table was last seen ("host:port"): its ``address``, or for an
+    entry of the older format the first word of its key."""
+    address = entry.get("address")
+    return address if isinstance(address, str) else key.split(" ")[0]
+
+
+def _newest(entries: list[dict]) -> dict | None:
+    return max(entries, key=lambda e: e.get("at", 0)) if entries else None
+
+
+def get(address: str, name: str | None = None, table_id: str | None = None) -> dict | None:
+    """``{"token", "name", "seat", "table_id", "table", "address"}`` saved for ``name`` at
+    the table with id ``table_id`` (wherever it was), else at ``address`` ("host:port") —
+    there, an entry of another table id is not taken when ``table_id`` is given. With no
+    name, the newest such entry. None if there is none. A token saved under another name is
+    never used: two players on one machine keep their own seats."""
     data = load_all()
-    entry = data.get(_key(address, name))
-    if _valid(entry):
-        return entry
-    if name:
-        return None
-    mine = [e for k, e in data.items() if k.split(" ")[0] == address and _valid(e)]
-    return max(mine, key=lambda e: e.get("at", 0)) if mine else None
+    entries = [
+        {**e, "address": address_of(k, e)}
+        for k, e in data.items()
+        if _valid(e) and (not name or e.get("name") == name or k == _key(address, name))
+    ]
+    if table_id:
+        found = _newest([e for e in entries if e.get("table_id") == table_id])
+        if found is not None:
+            return found
+    return _newest(
+        [
+            e
+            for e in entries
+            if e["address"] == address and (not table_id or e.get("table_id") in (None, table_id))
+        ]
+    )
+
+
+def elsewhere(address: str, name: str) -> bool:
+    """Whether ``name`` has a seat saved at a table with an id, last seen at another
+    address than ``address`` (that table may be the one at ``address`` now)."""
+    return any(
+        _valid(e) and e.get("name") == name and e.get("table_id") and address_of(k, e) != address
+        for k, e in load_all().items()
+    )
 
 
 def _write(data: dict[str, dict]) -> None:
@@ -74,23 +111,48 @@ def _write(data: dict[str, dict]) -> None:
         tmp.replace(path)
 
 
-def put(address: str, token: str, name: str | None = None, seat: int | None = None) -> None:
-    """Remember the token of ``name``'s seat at ``address``."""
+def put(
+    address: str,
+    token: str,
+    name: str | None = None,
+    seat: int | None = None,
+    table_id: str | None = None,
+    table: str | None = None,
+) -> None:
+    """Remember the token of ``name``'s seat at the table ``table_id`` (called ``table``),
+    now at ``address``. The seat's older entries (the same token, or the same table and
+    name) are replaced: the entry moves with the table."""
     data = load_all()
-    data[_key(address, name)] = {"token": token, "name": name, "seat": seat, "at": time.time()}
+    key = _key(address, name, table_id)
+    data = {
+        k: e
+        for k, e in data.items()
+        if k != _key(address, name) and not (_valid(e) and e["token"] == token)
+    }
+    data[key] = {
+        "token": token,
+        "name": name,
+        "seat": seat,
+        "at": time.time(),
+        "address": address,
+        "table_id": table_id,
+        "table": table,
+    }
     if len(data) > MAX_ENTRIES:  # forget the oldest
         for k in sorted(data, key=lambda k: data[k].get("at", 0))[: len(data) - MAX_ENTRIES]:
             del data[k]
     _write(data)
 
 
-def forget(address: str, token: str) -> None:
-    """Drop the entries of ``address`` holding ``token`` (the host no longer knows it)."""
+def forget(address: str, token: str, table_id: str | None = None) -> None:
+    """Drop the entries holding ``token`` of ``address``, or of the table ``table_id``
+    wherever it was: the table no longer knows that token."""
     data = load_all()
-    kept = {
-        k: e
-        for k, e in data.items()
-        if not (k.split(" ")[0] == address and e.get("token") == token)
-    }
+
+    def refused(k: str, e: dict) -> bool:
+        here = address_of(k, e) == address or bool(table_id and e.get("table_id") == table_id)
+        return here and e.get("token") == token
+
+    kept = {k: e for k, e in data.items() if not refused(k, e)}
     if len(kept) != len(data):
         _write(kept)
