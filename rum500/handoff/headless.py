@@ -21,7 +21,8 @@ Lines (stable prefixes, for scripts and tests)::
 
 The headless host (``rum500 host --headless``) reads commands on its standard input, one
 per line: ``handoff NAME`` hands the table to that player's machine (:func:`read_commands`),
-``seats`` prints who may take it.
+``handoff NAME --bot`` too, leaving the host's own player's seat (``--player``) to a bot
+there, ``seats`` prints who may take it.
 """
 
 from __future__ import annotations
@@ -53,19 +54,20 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
-async def where_is(table: str, timeout: float) -> tuple[str, int]:
-    """``HOST:PORT``, or the address of the LAN table with that name or id."""
+async def where_is(table: str, timeout: float) -> tuple[str, int, str | None]:
+    """``HOST:PORT`` (its table id unknown: None), or the address and the id of the LAN
+    table with that name or id."""
     from rum500.tui.connection import parse_address
 
     where = parse_address(table)
     if where is not None:
-        return where
+        return (*where, None)
     from net.discovery import find
 
     found = await find(table, timeout)
     if found is None:
         raise ConnectionLost(f"no table called {table!r} answered on the LAN")
-    return found.address, found.port
+    return found.address, found.port, found.table_id or None
 
 
 async def play_seat(
@@ -74,10 +76,12 @@ async def play_seat(
     seed: int | None,
     out: Callable[[str], None],
     delay: float = 0.0,
+    on_rejoined: Callable[[], None] | None = None,
 ) -> int:
     """Play ``client``'s seat with a bot until the match is over, following the table
-    wherever it goes. Returns 0 at game over or when the host closed the table
-    (``shutdown``: it is not followed), 2 when the table is lost for good."""
+    wherever it goes (``on_rejoined()`` each time it got there). Returns 0 at game over or
+    when the host closed the table (``shutdown``: it is not followed), 2 when the table is
+    lost for good."""
     bot = make_bot(level, seed)
     names: list[str] = []
     readied: set[int] = set()
@@ -125,6 +129,8 @@ async def play_seat(
                 out(f"cannot find the table again: {e}")
                 return 2
             out(f"rejoined ({how}) at {client.host}:{client.port} seat {client.seat}")
+            if on_rejoined is not None:
+                on_rejoined()
 
 
 async def _act(client: Client, bot: Any, view: dict, readied: set[int]) -> None:
@@ -142,11 +148,16 @@ async def _act(client: Client, bot: Any, view: dict, readied: set[int]) -> None:
 
 
 async def run_guest_async(args: Any) -> int:
+    """Take the seat saved for this table in ``tokens.json`` (by the table's id, wherever it
+    was, else by its address: a guest restarted gets its seat back), or a new one; the
+    token is saved again wherever the table goes."""
+    from rum500.tui.connection import save_token, take_seat
+
     name = args.name or "guest"
     try:
-        host, port = await where_is(args.table, args.timeout)
-        client = await GuestClient.connect(
-            host, port, name=name, password=args.password, can_host=True
+        host, port, table_id = await where_is(args.table, args.timeout)
+        client = await take_seat(
+            GuestClient, host, port, name=name, password=args.password, table_id=table_id
         )
     except HandshakeError as e:
         say(f"refused: {e}")
@@ -169,7 +180,14 @@ async def run_guest_async(args: Any) -> int:
         f"as {client.name} at {host}:{port}"
     )
     try:
-        return await play_seat(client, args.bot_level, args.seed, say, args.bot_delay)
+        return await play_seat(
+            client,
+            args.bot_level,
+            args.seed,
+            say,
+            args.bot_delay,
+            on_rejoined=lambda: save_token(client),
+        )
     finally:
         if guest.host is not None:
             await asyncio.sleep(1.0)  # the other players take in the end
@@ -227,22 +245,27 @@ def read_commands(
                 found = mover.successors()
                 out("may take the table: " + (", ".join(n for _, n in found) or "nobody"))
             elif words[0] == "handoff" and len(words) == 2:
-                seat = mover.seat_named(words[1])
+                name, _sep, flag = words[1].strip().rpartition(" ")
+                to_bot = flag == "--bot" and bool(name.strip())
+                name = name.strip() if to_bot else words[1].strip()
+                seat = mover.seat_named(name)
                 if seat is None:
-                    out(f"no player called {words[1].strip()!r} at this table")
+                    out(f"no player called {name!r} at this table")
+                    continue
+                if to_bot and mover.host.seat is None:
+                    out("this host has no seat of its own (--player) to leave to a bot")
                     continue
                 try:
-                    addresses, port = await mover.hand_over(seat)
+                    addresses, port = await mover.hand_over(seat, leave_to_bot=to_bot)
                 except HandoffError as e:
                     out(str(e))
                     continue
-                out(
-                    f"table handed over to {words[1].strip()} at {', '.join(addresses)} port {port}"
-                )
+                bot = " (the host's seat left to a bot)" if to_bot else ""
+                out(f"table handed over to {name} at {', '.join(addresses)} port {port}{bot}")
                 done.set()
                 return
             else:
-                out("commands: handoff NAME, seats")
+                out("commands: handoff NAME, handoff NAME --bot, seats")
 
     return asyncio.create_task(serve())
 

@@ -1,6 +1,7 @@
 """The table screen's link to a host: :class:`net.client.Client`, kept alive.
 
-:class:`NetSession` connects (rejoining with the token kept on disk for that address), feeds
+:class:`NetSession` connects (rejoining with the token kept on disk for that table, found by
+the table's id wherever it was, or by its address: :func:`take_seat`), feeds
 every message from the host to the model, and when the connection drops shows a banner and
 retries the rejoin in the background until it is back or the player leaves — where the table
 is now: after ``moved`` at its new host, after a failover at the standby (``Client.follow``).
@@ -68,6 +69,103 @@ def address_key(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def save_token(client: Client) -> None:
+    """Remember ``client``'s seat token for its table (id and name) at its address now."""
+    if client.token and client.seat is not None:
+        tokens.put(
+            address_key(client.host, client.port),
+            client.token,
+            client.name,
+            client.seat,
+            table_id=client.table_id,
+            table=client.table_info.get("name") or None,
+        )
+
+
+async def table_id_at(
+    cls: type[Client], host: str, port: int, password: str | None, timeout: float = 5.0
+) -> str | None:
+    """The id of the table at ``host:port``, asked as a spectator for a moment (None when it
+    cannot be told)."""
+    try:
+        client = await cls.connect(
+            host, port, name="rum500", password=password, spectate=True, timeout=timeout
+        )
+    except ClientError:
+        return None
+    await client.close()
+    return client.table_id
+
+
+async def take_seat(
+    cls: type[Client],
+    host: str,
+    port: int,
+    *,
+    name: str,
+    password: str | None,
+    table_id: str | None = None,
+    use_saved: bool = True,
+    timeout: float = 5.0,
+) -> Client:
+    """Connect to the table at ``host:port`` as ``name``, saying it can host: with the token
+    saved for ``name`` at that table — by ``table_id`` when it is known, wherever the table
+    was then, else by this address — or as a new player. When every seat is taken (the match
+    has started) and ``name`` has a seat saved at a table last seen elsewhere, the table's id
+    is asked here (as a spectator, a moment) and that seat's token tried: the table may have
+    moved here. A token the table refuses (``bad_token``) is forgotten, unless the table
+    here is another table than the token's (its entry is kept for that table). The seat's
+    token is saved (:func:`save_token`). Raises :class:`~net.client.ClientError`."""
+    key = address_key(host, port)
+    tried: set[str] = set()
+
+    async def with_token(saved: dict) -> Client | None:
+        """The client, or None when the table refused the token (then forgotten if that
+        table is the token's)."""
+        tried.add(saved["token"])
+        try:
+            return await cls.connect(
+                host,
+                port,
+                name=saved.get("name") or name,
+                token=saved["token"],
+                password=password,
+                timeout=timeout,
+                can_host=True,
+            )
+        except HandshakeError as e:
+            if e.code != "bad_token":
+                raise
+        here = table_id
+        if here is None and saved.get("table_id"):
+            here = await table_id_at(cls, host, port, password, timeout)
+        if here is None or saved.get("table_id") in (None, here):
+            tokens.forget(key, saved["token"], saved.get("table_id"))  # that seat is gone
+        return None
+
+    client = None
+    saved = tokens.get(key, name, table_id) if use_saved else None
+    if saved is not None:
+        client = await with_token(saved)
+    if client is None:
+        try:
+            client = await cls.connect(
+                host, port, name=name, password=password, timeout=timeout, can_host=True
+            )
+        except HandshakeError as e:
+            if e.code != "table_full" or not use_saved or not tokens.elsewhere(key, name):
+                raise
+            here = table_id or await table_id_at(cls, host, port, password, timeout)
+            saved = tokens.get(key, name, here) if here else None
+            if saved is None or saved.get("table_id") != here or saved["token"] in tried:
+                raise
+            client = await with_token(saved)
+            if client is None:
+                raise
+    save_token(client)
+    return client
+
+
 class NetSession:
     """One player's (or spectator's) connection to a table, with rejoin."""
 
@@ -81,8 +179,12 @@ class NetSession:
         spectate: bool = False,
         token: str | None = None,
         use_saved_token: bool = True,
+        table_id: str | None = None,
     ) -> None:
         self.host, self.port = host, port
+        #: the table's id when known before joining (the LAN's listing): its saved seat is
+        #: looked up by it
+        self.table_id = table_id
         self.name = name
         self.password = password
         self.spectate = spectate
@@ -100,42 +202,40 @@ class NetSession:
         return address_key(self.host, self.port)
 
     async def open(self) -> Client:
-        """Connect; with a saved token for this address, take that seat back first."""
-        saved = (
-            tokens.get(self.key, self.name) if self.use_saved_token and not self.spectate else None
-        )
-        if self.token:
-            saved = {"token": self.token, "name": self.name}
-        if saved:
-            try:
+        """Connect; a player takes back the seat saved for this table (:func:`take_seat`:
+        by the table's id, wherever it was, else by this address) or joins afresh."""
+        try:
+            if self.token:  # a seat reserved by our own host
                 self.client = await RumClient.connect(
                     self.host,
                     self.port,
-                    name=saved.get("name") or self.name,
-                    token=saved["token"],
+                    name=self.name,
+                    token=self.token,
                     password=self.password,
                     timeout=5.0,
                     can_host=True,
                 )
-            except HandshakeError as e:
-                if e.code != "bad_token" or self.token:
-                    raise SessionError(self._why(e)) from None
-                tokens.forget(self.key, saved["token"])  # that match is gone: join afresh
-            except ClientError as e:
-                raise SessionError(self._why(e)) from None
-        if self.client is None:
-            try:
+            elif self.spectate:
                 self.client = await RumClient.connect(
                     self.host,
                     self.port,
                     name=self.name,
                     password=self.password,
-                    spectate=self.spectate,
+                    spectate=True,
                     timeout=5.0,
-                    can_host=not self.spectate,
                 )
-            except ClientError as e:
-                raise SessionError(self._why(e)) from None
+            else:
+                self.client = await take_seat(
+                    RumClient,
+                    self.host,
+                    self.port,
+                    name=self.name,
+                    password=self.password,
+                    table_id=self.table_id,
+                    use_saved=self.use_saved_token,
+                )
+        except ClientError as e:
+            raise SessionError(self._why(e)) from None
         self._save_token()
         if self.client.seat is not None:
             from net.discovery import where
@@ -168,9 +268,8 @@ class NetSession:
         return str(e)
 
     def _save_token(self) -> None:
-        c = self.client
-        if c is not None and c.token and c.seat is not None:
-            tokens.put(self.key, c.token, c.name, c.seat)
+        if self.client is not None:
+            save_token(self.client)
 
     def welcome(self) -> dict:
         """The handshake's answer as a message for the model."""
