@@ -2,10 +2,14 @@
 
 A host announces ``<table name>._rum500._tcp.local.`` with a TXT record (see
 ``docs/protocol.md``); a second table with the same name is renamed ``<name>-2`` and so on by
-zeroconf's probing. :class:`Announcer` keeps the TXT record up to date and says goodbye on
-:meth:`Announcer.close`. :func:`watch` yields tables as they appear, change and vanish;
-:func:`browse` collects them for a while. Multicast is not everywhere: a host is always
-reachable by ``host:port`` too.
+zeroconf's probing. The same table (same TXT ``id``) announced again by its next host, after
+a handoff or a failover, keeps its name: records of its earlier host still in this machine's
+cache are dropped before probing, and if a live one still answers for the name, only the
+instance name changes, not the table's (TXT ``table``). :class:`Announcer` keeps the TXT
+record up to date and says goodbye on :meth:`Announcer.close`. :func:`watch` yields tables
+as they appear, change and vanish, one per table id (:class:`Listing`); :func:`browse`
+collects them for a while. Multicast is not everywhere: a host is always reachable by
+``host:port`` too.
 
 One :class:`zeroconf.asyncio.AsyncZeroconf` serves the whole process (:func:`shared`); it is
 closed when its last user releases it.
@@ -26,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 import ifaddr
 from zeroconf import (
     BadTypeInNameException,
+    DNSPointer,
     IPVersion,
     ServiceStateChange,
 )
@@ -135,6 +140,12 @@ class TableInfo:
         return asdict(self)
 
     @property
+    def key(self) -> str:
+        """What tells one table from another in a list: its id (the same at every host it
+        had), else its service name."""
+        return f"id {self.table_id}" if self.table_id else self.service
+
+    @property
     def where(self) -> str:
         """``host:port`` as ``rum500 join`` takes it (an IPv6 address in brackets)."""
         host = f"[{self.address}]" if ":" in self.address else self.address
@@ -176,9 +187,11 @@ def table_from_service(info: AsyncServiceInfo) -> TableInfo | None:
         return int(text) if text.isdigit() else 0
 
     version = _text(props, "v")
-    name = info.name[: -len("." + SERVICE_TYPE)] if info.name.endswith(SERVICE_TYPE) else info.name
+    instance = info.name
+    if instance.endswith(SERVICE_TYPE):
+        instance = instance[: -len("." + SERVICE_TYPE)]
     return TableInfo(
-        name=name,
+        name=_text(props, "table") or instance,  # the table's own name, not the instance's
         address=addresses[0],
         port=info.port,
         version=int(version) if version.isdigit() else None,
@@ -205,6 +218,7 @@ class Announcer:
         self.zc: AsyncZeroconf | None = None
         self.info: AsyncServiceInfo | None = None
         self.port = 0
+        self.table = ""  # the table's name in the TXT record (see start)
 
     def _service(self, full_name: str, txt: dict[str, str]) -> AsyncServiceInfo:
         assert self.zc is not None
@@ -227,30 +241,62 @@ class Announcer:
         )
 
     async def start(self, table_name: str, port: int, txt: dict[str, str]) -> str:
-        """Register the table; return the name it got (made distinct if it was taken)."""
+        """Register the table; return its name: ``table_name`` as an instance name, made
+        distinct (``Name-2``) if another table has it. The same table (TXT ``id``) as an
+        earlier host announced it does not take the name: its records still in this
+        machine's cache are dropped first (that host is gone: the table is here now), and
+        if a live one still answers for the name, only the service instance is renamed —
+        the table keeps its name, in the TXT record's ``table`` too."""
         self.zc = shared(self.interfaces)
         self.port = port
         base = instance_name(table_name)
+        table_id = txt.get("id") or ""
+        if table_id:
+            self._forget_earlier_hosts(table_id)
+        name = base
         for n in range(1, 50):
             name = base if n == 1 else f"{base}-{n}"
-            txt = {**txt, "table": name}
-            self.info = self._service(f"{name}.{SERVICE_TYPE}", txt)
+            self.table = name
+            self.info = self._service(f"{name}.{SERVICE_TYPE}", {**txt, "table": name})
             try:
                 await (await self.zc.async_register_service(self.info, allow_name_change=True))
                 break
             except ServiceNameAlreadyRegistered:
                 continue  # another table in this very process has it
         final = self.info.name[: -len("." + SERVICE_TYPE)]
-        if final != txt["table"]:  # zeroconf renamed it on a conflict: say so in the TXT too
-            await self.update({**txt, "table": final})
-        log.info("announced %r on the LAN", final)
-        return final
+        if final != name and not (table_id and self._cached_id(name) == table_id):
+            self.table = final  # zeroconf renamed it for another table: say so in the TXT too
+            await self.update(txt)
+        log.info("announced %r on the LAN as %r", self.table, final)
+        return self.table
+
+    def _cached_id(self, instance: str) -> str:
+        """The TXT ``id`` this machine's mDNS cache holds for the service ``instance``."""
+        assert self.zc is not None
+        try:
+            info = AsyncServiceInfo(SERVICE_TYPE, f"{instance}.{SERVICE_TYPE}")
+        except BadTypeInNameException:
+            return ""
+        info.load_from_cache(self.zc.zeroconf)
+        return _text(info.properties or {}, "id")
+
+    def _forget_earlier_hosts(self, table_id: str) -> None:
+        """Drop from this machine's mDNS cache the services announced with ``table_id`` (an
+        earlier host of this table): a cached record of the name makes zeroconf rename the
+        table (``Name-2``) before it even probes, for a name that is its own."""
+        assert self.zc is not None
+        cache = self.zc.zeroconf.cache
+        for ptr in cache.async_entries_with_name(SERVICE_TYPE):
+            alias = ptr.alias if isinstance(ptr, DNSPointer) else ""
+            mine = alias.endswith("." + SERVICE_TYPE)
+            if mine and self._cached_id(alias[: -len("." + SERVICE_TYPE)]) == table_id:
+                log.debug("forgetting %s as its earlier host announced it", alias)
+                cache.async_remove_records([ptr, *cache.async_entries_with_name(alias)])
 
     async def update(self, txt: dict[str, str]) -> None:
         if self.zc is None or self.info is None:
             return
-        name = self.info.name[: -len("." + SERVICE_TYPE)]
-        self.info = self._service(self.info.name, {**txt, "table": name})
+        self.info = self._service(self.info.name, {**txt, "table": self.table})
         await (await self.zc.async_update_service(self.info))
 
     async def close(self) -> None:
@@ -280,16 +326,57 @@ async def alive(table: TableInfo, timeout: float = CHECK_TIMEOUT) -> bool:
     return False
 
 
+class Listing:
+    """The tables seen, one per table (:attr:`TableInfo.key`: its id): the services of one
+    table — its earlier host's, whose records still live, and its host's now, maybe under
+    another instance name (``Name-2``) — are one entry, the service seen last (the newest
+    host). :meth:`see` turns a service's event into the table's (or None: nothing in the
+    list changes)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, dict[str, TableInfo]] = {}  # key → service → table, oldest first
+
+    def see(self, event: str, table: TableInfo) -> tuple[str, TableInfo] | None:
+        services = self.tables.setdefault(table.key, {})
+        before = list(services.values())[-1] if services else None
+        if event == "removed" or event == "added":
+            services.pop(table.service, None)
+        if event != "removed":
+            services[table.service] = table  # added: the newest; updated: stays where it was
+        if not services:
+            del self.tables[table.key]
+            return ("removed", before) if before is not None else None
+        after = list(services.values())[-1]
+        if before is None:
+            return "added", after
+        return ("updated", after) if after != before else None
+
+
 async def watch(
     interfaces: list[str] | None = None, check_every: float = CHECK_EVERY
 ) -> AsyncIterator[tuple[str, TableInfo]]:
     """Yield ``("added" | "updated" | "removed", TableInfo)`` as tables come and go, forever
-    (stop by breaking out of the loop or cancelling).
+    (stop by breaking out of the loop or cancelling): one table per id (:class:`Listing`),
+    so an "updated" table may come from another service than before (the table's new host).
 
     Besides the records' own comings and goings, every ``check_every`` seconds each table's
     port is tried (a TCP connect): a table whose port does not answer is reported removed at
     once — a host killed without its goodbye leaves the list within seconds, not when its
     records expire — and added again if its port answers while its records still live."""
+    listing = Listing()
+    services = _watch_services(interfaces, check_every)
+    try:
+        async for event, table in services:
+            if (seen := listing.see(event, table)) is not None:
+                yield seen
+    finally:
+        await services.aclose()
+
+
+async def _watch_services(
+    interfaces: list[str] | None, check_every: float
+) -> AsyncIterator[tuple[str, TableInfo]]:
+    """:func:`watch`, one service at a time."""
     zc = shared(interfaces)
     queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
     known: dict[str, TableInfo] = {}  # every resolved table whose records live
@@ -394,9 +481,9 @@ async def browse(
             except TimeoutError:
                 break
             if event == "removed":
-                tables.pop(table.service, None)
+                tables.pop(table.key, None)
             else:
-                tables[table.service] = table
+                tables[table.key] = table
     finally:
         await events.aclose()
     return sorted(tables.values(), key=lambda t: t.name.lower())

@@ -201,10 +201,12 @@ class LobbyModel:
         return sorted(self.tables.values(), key=lambda t: (t.name.lower(), t.port))
 
     def table_seen(self, event: str, table: Any) -> None:
+        """A table added, updated or removed (:func:`net.discovery.watch`: one per table id,
+        whichever host serves it now)."""
         if event == "removed":
-            self.tables.pop(table.service, None)
+            self.tables.pop(table.key, None)
         else:
-            self.tables[table.service] = table
+            self.tables[table.key] = table
         self.cursor = max(0, min(self.cursor, len(self.tables) - 1))
         self.on_change()
 
