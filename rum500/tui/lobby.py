@@ -235,6 +235,7 @@ class LobbyModel:
                 "kind": "join",
                 "host": t.address,
                 "port": t.port,
+                "table_id": t.table_id or None,
                 "name": self.name,
                 "password": None,
                 "spectate": spectate,
@@ -314,6 +315,7 @@ class LobbyModel:
                     "kind": "join",
                     "host": t.address,
                     "port": t.port,
+                    "table_id": t.table_id or None,
                     "name": name,
                     "password": v["password"] or None,
                     "spectate": False,
@@ -559,6 +561,7 @@ async def _play_choice(
             spectate=choice["spectate"],
             input=input,
             output=output,
+            table_id=choice.get("table_id"),  # its seat is found by id, wherever it was
         )
         return
     options = Options(

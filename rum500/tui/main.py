@@ -97,13 +97,22 @@ async def play_at(
     input: Any = None,
     output: Any = None,
     model: TableModel | None = None,
+    table_id: str | None = None,
 ) -> int:
     """Join the table at ``host_address:port`` and run the table screen until the player
-    leaves. ``token`` takes a seat reserved by our own host; ``model`` lets a test look in."""
+    leaves. ``token`` takes a seat reserved by our own host; ``model`` lets a test look in;
+    ``table_id`` (from the LAN's listing): the seat saved for that table is taken back,
+    wherever it was saved."""
     from rum500.tui.app import run_table
 
     session = NetSession(
-        host_address, port, name=name, password=password, spectate=spectate, token=token
+        host_address,
+        port,
+        name=name,
+        password=password,
+        spectate=spectate,
+        token=token,
+        table_id=table_id,
     )
     await session.open()
     if on_joined is not None:
@@ -270,8 +279,9 @@ def run_join(args: argparse.Namespace) -> int:
     return _run(_join(args, password))
 
 
-async def find_table(name: str, timeout: float) -> tuple[str, int]:
-    """The address of the LAN table called ``name`` (``SessionError`` if none answers)."""
+async def find_table(name: str, timeout: float) -> tuple[str, int, str | None]:
+    """The address and the id of the LAN table called ``name``, or with that id
+    (``SessionError`` if none answers)."""
     try:
         from net.discovery import browse
     except ImportError:
@@ -281,8 +291,8 @@ async def find_table(name: str, timeout: float) -> tuple[str, int]:
     except OSError as e:
         raise SessionError(_("cannot look for tables: {why}").format(why=e)) from None
     for t in tables:
-        if t.name == name or t.name.lower() == name.lower():
-            return t.address, t.port
+        if t.name == name or name.lower() in (t.name.lower(), t.table_id):
+            return t.address, t.port, t.table_id or None
     raise SessionError(
         _("no table called {name!r} answered on the LAN; try HOST:PORT.").format(name=name)
     )
@@ -317,12 +327,12 @@ def bad_port(text: str) -> str | None:
 
 async def _join(args: argparse.Namespace, password: str | None) -> int:
     try:
-        where = parse_address(args.table)
-        if where is None:
-            where = await find_table(args.table, args.timeout)
+        address = parse_address(args.table)
+        where = (*address, None) if address else await find_table(args.table, args.timeout)
         return await play_at(
             where[0],
             where[1],
+            table_id=where[2],
             name=player_name(args),
             ascii=args.ascii,
             password=password,
