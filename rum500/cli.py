@@ -256,9 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=_delay, default=0.0, metavar="SECONDS",
                    help="with --headless: the bot's pause before each action (0)")
     p.add_argument("--bind", default="0.0.0.0",
-                   help="with --headless: where to listen if the table comes here (0.0.0.0)")
+                   help="where to listen if the table comes here (0.0.0.0)")
     p.add_argument("--no-announce", action="store_true",
-                   help="with --headless: do not announce the table if it comes here")
+                   help="do not announce the table if it comes here")
     p.add_argument("--no-log", action="store_true",
                    help="with --headless: keep no game log if the table comes here")
 

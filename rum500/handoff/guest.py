@@ -6,6 +6,8 @@
     guest = Guest(client, bind="0.0.0.0", log_path=None, on_event=print)
     ...                                   # the client plays as usual; after a handoff or a
     guest.host                            # failover this process hosts the table (a Host)
+    guest.on_hosting = screen_says_so     # called (no argument) once it starts hosting
+    await guest.hand_over(seat)           # hands the table it hosts on (TableMover.hand_over)
     await guest.close()                   # closes the table it hosts, if any
 
 The guest takes the host's ``handoff`` chunks (docs/protocol.md §16) from its own connection,
@@ -27,6 +29,7 @@ from typing import Any
 
 from net.client import Client
 from rum500.handoff.document import DocumentError, decode_chunks, host_from_document
+from rum500.handoff.planned import HANDOFF_TIMEOUT, HandoffError
 from rum500.handoff.room import Room
 from rum500.handoff.standby import Standby
 from rum500.hosting import Host
@@ -64,6 +67,9 @@ class Guest:
         self.standby = Standby(self)
         #: handoff and failover beside the table this process hosts
         self.room: Room | None = None
+        #: called once this process hosts the table (handed over or failed over to it): the
+        #: player's screen says so, and offers what a host may do (docs/protocol.md §16)
+        self.on_hosting: Callable[[], None] | None = None
 
     def say(self, line: str) -> None:
         log.info("%s", line)
@@ -130,7 +136,22 @@ class Guest:
             host_player=self.client.name,
         )
         self.room = Room(host)
+        self.host = host
+        if self.on_hosting is not None:
+            self.on_hosting()
         return host
+
+    async def hand_over(
+        self, seat: int, timeout: float = HANDOFF_TIMEOUT, leave_to_bot: bool = False
+    ) -> tuple[list[str], int]:
+        """Hand the table this process hosts on to ``seat``'s machine, as its first host
+        would (:meth:`TableMover.hand_over`: same arguments, same :class:`HandoffError`);
+        once it has gone this role hosts nothing and may take a table again."""
+        if self.room is None:
+            raise HandoffError("this machine hosts no table")
+        where = await self.room.mover.hand_over(seat, timeout, leave_to_bot)
+        await self._let_go()
+        return where
 
     async def _announce_when_alone(self) -> None:
         """Announce the table once the old host has gone (its goodbye sent), so the LAN
@@ -151,8 +172,13 @@ class Guest:
         for task in list(self._tasks):
             task.cancel()
         await self.standby.close()
+        await self._let_go()
+
+    async def _let_go(self) -> None:
+        """Close the table this process hosts (if any), its room and its game log."""
         if self.room is not None:
-            self.room.close()
+            room, self.room = self.room, None
+            room.close()
         if self.host is not None:
             host, self.host = self.host, None
             await host.close()

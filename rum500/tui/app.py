@@ -52,10 +52,16 @@ def build_table_app(
 
 async def tick(model: TableModel, app: Application[Any]) -> None:
     """Redraw each second while a countdown is on screen (the review, an away seat, the
-    "Rummy!" window and its banner)."""
+    "Rummy!" window and its banner, the time left to rejoin a host that is not answering)."""
     while True:
         await asyncio.sleep(1.0)
-        if model.review.open or model.takeover or model.claim.open or model.banner_text():
+        if (
+            model.review.open
+            or model.takeover
+            or model.claim.open
+            or model.banner_text()
+            or model.rejoin_left() is not None
+        ):
             app.invalidate()
 
 

@@ -5,6 +5,9 @@ the table's id wherever it was, or by its address: :func:`take_seat`), feeds
 every message from the host to the model, and when the connection drops shows a banner and
 retries the rejoin in the background until it is back or the player leaves — where the table
 is now: after ``moved`` at its new host, after a failover at the standby (``Client.follow``).
+A host that does not answer (no standby to follow, or following failed) is tried again for
+:data:`REJOIN_FOR` seconds, the banner counting down; then the table is given up and the
+screen leaves, saying why (:meth:`TableModel.host_closed`, as when the host closed it).
 A seated player's session can host (``can_host``): a :class:`rum500.handoff.Guest` beside it
 takes the table when the host hands it over, or stands by for it. The model sends
 through :meth:`NetSession.act` / :meth:`NetSession.chat`, which turn the client's errors into
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 from net.client import ActionRefused, Client, ClientError, ConnectionLost, HandshakeError
@@ -35,6 +39,9 @@ FINAL_CODES = {
     "other_table",  # where the table was said to be, another table is
 }
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0)
+#: seconds the screen keeps trying to rejoin a host that stopped answering (with no standby
+#: to follow, or after following failed) before it gives the table up: back to the lobby
+REJOIN_FOR = 60.0
 
 
 class RumClient(Client):
@@ -317,14 +324,21 @@ class NetSession:
             except ConnectionLost as e:
                 if self.closing:
                     return
+                if e.code == "moved" and model.leaving:
+                    return  # the seat was left to a bot with the table: the screen goes
                 # a table closed by its host (shutdown) is not followed to the standby
                 if e.code == "moved" or (self.client.standby is not None and e.code != "shutdown"):
                     model.connection_lost(_("following the table"))
                     failed = await self._follow(model)
                     if failed is None:
                         continue
-                    if e.code == "moved" or getattr(failed, "code", None) in FINAL_CODES:
+                    if getattr(failed, "code", None) in FINAL_CODES:
                         return  # the banner says why
+                    if e.code == "moved":  # final: nowhere else to look, back to the lobby
+                        model.host_closed(
+                            _("the table moved to another host and could not be found there")
+                        )
+                        return
                 if e.code == "shutdown":  # final: no retry, back to the lobby
                     model.host_closed(self._final_reason(e))
                     return
@@ -361,19 +375,28 @@ class NetSession:
         return str(e)
 
     async def _rejoin(self, model: TableModel) -> bool:
-        """Rejoin until back (True), or until the host refuses for good or the player
-        leaves (False)."""
+        """Rejoin until back (True), or until the host refuses for good, the player leaves
+        or :data:`REJOIN_FOR` seconds have gone by — then the table is given up and the
+        screen goes back to the lobby, saying why (False). The banner counts down."""
         attempt = 0
         assert self.client is not None
+        until = time.monotonic() + REJOIN_FOR
+        model.connection_lost(until=until)
         while not self.closing:
             await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
             attempt += 1
+            left = until - time.monotonic()
+            if left <= 0:
+                why = _("the host stopped answering: no answer for {n} s")
+                model.host_closed(why.format(n=round(REJOIN_FOR)))
+                return False
             try:
-                await self.client.reconnect(timeout=5.0)
+                await self.client.reconnect(timeout=min(5.0, max(0.5, left)))
             except HandshakeError as e:
-                model.connection_lost(str(e))
                 if e.code in FINAL_CODES:
+                    model.connection_lost(str(e))
                     return False
+                model.connection_lost(str(e), until)
                 continue
             except ClientError:
                 continue

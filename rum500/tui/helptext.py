@@ -114,7 +114,8 @@ def host_keys_text() -> str:
     return _(
         "HOSTING\n"
         "  H              hand the table to another player's machine: it hosts from then\n"
-        "                 on, and everyone follows by itself (choose who: 1, 2 …)"
+        "                 on, and everyone follows by itself (choose who: 1, 2 …; then\n"
+        "                 1 keeps your seat, 2 leaves it to a bot and you leave)"
     )
 
 

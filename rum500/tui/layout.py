@@ -247,7 +247,7 @@ def _build_layout(model: TableModel) -> Layout:
 
     def banner() -> StyleAndTextTuples:
         if model.banner:
-            return [("class:banner", f" {model.banner} ")]
+            return [("class:banner", f" {model.banner_now()} ")]
         if model.banner_text():  # someone called "Rummy!"
             return [("class:claim", f" {model.banner_text()} ")]
         return [("class:notice", f" {model.notice} ")]

@@ -97,12 +97,15 @@ async def play_at(
     input: Any = None,
     output: Any = None,
     model: TableModel | None = None,
+    guest_bind: str = "0.0.0.0",
+    guest_announce: bool = True,
     table_id: str | None = None,
 ) -> int:
     """Join the table at ``host_address:port`` and run the table screen until the player
     leaves. ``token`` takes a seat reserved by our own host; ``model`` lets a test look in;
-    ``table_id`` (from the LAN's listing): the seat saved for that table is taken back,
-    wherever it was saved."""
+    ``guest_bind``, ``guest_announce``: where this machine listens if the table comes to it,
+    and whether it may announce it then (only if its host did); ``table_id`` (from the LAN's
+    listing): the seat saved for that table is taken back, wherever it was saved."""
     from rum500.tui.app import run_table
 
     session = NetSession(
@@ -114,12 +117,15 @@ async def play_at(
         token=token,
         table_id=table_id,
     )
+    session.guest_bind, session.guest_announce = guest_bind, guest_announce
     await session.open()
     if on_joined is not None:
         on_joined()
     model = model or TableModel(name=name, ascii=ascii)
     model.address = session.key
     model.start_now = start_now
+    if session.guest is not None:  # after a handoff or a failover this process may host
+        session.guest.on_hosting = lambda: host_here(model, session.guest)
     if note:
         model.say(note)
     status = await run_table(session, model, input=input, output=output)
@@ -229,9 +235,7 @@ async def host_and_play(
                 "Hosting {table} on port {port}. Press g to fill free seats with bots and start."
             ).format(table=host.table_name, port=host.port)
         model = model or TableModel(name=name, ascii=ascii)
-        model.hosting = True
-        model.successors = room.mover.successors
-        model.hand_over = room.mover.hand_over
+        model.host_here(room.mover.successors, room.mover.hand_over)
         return await play_at(
             host.address,
             host.port,
@@ -249,6 +253,13 @@ async def host_and_play(
         room.close()
         await host.close()
         _close_journal(config)
+
+
+def host_here(model: TableModel, guest: Any) -> None:
+    """``guest`` (:class:`rum500.handoff.Guest`) hosts the table now, taken over: the screen
+    says so, and H hands it on as at a table hosted from the start."""
+    assert guest.room is not None
+    model.host_here(guest.room.mover.successors, guest.hand_over, taken_over=True)
 
 
 def _close_journal(config: Any) -> None:
@@ -337,6 +348,8 @@ async def _join(args: argparse.Namespace, password: str | None) -> int:
             ascii=args.ascii,
             password=password,
             spectate=args.spectate,
+            guest_bind=args.bind,
+            guest_announce=not args.no_announce,
         )
     except SessionError as e:
         return _fail(str(e))

@@ -136,7 +136,12 @@ class TableModel:
         self.start_now: Callable[[], None] | None = None  # our own host: start with bots
         #: our own host: the players who may take the table, and handing it to a seat
         self.successors: Callable[[], list[tuple[int, str]]] | None = None
-        self.hand_over: Callable[[int], Any] | None = None
+        self.hand_over: Callable[..., Any] | None = None  # (seat, leave_to_bot=False)
+        self.leaving = False  # the seat is left to a bot with the table: no following it
+        #: the link to the host is down (game keys are not offered); until when this screen
+        #: keeps trying to rejoin the host (monotonic), when that is limited
+        self.link_down = False
+        self.rejoin_until: float | None = None
         self.failover_note = ""  # the lobby's sentence about failover
         #: a numbered question answered here, not by an action: called with the answer's index
         self.choose_local: Callable[[int], None] | None = None
@@ -232,6 +237,8 @@ class TableModel:
         """The keys that work right now, as (key, label, method): only legal moves are
         offered, and with an overlay open only that overlay's keys."""
         overlay = self.overlay
+        if self.link_down and overlay in (None, "sheet", "final"):
+            return self._offline_keys()
         if overlay == "sheet":
             return self.review.keys() + self._always_keys()
         if overlay == "scores":
@@ -294,6 +301,19 @@ class TableModel:
         if self.hosting and self.view and self.successors is not None and self.successors():
             out.append(("H", _("hand the table over"), self.offer_handoff))
         return out + self._always_keys()
+
+    def _offline_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
+        """While the link to the host is down: nothing that would go to the host."""
+        out: list[tuple[str, str, Callable[[], None]]] = []
+        if self.overlay in ("sheet", "final"):
+            out.append(("Esc", _("look at the table"), self.close_overlay))
+        if self.view and self.view.get("results"):
+            out.append(("p", _("scores"), self.scores.toggle))
+        return out + [("?", _("help"), self.toggle_help), ("q", _("quit"), self.ask_quit)]
+
+    def offline_key(self, key: str) -> None:
+        """A key that would play or talk to the host while the link is down."""
+        self.say(_("The host cannot be reached: wait for the table to come back (q leaves)."))
 
     def _always_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
         return [
@@ -415,7 +435,7 @@ class TableModel:
                 self.overlay = None
         if view["phase"] == "game_over":
             self.finished = True
-        if self.overlay == "choose":
+        if self.overlay == "choose" and self.choose_local is None:  # a move to choose
             legal = view.get("legal_actions") or []
             if any(a not in legal for _label, a in self.choices):
                 self.choices = []  # the position moved on: the question no longer holds
@@ -470,11 +490,35 @@ class TableModel:
         self.on_change()
         self.exit()
 
-    def connection_lost(self, why: str = "") -> None:
+    def connection_lost(self, why: str = "", until: float | None = None) -> None:
+        """The link to the host is down: say so (``until``: the moment, on the monotonic
+        clock, this screen stops trying to rejoin; the banner counts down to it). No key
+        that would go to the host works until :meth:`connection_back`."""
         self.banner = _("Connection lost — trying to rejoin…") + (f" ({why})" if why else "")
+        if until is not None:
+            self.rejoin_until = until
+        if not self.link_down:
+            self.link_down = True
+            if self.overlay in ("choose", "confirm", "chat"):  # their answer goes to the host
+                self.close_overlay()
         self.on_change()
 
+    def rejoin_left(self) -> int | None:
+        """Whole seconds this screen still tries to rejoin the host (None: no limit)."""
+        if not self.link_down:
+            return None
+        return whole_seconds_left(self.rejoin_until, time.monotonic())
+
+    def banner_now(self) -> str:
+        """The banner line as it reads now (the rejoin countdown moves)."""
+        left = self.rejoin_left()
+        if left is None or not self.banner:
+            return self.banner
+        return _("The host is not answering — trying to rejoin for {n} s more").format(n=left)
+
     def connection_back(self) -> None:
+        self.link_down = False
+        self.rejoin_until = None
         if self.banner:
             self.banner = ""
             self.say(_("Rejoined the table."))
@@ -660,20 +704,55 @@ class TableModel:
         self.choose(
             _("Hand the table to whose machine?"), [(name, {"seat": s}) for s, name in found]
         )
-        self.choose_local = lambda i: self.spawn(self._hand_over(seats[i]))
+        self.choose_local = lambda i: self._ask_seat_kept(seats[i])
 
-    async def _hand_over(self, seat: int) -> None:
+    def _ask_seat_kept(self, seat: int) -> None:
+        """After who: whether the host player keeps their seat there or leaves it to a bot."""
+        name = self.player_name(seat)
+        self.choose(
+            _("Hand the table to {name}'s machine, and your seat?").format(name=name),
+            [
+                (_("keep my seat: I play on at {name}'s table").format(name=name), {}),
+                (_("leave my seat to a bot, and leave the table"), {"bot": True}),
+            ],
+        )
+        self.choose_local = lambda i: self.spawn(self._hand_over(seat, leave_to_bot=i == 1))
+
+    async def _hand_over(self, seat: int, leave_to_bot: bool = False) -> None:
         assert self.hand_over is not None
         self.say(_("Handing the table over…"))
+        self.leaving = leave_to_bot  # the screen does not follow the table then
         try:
-            await self.hand_over(seat)
+            await self.hand_over(seat, leave_to_bot=leave_to_bot)
         except Exception as e:  # HandoffError: the table stays here
+            self.leaving = False
             self.say(str(e), error=True)
             return
         self.hosting = False
         self.log.append(
             _("The table moved to {name}'s machine.").format(name=self.player_name(seat))
         )
+        self.on_change()
+        if leave_to_bot:
+            self.exit()
+
+    def host_here(
+        self,
+        successors: Callable[[], list[tuple[int, str]]],
+        hand_over: Callable[..., Any],
+        taken_over: bool = False,
+    ) -> None:
+        """This process hosts the table: the quit question says that leaving closes it for
+        everyone, and H hands it over (``successors``: who may take it; ``hand_over(seat,
+        leave_to_bot=…)``). ``taken_over``: it came here from another host (a handoff or a
+        failover), so the player is told."""
+        self.hosting = True
+        self.successors = successors
+        self.hand_over = hand_over
+        if taken_over:
+            text = _("You host this table now: leaving closes it for everyone; H hands it on.")
+            self.log.append(text)
+            self.say(text)
         self.on_change()
 
     def _joker_choices(self, actions: list[dict]) -> list[tuple[str, dict]]:
@@ -685,6 +764,9 @@ class TableModel:
     def _submit(self, action: dict) -> None:
         if not self.send:
             self.say(_("Not connected to a table."), error=True)
+            return
+        if self.link_down:
+            self.offline_key("")
             return
         self.sent.append(action)
         self.message = ""
@@ -949,7 +1031,9 @@ class TableModel:
     def overlay_key(self, key: str) -> None:
         """A key the open overlay does not use: say in one line why nothing happens."""
         overlay = self.overlay
-        if overlay == "sheet":
+        if self.link_down and overlay in ("sheet", "final"):
+            self.offline_key(key)
+        elif overlay == "sheet":
             self.say(self.review.why_not())
         elif overlay == "scores":
             self.say(_("The score table is open: p or Esc closes it."))

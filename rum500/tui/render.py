@@ -189,6 +189,8 @@ def title(model: TableModel) -> StyleAndTextTuples:
         parts.append(_("target {n}").format(n=v["target"]))
     if model.spectator:
         parts.append(_("watching"))
+    if model.hosting:
+        parts.append(_("you host"))
     text = " · ".join(parts)
     return [("class:title", f" {text} ")]
 

@@ -51,6 +51,9 @@ async def test_h_hands_the_table_over_and_the_screen_follows(home) -> None:  # n
             await until(lambda: model.overlay == "choose")
             assert [label for label, _a in model.choices] == ["Bea"]
             inp.send_text("1")
+            await until(lambda: model.overlay == "choose" and len(model.choices) == 2)
+            assert "Bea's machine" in model.choose_text  # then: keep the seat, or a bot
+            inp.send_text("1")  # keep my seat
             await until(lambda: guest.host is not None and not model.hosting)
             assert "The table moved to Bea's machine." in model.log
             await until(lambda: model.address.endswith(f":{guest.host.port}") and not model.banner)
