@@ -248,6 +248,9 @@ async def host_and_play(
             input=input,
             output=output,
             model=model,
+            # if the table is handed back here: where this host listened, announced as it was
+            guest_bind=config.bind,
+            guest_announce=config.announce,
         )
     finally:
         room.close()

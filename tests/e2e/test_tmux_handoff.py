@@ -63,6 +63,8 @@ def test_h_hands_the_table_to_a_headless_guest_and_ann_plays_on_there(tmp_path: 
         assert re.search(r"\b1\s+Bea\b", screen), screen
         hand = sorted(hand_cards(term.screen(), "Your hand"))
         term.keys("1")
+        term.wait_text("Hand the table to Bea's machine, and your seat?")
+        term.keys("1")  # keep my seat
         term.wait_text("The table moved to Bea's machine.", 30)
         k = guest.wait("hosting the table 'Kitchen' on port ", 30)
         new_port = int(guest.lines[k].split("on port ")[1].split()[0])
