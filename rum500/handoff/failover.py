@@ -360,13 +360,18 @@ class Failover:
         while not self.closed:
             await asyncio.sleep(WATCH_EVERY)
             voters = self._voters
-            if voters is None or self.closed:
+            if self.closed or (voters is None and not self.armed):
                 continue
             now = time.monotonic()
             if now - pinged >= ARMED_PING:
-                pinged = now
-                for conn in [voters[0], *voters[1]]:
+                pinged = now  # the voters, and every player who may stand by or hold a share
+                seats = self.host.server.seats
+                conns = [voters[0], *voters[1]] if voters is not None else []
+                conns += [s.conn for s in seats if s.can_host and s.conn is not None]
+                for conn in dict.fromkeys(conns):
                     conn.send_frame(ping)
+            if self.standby_seat is None and self.armed:
+                self.check()  # a player heard from again may stand by now
             if self.cut_off_now(now):
                 await self._step_down()
                 return
