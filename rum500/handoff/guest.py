@@ -7,6 +7,7 @@
     ...                                   # the client plays as usual; after a handoff or a
     guest.host                            # failover this process hosts the table (a Host)
     guest.on_hosting = screen_says_so     # called (no argument) once it starts hosting
+    guest.on_cut_off = screen_says_so     # … and once it stopped, cut off (the standby hosts)
     await guest.hand_over(seat)           # hands the table it hosts on (TableMover.hand_over)
     await guest.close()                   # closes the table it hosts, if any
 
@@ -70,6 +71,9 @@ class Guest:
         #: called once this process hosts the table (handed over or failed over to it): the
         #: player's screen says so, and offers what a host may do (docs/protocol.md §16)
         self.on_hosting: Callable[[], None] | None = None
+        #: called (no argument) when the table this process hosts was cut off from its
+        #: players and went on at its standby
+        self.on_cut_off: Callable[[], None] | None = None
 
     def say(self, line: str) -> None:
         log.info("%s", line)
@@ -137,9 +141,18 @@ class Guest:
         )
         self.room = Room(host)
         self.host = host
+        self.room.failover.on_cut_off.append(self._cut_off)
         if self.on_hosting is not None:
             self.on_hosting()
         return host
+
+    def _cut_off(self) -> None:
+        """The table this process hosted went on at its standby (it stopped serving, cut
+        off): let it go — our own client follows it like everyone's — and say so."""
+        self.say("cut off from the table: the standby takes it over; this host stopped serving")
+        self.spawn(self._let_go())
+        if self.on_cut_off is not None:
+            self.on_cut_off()
 
     async def hand_over(
         self, seat: int, timeout: float = HANDOFF_TIMEOUT, leave_to_bot: bool = False

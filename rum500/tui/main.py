@@ -126,6 +126,7 @@ async def play_at(
     model.start_now = start_now
     if session.guest is not None:  # after a handoff or a failover this process may host
         session.guest.on_hosting = lambda: host_here(model, session.guest)
+        session.guest.on_cut_off = model.host_gone
     if note:
         model.say(note)
     status = await run_table(session, model, input=input, output=output)
@@ -236,6 +237,7 @@ async def host_and_play(
             ).format(table=host.table_name, port=host.port)
         model = model or TableModel(name=name, ascii=ascii)
         model.host_here(room.mover.successors, room.mover.hand_over)
+        room.failover.on_cut_off.append(model.host_gone)
         return await play_at(
             host.address,
             host.port,

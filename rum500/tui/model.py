@@ -736,6 +736,15 @@ class TableModel:
         if leave_to_bot:
             self.exit()
 
+    def host_gone(self) -> None:
+        """This process no longer hosts the table: it was cut off from the players and the
+        standby took the table over (our own connection follows it there)."""
+        self.hosting = False
+        text = _("This machine lost touch with the table: the standby's machine hosts it now.")
+        self.log.append(text)
+        self.say(text)
+        self.on_change()
+
     def host_here(
         self,
         successors: Callable[[], list[tuple[int, str]]],
