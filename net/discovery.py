@@ -256,6 +256,8 @@ class Announcer:
         name = base
         for n in range(1, 50):
             name = base if n == 1 else f"{base}-{n}"
+            if n < 49 and self._taken(name, table_id):
+                continue  # another table has it: take the next name before announcing any
             self.table = name
             self.info = self._service(f"{name}.{SERVICE_TYPE}", {**txt, "table": name})
             try:
@@ -269,6 +271,18 @@ class Announcer:
             await self.update(txt)
         log.info("announced %r on the LAN as %r", self.table, final)
         return self.table
+
+    def _taken(self, instance: str, table_id: str) -> bool:
+        """Whether another table (another TXT ``id``) has ``instance`` already, as this
+        process registered it or this machine's mDNS cache holds it: the name is then not
+        announced at all, so no browser ever lists this table under another's name."""
+        assert self.zc is not None
+        full = f"{instance}.{SERVICE_TYPE}"
+        mine = self.zc.zeroconf.registry.async_get_info_name(full.lower())
+        if mine is not None:
+            return _text(mine.properties or {}, "id") != table_id or not table_id
+        cached = self._cached_id(instance)
+        return bool(cached) and cached != table_id
 
     def _cached_id(self, instance: str) -> str:
         """The TXT ``id`` this machine's mDNS cache holds for the service ``instance``."""
