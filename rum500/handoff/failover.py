@@ -119,6 +119,9 @@ class Failover:
         host.server.on_message["standby_ready"] = self._on_ready
         host.server.on_message["standby_ack"] = self._on_ack
         self._held_since: float | None = None  # the clients' updates wait for an ack since
+        #: a standby dropped for not answering (its connection, when): passed over until
+        #: that connection is heard from again
+        self._passed_over: tuple[Connection, float] | None = None
         host.server.on_change.append(self.check)
         host.table.listeners.append(lambda events: self.sync())  # before anyone is told
         host.server.on_events.append(lambda by, events: self.sync())  # a ready, a pass
@@ -149,15 +152,17 @@ class Failover:
 
     def candidates(self) -> list[int]:
         """Seats that may stand by: connected players whose client can host, the host's own
-        player excepted, and none that has been silent for :data:`SUSPECT_AFTER` seconds."""
-        now = time.monotonic()
+        player excepted, and not a standby dropped for not answering, on the same connection,
+        until it is heard from again."""
+        passed = self._passed_over
         return [
             s.index
             for s in self.host.server.seats
             if s.can_host
             and s.index != self.host.seat
-            and s.conn is not None
-            and now - s.conn.heard <= SUSPECT_AFTER
+            and not (
+                passed is not None and s.conn is passed[0] and s.conn.heard <= passed[1]
+            )
         ]
 
     def check(self) -> None:
@@ -370,13 +375,15 @@ class Failover:
                 conns += [s.conn for s in seats if s.can_host and s.conn is not None]
                 for conn in dict.fromkeys(conns):
                     conn.send_frame(ping)
-            if self.standby_seat is None and self.armed:
-                self.check()  # a player heard from again may stand by now
+            if self.standby_seat is None and self.armed and self._passed_over is not None:
+                self.check()  # the player passed over may stand by again once heard
             if self.cut_off_now(now):
                 await self._step_down()
                 return
             held = self._held_since
             if held is not None and now - held > HOLD_MAX and not self._maybe_with_standby(now):
+                if self._conn is not None:  # not again until it answers
+                    self._passed_over = (self._conn, now)
                 self._drop("the standby does not answer")  # it alone is cut off
                 self.check()  # another, if any
 
