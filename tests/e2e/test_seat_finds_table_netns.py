@@ -10,8 +10,9 @@ both guests follow. Then:
 
 * ``rum500 list --json`` on every machine shows the table once, named ``Kitchen``, at the
   new host's address, with its id;
-* on A (same data folder) ``rum500 join Kitchen --name Ann --headless`` gets Ann's seat back
-  (it said "the match has started: rejoin with your token or watch");
+* on A (same data folder) ``rum500 join Kitchen --name Ann`` — the terminal client, in tmux
+  at 80×24 — gets Ann's seat back and shows her hand (it said "Every seat is taken: join
+  with --spectate to watch"), and so does ``join Kitchen --name Ann --headless`` after it;
 * the guest that does not host is killed (SIGKILL) and started again on its own machine:
   it gets its own seat back.
 
@@ -72,6 +73,7 @@ def test_after_a_failover_every_seat_finds_the_table_listed_once(lan3: Lan) -> N
         capability.missing("tmux is not installed")
     a, b, c = lan3.machines
     term = Tmux(a.home, width=100, height=30)
+    back = Tmux(a.home, width=80, height=24)  # Ann again, once her first terminal died
     try:
         term.start(
             f"ip netns exec {a.ns} env PYTHONPATH={ROOT} {sys.executable} -m rum500 host "
@@ -97,7 +99,16 @@ def test_after_a_failover_every_seat_finds_the_table_listed_once(lan3: Lan) -> N
         for m in (a, b, c):  # one table, under its name, where it is served now
             listed_once(m, new_host, table_id)
 
-        # Ann, on her own machine (same data folder): her seat, not "every seat is taken"
+        # Ann, on her own machine (same data folder), with the terminal client at 80×24:
+        # `rum500 join Kitchen --name Ann` gives her seat back, not "every seat is taken"
+        back.start(
+            f"ip netns exec {a.ns} env PYTHONPATH={ROOT} {sys.executable} -m rum500 join "
+            "Kitchen --name Ann --lang en"
+        )
+        screen = back.wait_text("Your hand", 60)
+        assert "Every seat is taken" not in screen and "spectat" not in screen.lower(), screen
+        assert "Ann" in screen, screen
+        back.close()  # she goes; then back with `join --headless`, whose bot plays her seat
         ann = Said(
             a.run([*RUM500, "join", "Kitchen", "--headless", "--name", "Ann", "--timeout", "10"]),
             "Ann",
@@ -113,3 +124,4 @@ def test_after_a_failover_every_seat_finds_the_table_listed_once(lan3: Lan) -> N
         again.wait("event: ", 60)  # and it plays on there
     finally:
         term.close()
+        back.close()
