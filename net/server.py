@@ -380,12 +380,19 @@ class Server:
 
     async def close(self) -> None:
         """Say goodbye to every connection and stop listening."""
+        self._stop_listening()
+        for conn in list(self.conns):
+            conn.drop("shutdown", "the host closed the table")
+        await self._closed()
+
+    def _stop_listening(self) -> None:
         if self._server is not None:
             self._server.close()
         if self._pinger:
             self._pinger.cancel()
-        for conn in list(self.conns):
-            conn.drop("shutdown", "the host closed the table")
+
+    async def _closed(self) -> None:
+        """Once every connection was told (or cut): end their tasks and the listener."""
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -417,24 +424,14 @@ class Server:
         (a reset), as a host whose process died would. For a host cut off from its table
         while a standby takes it over: no ``shutdown`` may reach a client, which would then
         leave the table instead of following it."""
-        if self._server is not None:
-            self._server.close()
-        if self._pinger:
-            self._pinger.cancel()
+        self._stop_listening()
         for conn in list(self.conns) + list(self._unidentified):
             conn.closed = True
             sock = conn.writer.get_extra_info("socket")
             with contextlib.suppress(OSError, AttributeError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             conn.transport.abort()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        for transport in list(self._lingering):
-            self._end(transport)
-        if self._server is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2)
+        await self._closed()
 
     def _linger(self, transport: asyncio.BaseTransport, delay: float | None = None) -> None:
         """Close ``transport`` in ``delay`` seconds (``Limits.linger`` by default); at most

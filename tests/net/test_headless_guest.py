@@ -10,7 +10,7 @@ import sys
 from rum500.handoff import TableMover
 from rum500.hosting import HostConfig, start_host
 from rum500.rules import Options
-from tests.net.util import wait_for
+from tests.net.util import read_lines, wait_for
 
 
 async def test_a_headless_guest_takes_the_table_and_plays_it_to_the_end(tmp_path):
@@ -25,14 +25,7 @@ async def test_a_headless_guest_takes_the_table_and_plays_it_to_the_end(tmp_path
         stderr=asyncio.subprocess.STDOUT,
         env={**os.environ, "RUM500_HOME": str(tmp_path)},
     )
-    lines: list[str] = []
-
-    async def read() -> None:
-        assert proc.stdout is not None
-        async for raw in proc.stdout:
-            lines.append(raw.decode().rstrip("\n"))
-
-    reading = asyncio.create_task(read())
+    lines, reading = read_lines(proc)
     try:
         await wait_for(lambda: any(line.startswith("joined ") for line in lines), 20)
         assert f"id {host.table_id} seat 0 as Bea" in lines[0]

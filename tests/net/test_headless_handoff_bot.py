@@ -11,7 +11,7 @@ from net.client import Client
 from rum500.handoff import Guest
 from tests.net.test_cli import HOST, env
 from tests.net.test_handoff import lost
-from tests.net.util import wait_for
+from tests.net.util import read_lines, wait_for
 
 
 async def test_handoff_name_bot_leaves_the_host_players_seat_to_a_bot_at_the_new_host(tmp_path):
@@ -24,14 +24,7 @@ async def test_handoff_name_bot_leaves_the_host_players_seat_to_a_bot_at_the_new
         stderr=asyncio.subprocess.STDOUT,
         env=env(tmp_path),  # type: ignore[arg-type]
     )
-    lines: list[str] = []
-
-    async def read() -> None:
-        assert proc.stdout is not None
-        async for raw in proc.stdout:
-            lines.append(raw.decode().rstrip("\n"))
-
-    reading = asyncio.create_task(read())
+    lines, reading = read_lines(proc)
     bea: Client | None = None
     guest: Guest | None = None
     try:

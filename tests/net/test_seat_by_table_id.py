@@ -19,7 +19,7 @@ from rum500.hosting import Host, HostConfig, start_host
 from rum500.rules import Options
 from rum500.tui import tokens
 from rum500.tui.connection import NetSession, SessionError, address_key
-from tests.net.util import wait_for
+from tests.net.util import read_lines, wait_for
 
 
 async def a_match_bea_left() -> tuple[Host, str]:
@@ -80,14 +80,7 @@ async def test_join_headless_takes_back_the_seat_at_the_tables_new_address() -> 
         stderr=asyncio.subprocess.STDOUT,
         env=os.environ.copy(),  # the same RUM500_HOME: the same tokens.json
     )
-    lines: list[str] = []
-
-    async def read() -> None:
-        assert proc.stdout is not None
-        async for raw in proc.stdout:
-            lines.append(raw.decode().rstrip("\n"))
-
-    reading = asyncio.create_task(read())
+    lines, reading = read_lines(proc)
     try:
         # before: "refused: the match has started: rejoin with your token or watch", exit 2
         await wait_for(lambda: bool(lines) and ("joined " in lines[0] or proc.returncode), 20)

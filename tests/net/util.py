@@ -10,6 +10,19 @@ from net.client import ActionRefused, Client
 from rum500.bots import make_bot
 
 
+def read_lines(proc: asyncio.subprocess.Process) -> tuple[list[str], asyncio.Task]:
+    """What ``proc`` prints, one line at a time as it comes (its stdout, a pipe): the list,
+    growing, and the task that fills it (await it for the end, cancel it to stop)."""
+    lines: list[str] = []
+
+    async def read() -> None:
+        assert proc.stdout is not None
+        async for raw in proc.stdout:
+            lines.append(raw.decode().rstrip("\n"))
+
+    return lines, asyncio.create_task(read())
+
+
 def waiting_for_me(view: dict, seat: int | None) -> bool:
     """The hand-end review waits for ``seat`` to say ready."""
     review = view.get("review")
