@@ -160,9 +160,7 @@ class Failover:
             for s in self.host.server.seats
             if s.can_host
             and s.index != self.host.seat
-            and not (
-                passed is not None and s.conn is passed[0] and s.conn.heard <= passed[1]
-            )
+            and not (passed is not None and s.conn is passed[0] and s.conn.heard <= passed[1])
         ]
 
     def check(self) -> None:
@@ -358,23 +356,21 @@ class Failover:
     # ------------------------------------------------------------------ one host at a time
 
     async def _watch(self) -> None:
-        """Ping the standby and the holders each second (they answer at once), and stop
-        serving when they could be taking the table over: see :meth:`cut_off_now`."""
+        """Ping every seated player who can host each second — the standby and the holders
+        among them — (they answer at once), and stop serving when they could be taking the
+        table over: see :meth:`cut_off_now`."""
         ping = encode({"type": "ping"})
         pinged = 0.0
         while not self.closed:
             await asyncio.sleep(WATCH_EVERY)
-            voters = self._voters
-            if self.closed or (voters is None and not self.armed):
+            if self.closed or (self._voters is None and not self.armed):
                 continue
             now = time.monotonic()
             if now - pinged >= ARMED_PING:
-                pinged = now  # the voters, and every player who may stand by or hold a share
-                seats = self.host.server.seats
-                conns = [voters[0], *voters[1]] if voters is not None else []
-                conns += [s.conn for s in seats if s.can_host and s.conn is not None]
-                for conn in dict.fromkeys(conns):
-                    conn.send_frame(ping)
+                pinged = now  # a voter's connection is a seat's, or closed (sends nothing)
+                for seat in self.host.server.seats:
+                    if seat.can_host and seat.conn is not None:
+                        seat.conn.send_frame(ping)
             if self.standby_seat is None and self.armed and self._passed_over is not None:
                 self.check()  # the player passed over may stand by again once heard
             if self.cut_off_now(now):
@@ -393,23 +389,24 @@ class Failover:
         they may have lost this host and be taking the table over. A player who left on
         purpose (``leave``) does not count. With no holder (``quorum`` 0) the standby takes
         over only when it saw this host's process die, never on silence: no step-down."""
-        if self._voters is None or self._voters[2] == 0:
-            return False
-        standby, holders, quorum = self._voters
-
-        def silent(conn: Connection) -> bool:
-            return not conn.left and now - conn.heard > STEP_DOWN_AFTER
-
-        return silent(standby) and sum(map(silent, holders)) >= quorum
+        return self._quiet_quorum(now, STEP_DOWN_AFTER, with_standby=True)
 
     def _maybe_with_standby(self, now: float) -> bool:
         """Whether enough holders have gone quiet that they and the standby may have lost
         this host together (then wait for :meth:`cut_off_now`, the clients' updates held)."""
+        return self._quiet_quorum(now, SUSPECT_AFTER, with_standby=False)
+
+    def _quiet_quorum(self, now: float, after: float, with_standby: bool) -> bool:
+        """Whether ``quorum`` holders of the newest epoch told (and the standby, if
+        ``with_standby``) have sent nothing for ``after`` seconds; never with no holder."""
         if self._voters is None or self._voters[2] == 0:
             return False
-        _, holders, quorum = self._voters
-        quiet = sum(1 for c in holders if not c.left and now - c.heard > SUSPECT_AFTER)
-        return quiet >= quorum
+        standby, holders, quorum = self._voters
+
+        def quiet(conn: Connection) -> bool:
+            return not conn.left and now - conn.heard > after
+
+        return (quiet(standby) or not with_standby) and sum(map(quiet, holders)) >= quorum
 
     async def _step_down(self) -> None:
         """Cut off: stop serving without a goodbye (a client told "closed" would leave the
