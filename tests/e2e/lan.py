@@ -290,13 +290,15 @@ class Machine:
         for chain, flag in (("INPUT", "-i"), ("OUTPUT", "-o")):
             rule = [chain, flag, self.dev, "-m", "statistic", "--mode", "random"]
             rule += ["--probability", f"{probability:.3f}", "-j", "DROP"]
-            sh("ip", "netns", "exec", self.ns, "iptables", verb, *rule)
+            for tables in ("iptables", "ip6tables"):
+                sh("ip", "netns", "exec", self.ns, tables, verb, *rule)
 
     def _drop_rules(self, verb: str) -> None:
         """Insert (``-I``) or delete (``-D``) the DROP rules of :meth:`block`."""
         for chain, flag in (("INPUT", "-i"), ("OUTPUT", "-o")):
             rule = [chain, flag, self.dev, "-j", "DROP"]
-            sh("ip", "netns", "exec", self.ns, "iptables", verb, *rule)
+            for tables in ("iptables", "ip6tables"):  # IPv6 link-local too: all of it silent
+                sh("ip", "netns", "exec", self.ns, tables, verb, *rule)
 
     def pids(self) -> list[int]:
         """Every process running in this machine's namespace."""
