@@ -104,6 +104,45 @@ async def test_without_a_window_bots_calls_are_judged_at_once_from_the_discarder
     assert game.actions[i + 1]["type"] == "draw"  # seat 1, next anyway, then draws
 
 
+def four_seats() -> Game:
+    """Four seats, 4♦ 5♦ 6♦ on the table, seat 0 (to play) holds 7♦: seats 1, 2 and 3 could
+    all call it."""
+    return position(
+        ["7D 2C 9S", "3H 8C JS", "KH QC 10S", "2H 3C 4S"],
+        melds=[("4D 5D 6D", 1)],
+        phase="play",
+        options=CALLS,
+    )
+
+
+async def test_bots_calls_that_are_both_due_are_judged_by_reaction_time_not_by_seat(hosts):
+    """Ann (seat 0) and Bea (seat 1) with hard bots in seats 2 and 3, both of which call
+    Ann's 7♦; with the table's seed seat 3 reacts sooner than seat 2 (opposite to the seat
+    order). The window's clock stands still at the discard, then jumps past both reaction
+    times (still inside the window, Bea still waited for): both calls are due at once, and
+    the faster bot, seat 3, wins — not seat 2, first from the discarder's left."""
+    game = four_seats()
+    host, (ann, bea) = await seated(game, 2, claim_window=10.0)
+    hosts.append((host, [ann, bea]))
+    window = host.table.claim_window
+    now = [1000.0]
+    window.clock = lambda: now[0]
+    await ann.act({"type": "discard", "card": "7D"})
+    await view_where(bea, lambda v: v["phase"] == "claim")
+    await wait_for(lambda: window.bot_calls() == 2, 10)  # both bots will call
+    when = {seat: t for seat, (t, _) in window.calls.items()}
+    assert window.until is not None
+    assert 1000.0 < when[3] < when[2] < window.until  # seat 3 is the faster
+    await synced(bea)
+    assert calls(game) == []  # the clock stands still: nobody's time has come
+    now[0] = when[2] + 0.01  # both calls due at once, the window still open
+    await wait_for(lambda: calls(game), 10)
+    assert calls(game) == [{"type": "rummy", "seat": 3, "meld": 0}]
+    v = await view_where(bea, lambda v: v["phase"] != "claim")
+    assert v["melds"][0]["cards"] == ["4D", "5D", "6D", "7D"]
+    assert v["table_points"] == [0, 15, 0, 7]  # the 7 for seat 3
+
+
 async def test_a_table_of_bots_with_calls_on_plays_to_the_end_and_calls():
     """A headless bot-only match with "Rummy!" calls and jokers: it ends, and the bots call
     (never on their own discard). Random bots, because the planning levels hardly ever
@@ -140,12 +179,7 @@ def test_the_window_orders_bots_calls_by_reaction_time_or_by_seat_when_nobody_wa
     from rum500.claims import ClaimWindow
 
     def discarded() -> Game:
-        g = position(
-            ["7D 2C 9S", "3H 8C JS", "KH QC 10S", "2H 3C 4S"],
-            melds=[("4D 5D 6D", 1)],
-            phase="play",
-            options=CALLS,
-        )
+        g = four_seats()
         g.apply({"type": "discard", "card": "7D"}, seat=0)
         return g
 
@@ -182,4 +216,25 @@ def test_the_window_orders_bots_calls_by_reaction_time_or_by_seat_when_nobody_wa
         (2, {"type": "rummy", "seat": 2, "meld": 0}),
         (3, {"type": "rummy", "seat": 3, "meld": 0}),
         (None, {"type": "close_claims"}),
+    ]
+
+
+def test_the_window_judges_bots_calls_due_together_earliest_first():
+    """While seat 1 is waited for and the clock has passed both bots' reaction times (seat 3's
+    expert before seat 2's hard), the due calls come earliest first — seat 3, then seat 2 —
+    not in seat order; the window stays open (no close) until its deadline."""
+    from rum500.claims import ClaimWindow
+
+    now = [100.0]
+    window = ClaimWindow(3.0, clock=lambda: now[0])
+    g = four_seats()
+    g.apply({"type": "discard", "card": "7D"}, seat=0)
+    window.follow(g)
+    window.ask(g, {2: "hard", 3: "expert"}, g.view, seed=1)
+    when = {s: t for s, (t, _) in window.calls.items()}
+    assert 100.0 < when[3] < when[2] < 103.0
+    now[0] = when[2]  # both due, before the deadline
+    assert window.now(g, [1]) == [
+        (3, {"type": "rummy", "seat": 3, "meld": 0}),
+        (2, {"type": "rummy", "seat": 2, "meld": 0}),
     ]
