@@ -100,15 +100,23 @@ def _common(p: argparse.ArgumentParser, top: bool = False) -> None:
     """--lang, --ascii and -v: accepted before the command (``top``) and after it."""
     prefix = "top_" if top else ""
     p.add_argument(
-        "--lang", choices=["en", "ru"], dest=prefix + "lang",
+        "--lang",
+        choices=["en", "ru"],
+        dest=prefix + "lang",
         help="language (default: from the locale)",
     )
     p.add_argument(
-        "--ascii", action="store_true", dest=prefix + "ascii",
+        "--ascii",
+        action="store_true",
+        dest=prefix + "ascii",
         help="no Unicode suit symbols or box lines",
     )
     p.add_argument(
-        "-v", "--verbose", action="count", default=0, dest=prefix + "verbose",
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        dest=prefix + "verbose",
         help="more logging",
     )
 
@@ -140,16 +148,23 @@ def _house_rules(p: argparse.ArgumentParser, window: bool = True) -> None:
     g = p.add_argument_group("house rules (RULES.md §11)")
     g.add_argument("--jokers", action="store_true", help="two jokers per deck, wild")
     g.add_argument(
-        "--rummy-calls", action="store_true",
+        "--rummy-calls",
+        action="store_true",
         help='any player may call "Rummy!" on a discard that could be laid off',
     )
     if window:
         g.add_argument(
-            "--claim-window", type=_claim_window, default=3.0, metavar="SECONDS",
+            "--claim-window",
+            type=_claim_window,
+            default=3.0,
+            metavar="SECONDS",
             help='with --rummy-calls: seconds to call "Rummy!" after each discard (3; 0.5-10)',
         )
     g.add_argument(
-        "--teams", type=int, choices=[2, 3], default=0,
+        "--teams",
+        type=int,
+        choices=[2, 3],
+        default=0,
         help="partnerships: 2 teams (4 or 6 players) or 3 teams of two (6 players)",
     )
     g.add_argument(
@@ -169,7 +184,9 @@ def _host_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard, expert")
     p.add_argument(
-        "--failover", choices=["auto", "on", "off"], default="auto",
+        "--failover",
+        choices=["auto", "on", "off"],
+        default="auto",
         help="a standby keeps the match sealed and takes over if this host dies "
         "(auto: on with 2 or more people seated besides you)",
     )
@@ -224,16 +241,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="go on with the newest unfinished solo match (or game GAME_ID); "
         "it keeps its own table options",
     )
-    p.add_argument("--bot-delay", type=_delay, default=None, metavar="SECONDS",
-                   help="pause before each bot move (0.7)")
+    p.add_argument(
+        "--bot-delay",
+        type=_delay,
+        default=None,
+        metavar="SECONDS",
+        help="pause before each bot move (0.7)",
+    )
     _review(p)
     _table_options(p)
 
     p = sub.add_parser("host", help="host a table (and play at it)")
     _common(p)
     p.add_argument("--headless", action="store_true", help="no screen: log what happens")
-    p.add_argument("--bot-delay", type=_delay, default=1.0, metavar="SECONDS",
-                   help="bots' pause before each action while people are seated (1.0)")
+    p.add_argument(
+        "--bot-delay",
+        type=_delay,
+        default=1.0,
+        metavar="SECONDS",
+        help="bots' pause before each action while people are seated (1.0)",
+    )
     p.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     _review(p)
     _host_args(p)
@@ -248,19 +275,30 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=_timeout, default=3.0, help="seconds to look for the table (3)"
     )
     p.add_argument(
-        "--headless", action="store_true",
+        "--headless",
+        action="store_true",
         help="no screen: a bot plays the seat, one line per event; this machine can host",
     )
     p.add_argument("--bot-level", default="medium", help="with --headless: the bot's strength")
     p.add_argument("--seed", type=_seed, help="with --headless: the bot's seed")
-    p.add_argument("--bot-delay", type=_delay, default=0.0, metavar="SECONDS",
-                   help="with --headless: the bot's pause before each action (0)")
-    p.add_argument("--bind", default="0.0.0.0",
-                   help="where to listen if the table comes here (0.0.0.0)")
-    p.add_argument("--no-announce", action="store_true",
-                   help="do not announce the table if it comes here")
-    p.add_argument("--no-log", action="store_true",
-                   help="with --headless: keep no game log if the table comes here")
+    p.add_argument(
+        "--bot-delay",
+        type=_delay,
+        default=0.0,
+        metavar="SECONDS",
+        help="with --headless: the bot's pause before each action (0)",
+    )
+    p.add_argument(
+        "--bind", default="0.0.0.0", help="where to listen if the table comes here (0.0.0.0)"
+    )
+    p.add_argument(
+        "--no-announce", action="store_true", help="do not announce the table if it comes here"
+    )
+    p.add_argument(
+        "--no-log",
+        action="store_true",
+        help="with --headless: keep no game log if the table comes here",
+    )
 
     p = sub.add_parser("list", help="the tables on the LAN right now")
     _common(p)
@@ -281,7 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="bot levels, comma separated (hard,medium; --ladder: random,easy,medium,hard,expert)",
     )
     p.add_argument(
-        "--ladder", action="store_true",
+        "--ladder",
+        action="store_true",
         help="round robin of two-player matches, --games per pair; Elo ratings with 95%% CIs",
     )
     p.add_argument("--hands", type=_positive, help="play H hands instead of whole matches")
@@ -296,7 +335,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--limit", type=_positive, default=50, help="newest N matches (50)")
     p.add_argument(
-        "--all", action="store_true",
+        "--all",
+        action="store_true",
         help="also the matches left before their first hand ended",
     )
 
@@ -313,6 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("game_id")
     p.add_argument("file")
+    p.add_argument("--force", action="store_true", help="write over a file already there")
 
     p = sub.add_parser("import", help="read a match from a file")
     _common(p)
@@ -323,7 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(p)
     p.add_argument(
-        "--out", metavar="FILE",
+        "--out",
+        metavar="FILE",
         help="the new log (default: games-salvaged-DATE.sqlite3 beside the game log)",
     )
     return parser
@@ -380,8 +422,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 #: the options ``rum500`` itself takes before a command, and whether each takes a value
-TOP_OPTIONS = {"--lang": True, "--name": True, "--ascii": False, "-v": False,
-               "--verbose": False, "-h": False, "--help": False}
+TOP_OPTIONS = {
+    "--lang": True,
+    "--name": True,
+    "--ascii": False,
+    "-v": False,
+    "--verbose": False,
+    "-h": False,
+    "--help": False,
+}
 
 
 def _misplaced(parser: argparse.ArgumentParser, argv: list[str]) -> None:

@@ -121,8 +121,10 @@ def run_salvage(args: argparse.Namespace) -> int:
 
     source = db_path()
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    target = Path(args.out) if getattr(args, "out", None) else (
-        source.with_name(f"games-salvaged-{stamp}.sqlite3")
+    target = (
+        Path(args.out)
+        if getattr(args, "out", None)
+        else (source.with_name(f"games-salvaged-{stamp}.sqlite3"))
     )
     try:
         report = salvage(source, target)
@@ -188,7 +190,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def _bot_mark(bot: str | None) -> str:
-    """" (bot: hard)" for a bot of a known level; " (bot)" when the log only says bot."""
+    """ " (bot: hard)" for a bot of a known level; " (bot)" when the log only says bot."""
     if not bot:
         return ""
     return " (bot)" if bot in ("bot", "True", "1") else f" (bot: {bot})"
@@ -225,7 +227,9 @@ def run_export(args: argparse.Namespace) -> int:
                 doc = exchange.export_document(conn, mid)
                 print(json.dumps(doc, ensure_ascii=False, indent=1))
                 return 0
-            exchange.write_export(conn, mid, Path(args.file))
+            exchange.write_export(
+                conn, mid, Path(args.file), overwrite=bool(getattr(args, "force", False))
+            )
     except StoreError as e:
         return _fail(str(e))
     print(f"game {mid} written to {args.file}")

@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import tempfile
 from pathlib import Path
 
@@ -62,8 +63,9 @@ def export_document(conn: sqlite3.Connection, mid: int) -> dict:
     }
 
 
-def write_export(conn: sqlite3.Connection, mid: int, file: Path) -> None:
-    """Write match ``mid`` to ``file`` atomically (a temporary file, then a rename)."""
+def write_export(conn: sqlite3.Connection, mid: int, file: Path, overwrite: bool = False) -> None:
+    """Write match ``mid`` to ``file`` atomically (a temporary file, then a rename). A file
+    already there is refused unless ``overwrite`` (``--force``)."""
     text = json.dumps(export_document(conn, mid), ensure_ascii=False, indent=1) + "\n"
     file = Path(file)
     target_dir = file.parent if str(file.parent) else Path(".")
@@ -77,7 +79,25 @@ def write_export(conn: sqlite3.Connection, mid: int, file: Path) -> None:
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp, 0o644)
-            os.replace(tmp, file)
+            if overwrite:
+                os.replace(tmp, file)
+            else:  # a link fails where a file is: never written over unasked, even in a race
+                try:
+                    os.link(tmp, file)
+                except FileExistsError:
+                    raise
+                except OSError:  # no hard links here (a FAT stick): look, then rename
+                    if os.path.lexists(file):
+                        raise FileExistsError(file) from None
+                    os.replace(tmp, file)
+                else:
+                    os.unlink(tmp)
+        except FileExistsError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise StoreError(
+                f"{file} already exists: nothing was written (--force writes over it)"
+            ) from None
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
@@ -86,23 +106,38 @@ def write_export(conn: sqlite3.Connection, mid: int, file: Path) -> None:
         raise StoreError(f"cannot write {file}: {describe(e)}") from None
 
 
+def read_bounded(file: Path) -> bytes:
+    """The bytes of ``file`` (``-``: the standard input), never more than
+    :data:`MAX_FILE_BYTES` read from any source — a regular file, a pipe, a FIFO or a device
+    such as ``/dev/zero`` —: a longer one is refused with a :class:`StoreError`."""
+    try:
+        if str(file) == "-":
+            raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            with open(file, "rb") as f:
+                raw = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise StoreError(f"cannot read {file}: {e.strerror or e}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise StoreError(
+            f"{file} is too large to be a rum500 match (more than {MAX_FILE_BYTES} bytes)"
+        )
+    return raw
+
+
 def read_export(file: Path) -> dict:
     """Read and check an export file: format, checksum, fields, and a full replay.
 
     Returns the ``match`` dict with ``_game`` (the replayed :class:`Game`) added. Every
     problem is a :class:`StoreError` naming what is wrong."""
     file = Path(file)
-    try:
-        size = file.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise StoreError(f"{file} is too large to be a rum500 match ({size} bytes)")
-        raw = file.read_bytes()
-    except OSError as e:
-        raise StoreError(f"cannot read {file}: {e.strerror or e}") from None
+    raw = read_bounded(file)
     try:
         doc = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise StoreError(f"{file} is not a rum500 match file (not UTF-8 text)") from None
+    except RecursionError:  # brackets nested thousands deep
+        raise StoreError(f"{file} is not a rum500 match file (nested too deeply)") from None
     except json.JSONDecodeError as e:
         hint = "truncated" if e.pos >= len(raw.rstrip()) - 1 else "damaged"
         raise StoreError(
@@ -223,9 +258,7 @@ def import_match(conn: sqlite3.Connection, match: dict) -> int:
     """Store a match checked by :func:`read_export`; returns its game id. A match the log
     already holds as unfinished, with fewer actions (a host whose log fell behind wrote the
     file), is caught up in place; otherwise a match already in the log is refused."""
-    row = conn.execute(
-        "SELECT id, status FROM matches WHERE uid = ?", (match["uid"],)
-    ).fetchone()
+    row = conn.execute("SELECT id, status FROM matches WHERE uid = ?", (match["uid"],)).fetchone()
     if row is not None:
         mid, status = int(row[0]), row[1]
         if status == "playing" and catch_up(conn, mid, match):
