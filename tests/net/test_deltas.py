@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from collections.abc import AsyncIterator
 
 import msgpack
 import pytest
@@ -175,14 +176,22 @@ async def test_spectators_share_one_frame_and_seats_get_small_updates(make_host)
 
 class Dropper:
     """A TCP relay between one client and the host that loses one ``state`` frame, as a
-    broken middlebox would: the first one from the ``drop``-th on that the client's own
-    action caused (seat 0's), so that the client learns of the gap from what follows it
-    (the ``accepted`` of that action, or the next update)."""
+    broken middlebox would: the first one from the ``drop``-th on that seat ``by``'s action
+    caused. For seat 0 (the client's own) the client learns of the gap from what follows it
+    (the ``accepted`` of that action, or the next update); for another seat, from the next
+    update. With ``hold``, the client's ``resync`` waits in the relay until ``hold`` more
+    updates have gone down to the client after the lost one (kept in :attr:`during`): they
+    arrive while the client is in the gap."""
 
-    def __init__(self, port: int, drop: int) -> None:
+    def __init__(self, port: int, drop: int, by: int = 0, hold: int = 0) -> None:
         self.upstream = port
         self.drop = drop
+        self.by = by
+        self.hold = hold
         self.dropped: dict | None = None
+        self.during: list[dict] = []  # states sent down after the lost one, before the resync
+        self.resynced = False  # the client's resync went up to the host
+        self._enough = asyncio.Event()
         self.port = 0
         self._server: asyncio.AbstractServer | None = None
 
@@ -195,35 +204,78 @@ class Dropper:
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
         states = 0
 
+        async def frames(r: asyncio.StreamReader) -> AsyncIterator[tuple[bytes, dict]]:
+            while True:
+                try:
+                    header = await r.readexactly(4)
+                    payload = await r.readexactly(struct.unpack(">I", header)[0])
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    return
+                yield header + payload, decode(payload)
+
         async def up() -> None:
-            while data := await reader.read(1 << 16):
-                up_writer.write(data)
+            async for frame, msg in frames(reader):
+                if msg["type"] == "resync" and self.dropped is not None and not self.resynced:
+                    await self._enough.wait()  # later frames wait behind it, in order
+                    self.resynced = True
+                up_writer.write(frame)
                 await up_writer.drain()
             up_writer.close()
 
         async def down() -> None:
             nonlocal states
-            while True:
-                try:
-                    header = await up_reader.readexactly(4)
-                    payload = await up_reader.readexactly(struct.unpack(">I", header)[0])
-                except (asyncio.IncompleteReadError, ConnectionError):
-                    writer.close()
-                    return
-                msg = decode(payload)
+            async for frame, msg in frames(up_reader):
                 if msg["type"] == "state":
                     states += 1
-                    if states >= self.drop and self.dropped is None and msg["by"] == 0:
-                        self.dropped = msg
-                        continue
-                writer.write(header + payload)
+                    if self.dropped is None:
+                        if states >= self.drop and msg["by"] == self.by:
+                            self.dropped = msg
+                            if self.hold == 0:
+                                self._enough.set()
+                            continue
+                    elif not self.resynced and "delta" in msg:
+                        self.during.append(msg)
+                        if len(self.during) >= self.hold:
+                            self._enough.set()
+                writer.write(frame)
                 await writer.drain()
+            writer.close()
 
         await asyncio.gather(up(), down(), return_exceptions=True)
 
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
+
+
+async def play_through(ann: Client) -> tuple[dict, list[dict], list[tuple[int, dict]], list[int]]:
+    """play_as_bot's loop for seat 0, keeping what the client hands on: (the game-over view,
+    every event, every (seq, view), the seqs of the updates whose actions were refused)."""
+    bot = make_bot("random", 4)
+    events: list[dict] = []
+    views: list[tuple[int, dict]] = []
+    refused: list[int] = []
+    readied: set[int] = set()
+    async for msg in ann.messages():
+        if msg["type"] != "state":
+            continue
+        view = msg["view"]
+        events.extend(msg["events"])
+        views.append((msg["seq"], view))
+        if view["phase"] == "game_over":
+            return view, events, views, refused
+        if msg["seq"] != ann.seq:
+            continue
+        if view["phase"] == "hand_over":  # the review: say ready once
+            if waiting_for_me(view, 0) and view["review"]["hand"] not in readied:
+                readied.add(view["review"]["hand"])
+                await ann.act({"type": "ready"})
+        elif view["turn"] == 0 and view["legal_actions"]:
+            try:
+                await ann.act(bot.choose(view))
+            except ActionRefused:  # chosen on the view held while the frame was lost
+                refused.append(msg["seq"])
+    raise AssertionError("the connection ended before game over")
 
 
 @pytest.mark.parametrize("drop", [2, 40])
@@ -235,35 +287,7 @@ async def test_a_gap_makes_the_client_resync_and_end_equal(make_host, drop):
     relay = await Dropper(host.port, drop=drop).start()
     try:
         ann = await Client.connect("127.0.0.1", relay.port, name="Ann")
-        events: list[dict] = []
-        views: list[tuple[int, dict]] = []
-        bot = make_bot("random", 4)
-        refused: list[int] = []
-        readied: set[int] = set()
-
-        async def play() -> dict:  # play_as_bot's loop, keeping what the client hands on
-            async for msg in ann.messages():
-                if msg["type"] != "state":
-                    continue
-                view = msg["view"]
-                events.extend(msg["events"])
-                views.append((msg["seq"], view))
-                if view["phase"] == "game_over":
-                    return view
-                if msg["seq"] != ann.seq:
-                    continue
-                if view["phase"] == "hand_over":  # the review: say ready once
-                    if waiting_for_me(view, 0) and view["review"]["hand"] not in readied:
-                        readied.add(view["review"]["hand"])
-                        await ann.act({"type": "ready"})
-                elif view["turn"] == 0 and view["legal_actions"]:
-                    try:
-                        await ann.act(bot.choose(view))
-                    except ActionRefused:  # chosen on the view held while the frame was lost
-                        refused.append(msg["seq"])
-            raise AssertionError("the connection ended before game over")
-
-        last = await asyncio.wait_for(play(), 120)
+        last, events, views, refused = await asyncio.wait_for(play_through(ann), 120)
         assert last["phase"] == "game_over"
         assert relay.dropped is not None and "delta" in relay.dropped
         assert ann.resyncs == 1  # the gap was seen once, and one resync mended it
@@ -273,6 +297,40 @@ async def test_a_gap_makes_the_client_resync_and_end_equal(make_host, drop):
         assert ann.seq == host.server.seq and ann.view == seen[(ann.seq, 0)]
         # the events handed on are the host's, in order, only the lost frame's missing
         lost = relay.dropped["seq"]
+        assert events == [e for seq in sorted(told) if seq != lost for e in told[seq]]
+        assert len(events) >= 100
+        await ann.close()
+    finally:
+        await relay.close()
+
+
+async def test_events_of_updates_that_come_during_a_gap_reach_the_application_once(make_host):
+    """Ann with two bots: the relay loses an update of seat 1 (a bot's action, not Ann's),
+    and holds Ann's ``resync`` until three more of the bots' updates have reached her client:
+    they arrive while it waits for the whole view. Their events are handed on with that whole
+    view — every event the host told, exactly once and in order, only the lost frame's
+    missing — and each view handed on is the host's."""
+    host = await make_host(players=3, bots=2, seed=9, options=Options(target=200))
+    seen = recording(host)
+    told: dict[int, list[dict]] = {}
+    host.server.on_events.append(lambda by, events: told.update({host.server.seq: events}))
+    relay = await Dropper(host.port, drop=10, by=1, hold=3).start()
+    try:
+        ann = await Client.connect("127.0.0.1", relay.port, name="Ann")
+        last, events, views, refused = await asyncio.wait_for(play_through(ann), 120)
+        assert last["phase"] == "game_over"
+        assert relay.dropped is not None and "delta" in relay.dropped
+        lost = relay.dropped["seq"]
+        # the updates that came during the gap: the bots', right after the lost one, with events
+        during = relay.during
+        assert [m["seq"] for m in during] == [lost + 1, lost + 2, lost + 3]
+        assert all(m["by"] in (1, 2) and told[m["seq"]] for m in during)
+        assert ann.resyncs == 1 and refused == []
+        # the whole view that mended the gap comes next, with those updates' events
+        after = [(seq, v) for seq, v in views if seq > lost]
+        assert after[0][0] >= lost + 3
+        for seq, view in views:
+            assert view == seen[(seq, 0)]
         assert events == [e for seq in sorted(told) if seq != lost for e in told[seq]]
         assert len(events) >= 100
         await ann.close()
