@@ -1097,7 +1097,12 @@ async def _headless(config: HostConfig) -> int:
         game = host.table.game
         assert game is not None
         names = host.table.names
-        print(f"game over: {names[game.winner or 0]} wins with {game.totals}", flush=True)
+        winner = game.winner or 0
+        totals = " / ".join(str(t) for t in game.totals)
+        print(
+            f"game over: {names[winner]} wins with {game.totals[winner]} (totals {totals})",
+            flush=True,
+        )
         await asyncio.sleep(1.0)  # let clients take in the last update
     stopping.cancel()
     finished.cancel()
@@ -1193,6 +1198,15 @@ def _event_logger(host: Host) -> Any:
     return log_events
 
 
+def options_text(options: object) -> str:
+    """A table's options that differ from the standard game (its TXT record's ``options``,
+    ``welcome``'s ``table.changed``) as ``rum500 list``, the lobby and the waiting room show
+    them: ``target=300 jokers=True teams=2``; "" when there are none."""
+    if not isinstance(options, dict):
+        return ""
+    return " ".join(f"{k}={v}" for k, v in options.items())
+
+
 def run_list(args: Any) -> int:
     """``rum500 list``: the tables announced on the LAN right now."""
     from net.discovery import browse
@@ -1211,7 +1225,7 @@ def run_list(args: Any) -> int:
         print("no tables found on the LAN (join by HOST:PORT if multicast is blocked)")
         return 0
     for t in tables:
-        opts = " ".join(f"{k}={v}" for k, v in t.options.items())
+        opts = options_text(t.options)
         lock = " [password]" if t.password else ""
         print(
             f"{t.name}  {t.where}  host {t.host_player or '-'}  "
@@ -1221,4 +1235,4 @@ def run_list(args: Any) -> int:
     return 0
 
 
-__all__ = ["GameTable", "Host", "HostConfig", "describe_event", "start_host"]
+__all__ = ["GameTable", "Host", "HostConfig", "describe_event", "options_text", "start_host"]
