@@ -108,23 +108,76 @@ async def test_the_busy_refusal_is_the_last_frame_and_seats_keep_their_slots(mak
     await bea.close()
 
 
+def waiting_ports(host) -> list[int]:
+    """The client-side ports of the sockets the host holds that have not said hello, oldest
+    first."""
+    return [c.writer.get_extra_info("peername")[1] for c in host.server._unidentified]
+
+
+async def silent(host) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, int]:
+    """A socket that never says a word, once the host has taken it in (its port is among
+    those waiting for a hello)."""
+    reader, writer = await raw(host)
+    port = writer.get_extra_info("sockname")[1]
+    await wait_for(lambda: port in waiting_ports(host))
+    return reader, writer, port
+
+
+async def welcomed(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, name: str) -> bool:
+    writer.write(encode(hello(name, spectate=True)))
+    return (await first_frame(reader))["type"] == "welcome"
+
+
+# The handshake time is far longer than these tests: a silent socket is closed only by the cap
+# (with the default 10 s, the timeout closed them all just before a 10 s wait gave up).
+PATIENT = Limits(handshake_timeout=300.0)
+
+
 async def test_sockets_that_never_say_hello_are_rotated_out(make_host):
-    host = await make_host(players=3, bots=1)
+    """100 silent sockets from one address: exactly the newest ``max_unidentified_per_peer``
+    stay, every older one got ``busy``; a seated player still gets back in."""
+    host = await make_host(players=3, bots=1, limits=PATIENT)
     ann = await Client.connect(host.address, host.port, name="Ann")
     await Client.connect(host.address, host.port, name="Bea")
     token = ann.token or ""
     await ann.drop()
-    silent = [await raw(host) for _ in range(100)]  # never a word
-    limits = Limits()
-    await wait_for(lambda: len(host.server._unidentified) <= limits.max_unidentified_per_peer)
-    # the oldest were closed with busy; the newest still wait for their hello
-    got = await to_the_end(silent[0][0])
-    assert [m["code"] for m in got] == ["busy"]
-    back = await rejoin_until_in(host, token)
+    socks = [await silent(host) for _ in range(100)]  # never a word
+    cap = PATIENT.max_unidentified_per_peer
+    assert waiting_ports(host) == [port for _, _, port in socks[-cap:]]
+    for reader, _, _ in socks[:-cap]:  # the oldest were closed with busy
+        assert [m["code"] for m in await to_the_end(reader)] == ["busy"]
+    back = await rejoin_until_in(host, token)  # its hello counts for a moment, then not
     assert back.seat == 0
-    for _, w in silent:
+    assert waiting_ports(host) == [port for _, _, port in socks[-cap + 1 :]]
+    for i, (reader, writer, _) in enumerate(socks[-cap + 1 :]):  # those left are still open
+        assert await welcomed(reader, writer, f"S{i}")
+    for _, w, _ in socks:
         w.close()
     await back.close()
+
+
+async def test_the_per_address_cap_closes_the_oldest_silent_socket_when_one_more_comes(make_host):
+    """One address opens ``cap`` silent sockets: none is closed. The next one closes the
+    oldest, with ``busy`` as its only frame, and no other: the ``cap`` newest all stay and
+    can still say hello. (Off by one either way fails: a cap one lower closes the oldest
+    when the ``cap``-th comes, one higher leaves ``cap + 1`` waiting.)"""
+    host = await make_host(players=3, bots=1, limits=PATIENT)
+    cap = PATIENT.max_unidentified_per_peer
+    assert cap < PATIENT.max_unidentified  # the per-address cap, not the one for everyone
+    socks = []
+    for i in range(cap):
+        socks.append(await silent(host))
+        assert waiting_ports(host) == [port for _, _, port in socks], f"closed at {i + 1}"
+    socks.append(await silent(host))  # one more than the cap: the oldest goes
+    assert waiting_ports(host) == [port for _, _, port in socks[1:]]
+    got = await to_the_end(socks[0][0])
+    assert [m["type"] for m in got] == ["error"] and got[0]["code"] == "busy"
+    assert "waiting to say hello" in got[0]["message"]
+    for i, (reader, writer, _) in enumerate(socks[1:]):  # the cap newest are still open
+        assert await welcomed(reader, writer, f"S{i}")
+    assert waiting_ports(host) == []
+    for _, w, _ in socks:
+        w.close()
 
 
 async def test_wrong_passwords_slow_down_per_address_and_a_right_one_still_gets_in(make_host):
