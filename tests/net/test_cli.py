@@ -29,6 +29,12 @@ HOST = [
 ]
 
 
+def game_over(players: int) -> re.Pattern[str]:
+    """The headless host's last line of a match: the winner's total, then every total."""
+    n = r"-?\d+"
+    return re.compile(rf"game over: Bot \d wins with {n} \(totals {n}( / {n}){{{players - 1}}}\)\n")
+
+
 def env(tmp_path: Path) -> dict:
     return {
         **os.environ,
@@ -59,10 +65,29 @@ def test_a_bot_only_table_plays_to_the_end(tmp_path):
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert re.search(r"game over: Bot \d wins with \[", done.stdout)
+    assert re.search(
+        r"game over: Bot \d wins with -?\d+ \(totals -?\d+( / -?\d+){2}\)\n", done.stdout
+    )
     assert "table closed" in done.stdout
     assert "draws from the stock" in done.stderr and "hand 1 over" in done.stderr
     assert host_errors(done.stderr) == []
+
+
+def test_eight_bots_fill_a_table_of_eight_and_play_it_to_the_end(tmp_path):
+    """A table of bots only, of the largest size (issue 22 §4: it was refused, "bots from
+    0 to 7"): nobody is seated, so no review waits, and the match ends."""
+    done = subprocess.run(
+        [*HOST, "--players", "8", "--bots", "8", "--bot-level", "random", "--target", "60"],
+        env=env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert re.search(
+        r"game over: Bot \d wins with -?\d+ \(totals -?\d+( / -?\d+){7}\)\n", done.stdout
+    )
+    assert "table closed" in done.stdout and host_errors(done.stderr) == []
 
 
 def host_errors(stderr: str) -> list[str]:
