@@ -230,6 +230,8 @@ class Connection:
         #: frames waiting while the server holds its output (Server.hold)
         self.held: list[bytes] = []
         self.held_bytes = 0
+        #: the task serving this connection (Server._serve)
+        self.task: asyncio.Task | None = None
 
     # ------------------------------------------------------------------ sending
 
@@ -661,7 +663,7 @@ class Server:
     def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = Connection(self, reader, writer)
         self._admit_unidentified(conn)
-        task = asyncio.create_task(self._serve(conn))
+        task = conn.task = asyncio.create_task(self._serve(conn))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -685,6 +687,8 @@ class Server:
             self._unidentified.pop(victim, None)
             log.info("closing %s: too many sockets that have not said hello", victim.peer)
             victim.drop("busy", "too many connections are waiting to say hello: try again")
+            if victim.task is not None:  # it may be waiting on its password proof: end it
+                victim.task.cancel()
         self._unidentified[conn] = None
 
     async def _serve(self, conn: Connection) -> None:
@@ -752,7 +756,12 @@ class Server:
             nonce = secrets.token_hex(NONCE_BYTES)
             conn.send({"type": "challenge", "nonce": nonce})
             answer = await next_message("auth", "expected 'auth' with the password proof")
-            await self._check_password(conn, answer["proof"], nonce)
+            # a proof held back by the slow-down has still not said hello: it counts against
+            # the limits on such sockets, and the handshake time runs on while it waits
+            await asyncio.wait_for(
+                self._check_password(conn, answer["proof"], nonce),
+                max(0.0, deadline - loop.time()),
+            )
         self._unidentified.pop(conn, None)
         conn.name = hello["name"]
         seat = self._place(conn, hello)
