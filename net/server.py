@@ -786,14 +786,18 @@ class Server:
         conn.deltas = hello["deltas"]
         conn.can_host = hello.get("can_host", False)
         self.conns.add(conn)
-        if self.table.started:
-            self._send_view(conn)
+        started = self.table.started
+        # always welcome, lobby, state (docs/protocol.md §3): the lobby goes to everyone …
         if seat is not None:
             log.info("%s sits at seat %d", seat.name, seat.index)
             self._seats_changed()
         else:
             log.info("%s watches", conn.name)
             self.broadcast_lobby()
+        # … then the whole view, unless an update already brought it (the match starting
+        # as this seat filled the table, or a host-played move the lobby set off)
+        if started and conn.base is None:
+            self._send_view(conn)
         return True
 
     async def _check_password(self, conn: Connection, proof: str, nonce: str) -> None:

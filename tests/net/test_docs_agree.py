@@ -306,3 +306,35 @@ async def test_resync_answers_with_the_whole_view(make_host):
     assert whole and 1 <= whole[-1]["seq"] <= host.server.seq
     assert whole[-1]["view"]["seat"] == 0 and whole[-1]["view"]["hand"]
     writer.close()
+
+
+async def first_frames(reader: asyncio.StreamReader, n: int) -> list[dict]:
+    return [await frame(reader) for _ in range(n)]
+
+
+async def test_joining_is_always_welcome_then_lobby_then_state(make_host):
+    assert "always `welcome`, then the `lobby` message" in DOC
+    host = await make_host(players=3, bots=1)
+    # a new seat in the lobby, a spectator in the lobby: welcome, lobby (no match yet)
+    ann, ann_writer = await raw(host, hello("Ann"))
+    got = await first_frames(ann, 2)
+    assert [m["type"] for m in got] == ["welcome", "lobby"]
+    token = got[0]["token"]
+    rail, rail_writer = await raw(host, hello("Rail", spectate=True))
+    assert [m["type"] for m in await first_frames(rail, 2)] == ["welcome", "lobby"]
+    # the seat that fills the table: welcome, its lobby, the match's lobby, then seq 1
+    bea, bea_writer = await raw(host, hello("Bea"))
+    got = await first_frames(bea, 4)
+    assert [m["type"] for m in got] == ["welcome", "lobby", "lobby", "state"]
+    assert [m["state"] for m in got[1:3]] == ["lobby", "playing"] and got[3]["seq"] == 1
+    # a spectator mid-match, and a rejoin mid-match: welcome, lobby, state
+    late, late_writer = await raw(host, hello("Late", spectate=True))
+    got = await first_frames(late, 3)
+    assert [m["type"] for m in got] == ["welcome", "lobby", "state"]
+    assert got[1]["state"] == "playing" and got[2]["view"]["seat"] is None
+    back, back_writer = await raw(host, hello("Ann", token=token))
+    got = await first_frames(back, 3)
+    assert [m["type"] for m in got] == ["welcome", "lobby", "state"]
+    assert got[0]["seat"] == 0 and got[2]["view"]["seat"] == 0 and got[2]["view"]["hand"]
+    for w in (ann_writer, rail_writer, bea_writer, late_writer, back_writer):
+        w.close()
