@@ -102,9 +102,20 @@ def hand_points(cards: Iterable[int]) -> int:
     return sum(VALUES[c] for c in cards)
 
 
+#: Suits in the order a hand is shown: black and red take turns (♠ ♥ ♣ ♦), as players hold them.
+SHOWN_SUIT_ORDER = tuple(SUITS.index(s) for s in "SHCD")
+
+
 def sort_key_by_suit(card: int) -> tuple[int, int]:
-    return suit(card), (rank(card) - 1) % 13  # ace high within its suit
+    """A hand shown by suit (♠ ♥ ♣ ♦), aces high, jokers last: the terminal client's order
+    and the replay's."""
+    if card == JOKER:
+        return len(SHOWN_SUIT_ORDER), 0
+    return SHOWN_SUIT_ORDER.index(suit(card)), (rank(card) - 1) % 13
 
 
 def sort_key_by_rank(card: int) -> tuple[int, int]:
-    return (rank(card) - 1) % 13, suit(card)
+    """A hand shown by rank, aces high, then by suit as :func:`sort_key_by_suit`; jokers last."""
+    if card == JOKER:
+        return 13, 0
+    return (rank(card) - 1) % 13, SHOWN_SUIT_ORDER.index(suit(card))

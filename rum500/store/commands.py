@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rum500.i18n import _, ngettext
 from rum500.store import exchange
 from rum500.store import log as L
 from rum500.store.db import StoreError, db_path, describe, open_db, reading
@@ -23,6 +24,11 @@ from rum500.store.db import StoreError, db_path, describe, open_db, reading
 def _fail(message: str) -> int:
     print(f"rum500: {message}", file=sys.stderr)
     return 1
+
+
+def _totals(totals: list[int]) -> str:
+    """``120 / 85 / -20``: a match's totals as ``history`` and ``import`` show them."""
+    return " / ".join(str(t) for t in totals)
 
 
 def _local(stamp: str | None) -> str:
@@ -69,28 +75,41 @@ def run_history(args: argparse.Namespace) -> int:
     if getattr(args, "json", False):
         print(json.dumps(matches, ensure_ascii=False, indent=1))
         return 0
+    if not matches:
+        if hidden and not everything:  # only matches left in their first hand: say so
+            print(
+                ngettext(
+                    "No match to list: the game log holds only {n} match left before its "
+                    "first hand ended (--all lists it; it can be resumed).",
+                    "No match to list: the game log holds only {n} matches left before "
+                    "their first hand ended (--all lists them; they can be resumed).",
+                    hidden,
+                ).format(n=hidden)
+            )
+        else:
+            print(_("No matches in the game log yet."))
+        return 0
     note = ""
     if hidden and not everything:
-        note = (
-            f"({hidden} match{'es' if hidden != 1 else ''} left before the first hand ended "
-            f"{'are' if hidden != 1 else 'is'} not listed: --all lists them)"
-        )
-    if not matches:
-        print("No matches in the game log yet.")
-        if note:
-            print(note)
-        return 0
-    rows = [["game", "date", "table", "players", "winner", "totals", "state"]]
+        note = ngettext(
+            "({n} match left before the first hand ended is not listed: --all lists it)",
+            "({n} matches left before the first hand ended are not listed: --all lists them)",
+            hidden,
+        ).format(n=hidden)
+    rows = [[_("game"), _("date"), _("table"), _("players"), _("winner"), _("totals"), _("state")]]
     damaged = 0
     for m in matches:
         if m["status"] == "finished":
-            state = f"finished, {m['hands']} hand{'s' if m['hands'] != 1 else ''}"
+            state = ngettext("finished, {n} hand", "finished, {n} hands", m["hands"])
         else:
-            state = f"unfinished, {m['hands']} hand{'s' if m['hands'] != 1 else ''} played"
+            state = ngettext(
+                "unfinished, {n} hand played", "unfinished, {n} hands played", m["hands"]
+            )
+        state = state.format(n=m["hands"])
         if m["source"] == "import":
-            state += " (imported)"
+            state += " " + _("(imported)")
         if m.get("damaged"):
-            state = f"DAMAGED: {m['damaged']}"
+            state = _("DAMAGED: {why}").format(why=m["damaged"])
             damaged += 1
         rows.append(
             [
@@ -99,7 +118,7 @@ def run_history(args: argparse.Namespace) -> int:
                 m["table"] or "-",
                 ", ".join(m["players"]),
                 m["winner"] or "-",
-                " / ".join(str(t) for t in m["totals"]),
+                _totals(m["totals"]),
                 state,
             ]
         )
@@ -108,9 +127,13 @@ def run_history(args: argparse.Namespace) -> int:
         print(note)
     if damaged:
         print(
-            f"{damaged} match{'es' if damaged != 1 else ''} cannot be replayed or exported: "
-            "the game log is damaged. 'rum500 salvage' copies every match that can still be "
-            "read into a new log."
+            ngettext(
+                "{n} match cannot be replayed or exported: the game log is damaged. "
+                "'rum500 salvage' copies every match that can still be read into a new log.",
+                "{n} matches cannot be replayed or exported: the game log is damaged. "
+                "'rum500 salvage' copies every match that can still be read into a new log.",
+                damaged,
+            ).format(n=damaged)
         )
     return 0
 
@@ -131,25 +154,36 @@ def run_salvage(args: argparse.Namespace) -> int:
     except StoreError as e:
         return _fail(str(e))
     except (sqlite3.Error, OSError) as e:
-        return _fail(f"cannot write {target}: {describe(e, target)}")
+        return _fail(_("cannot write {file}: {why}").format(file=target, why=describe(e, target)))
     saved = [r for r in report if r["new_id"]]
     for r in report:
-        if r["new_id"] is None:
-            print(f"game {r['game_id']}: lost — {r['problem']}")
+        game, new = r["game_id"], r["new_id"]
+        if new is None:
+            print(_("game {id}: lost — {why}").format(id=game, why=r["problem"]))
         elif r["problem"]:
-            of = f"{r['actions']} of {r['of']}" if r["of"] else f"the first {r['actions']}"
+            if r["of"]:
+                of = _("{n} of {of} actions").format(n=r["actions"], of=r["of"])
+            else:
+                of = _("the first {n} actions").format(n=r["actions"])
             print(
-                f"game {r['game_id']}: {of} actions saved as game {r['new_id']} "
-                f"(unfinished: it can be resumed) — {r['problem']}"
+                _(
+                    "game {id}: {of} saved as game {new} (unfinished: it can be resumed) — {why}"
+                ).format(id=game, of=of, new=new, why=r["problem"])
             )
         else:
-            print(f"game {r['game_id']}: whole ({r['actions']} actions) as game {r['new_id']}")
+            print(
+                _("game {id}: whole ({n} actions) as game {new}").format(
+                    id=game, n=r["actions"], new=new
+                )
+            )
     if not saved:
-        print(f"nothing could be read from {source}: no new log written")
+        print(_("nothing could be read from {file}: no new log written").format(file=source))
         return 1
     print(
-        f"{len(saved)} of {len(report)} matches written to {target}. To use it as your game "
-        f"log: move {source} aside, then move {target} to {source}."
+        _(
+            "{saved} of {all} matches written to {target}. To use it as your game log: "
+            "move {source} aside, then move {target} to {source}."
+        ).format(saved=len(saved), all=len(report), target=target, source=source)
     )
     return 0
 
@@ -165,10 +199,25 @@ def run_stats(args: argparse.Namespace) -> int:
         return 0
     if not table:
         if player:
-            return _fail(f"no finished match of a player named {player!r} in the game log")
-        print("No finished matches in the game log yet.")
+            return _fail(
+                _("no finished match of a player named {name} in the game log").format(
+                    name=repr(player)
+                )
+            )
+        print(_("No finished matches in the game log yet."))
         return 0
-    rows = [["player", "matches", "wins", "win rate", "hands", "mean hand", "best", "run"]]
+    rows = [
+        [
+            _("player"),
+            _("matches"),
+            _("wins"),
+            _("win rate"),
+            _("hands"),
+            _("mean hand"),
+            _("best"),
+            _("run"),
+        ]
+    ]
     for s in table:
         best = s["best_match"]
         mean = s["mean_hand_score"]
@@ -180,12 +229,14 @@ def run_stats(args: argparse.Namespace) -> int:
                 f"{100 * s['win_rate']:.0f}%",
                 str(s["hands"]),
                 f"{mean:.1f}" if mean is not None else "-",
-                f"{best['total']} (game {best['game_id']})" if best else "-",
+                _("{total} (game {id})").format(total=best["total"], id=best["game_id"])
+                if best
+                else "-",
                 str(s["longest_win_run"]),
             ]
         )
     print(_table(rows, right={1, 2, 3, 4, 5, 7}))
-    print("best: highest final total in one match; run: longest run of wins in a row")
+    print(_("best: highest final total in one match; run: longest run of wins in a row"))
     return 0
 
 
@@ -193,7 +244,9 @@ def _bot_mark(bot: str | None) -> str:
     """ " (bot: hard)" for a bot of a known level; " (bot)" when the log only says bot."""
     if not bot:
         return ""
-    return " (bot)" if bot in ("bot", "True", "1") else f" (bot: {bot})"
+    if bot in ("bot", "True", "1"):
+        return " " + _("(bot)")
+    return " " + _("(bot: {level})").format(level=bot)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -203,9 +256,12 @@ def run_replay(args: argparse.Namespace) -> int:
             mid = L.resolve(conn, args.game_id)
             match = L.load_match(conn, mid)
         if match["status"] != "finished":
+            command = "play" if L.is_solo(match["seats"]) else "host"  # as it was started
             raise StoreError(
-                f"game {mid} is not finished: a replay shows every hand face up, so only "
-                f"finished matches can be replayed (resume it with 'rum500 host --resume {mid}')"
+                _(
+                    "game {id} is not finished: a replay shows every hand face up, so only "
+                    "finished matches can be replayed (resume it with '{command}')"
+                ).format(id=mid, command=f"rum500 {command} --resume {mid}")
             )
         from rum500.store.replay import ReplayModel, run_viewer
 
@@ -213,7 +269,7 @@ def run_replay(args: argparse.Namespace) -> int:
     except StoreError as e:
         return _fail(str(e))
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return _fail("the replay viewer needs a terminal")
+        return _fail(_("the replay viewer needs a terminal"))
     run_viewer(model, ascii_only=bool(getattr(args, "ascii", False)))
     return 0
 
@@ -232,7 +288,7 @@ def run_export(args: argparse.Namespace) -> int:
             )
     except StoreError as e:
         return _fail(str(e))
-    print(f"game {mid} written to {args.file}")
+    print(_("game {id} written to {file}").format(id=mid, file=args.file))
     return 0
 
 
@@ -249,15 +305,19 @@ def run_import(args: argparse.Namespace) -> int:
         finally:
             conn.close()
     except StoreError as e:
-        return _fail(f"{e} (nothing was imported)")
+        return _fail(_("{why} (nothing was imported)").format(why=e))
     except (sqlite3.Error, OSError) as e:  # while writing: the transaction rolled back
         why = describe(e, db_path())
-        return _fail(f"cannot write the game log: {why}; nothing was imported")
+        return _fail(_("cannot write the game log: {why}; nothing was imported").format(why=why))
     names = ", ".join(s["name"] for s in match["seats"])
     game = match["_game"]
     if game.winner is not None:
-        outcome = f"winner {match['seats'][game.winner]['name']}"
+        outcome = _("winner {name}").format(name=match["seats"][game.winner]["name"])
     else:
-        outcome = "unfinished"
-    print(f"imported as game {mid} ({names}; {outcome}; totals {game.totals})")
+        outcome = _("unfinished")
+    print(
+        _("imported as game {id} ({names}; {outcome}; totals {totals})").format(
+            id=mid, names=names, outcome=outcome, totals=_totals(game.totals)
+        )
+    )
     return 0

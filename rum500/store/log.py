@@ -26,6 +26,11 @@ def newest_solo(conn: sqlite3.Connection) -> int | None:
     return int(row[0]) if row is not None else None
 
 
+def is_solo(seats: list[dict]) -> bool:
+    """Whether a match's seats are those of ``rum500 play``: one person, bots in the rest."""
+    return sum(1 for s in seats if not s.get("bot")) == 1
+
+
 def solo_to_continue(path: Path | str | None = None) -> dict | None:
     """The newest unfinished solo match, for the lobby's "Continue": ``{game_id, players
     (names), hands, totals}``; None when there is none or the log cannot be read."""

@@ -21,6 +21,8 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
+from rum500 import cards as C
+from rum500.i18n import N_, _, ngettext
 from rum500.rules import Game
 from rum500.store.log import new_game
 
@@ -28,8 +30,11 @@ SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 CARD_START, CARD_END = "\x1e", "\x1f"  # around a card code in Frame.what
 
 
-def card_mark(card: object) -> str:
-    """A card in :attr:`Frame.what`: shown like every other card when rendered."""
+def card_mark(card: object, stands_for: object = None) -> str:
+    """A card in :attr:`Frame.what`: shown like every other card when rendered; a joker
+    with the card it stands for (``JK=9H``: ``🃏9♥``, as on the table)."""
+    if stands_for and card == C.JOKER_NAME:
+        return f"{CARD_START}{card}={stands_for}{CARD_END}"
     return f"{CARD_START}{card}{CARD_END}"
 
 
@@ -71,7 +76,8 @@ class ReplayModel:
         self.match = match
         self.names = [s["name"] for s in match["seats"]]
         game = new_game(match)
-        self.frames: list[Frame] = [self._frame(game, 0, 0, f"{self._who(game.dealer)} dealt")]
+        dealt = _("{who} dealt").format(who=self._who(game.dealer))
+        self.frames: list[Frame] = [self._frame(game, 0, 0, dealt)]
         move = 0
         for k, entry in enumerate(match["actions"], start=1):
             action = entry["action"]
@@ -90,7 +96,10 @@ class ReplayModel:
 
     def _frame(self, game: Game, step: int, move: int, what: str) -> Frame:
         v = game.view(None)
-        hands = [game.view(s)["hand"] for s in range(v["players"])]
+        hands = [  # every hand as the terminal client shows one: by suit, aces high
+            sorted(game.view(s)["hand"], key=lambda t: C.sort_key_by_suit(C.parse(t)))
+            for s in range(v["players"])
+        ]
         over = v["phase"] in ("hand_over", "game_over")
         return Frame(
             step=step,
@@ -115,51 +124,59 @@ class ReplayModel:
         who = self._who(seat)
         kind = action.get("type")
         if kind == "draw" and action.get("source") == "stock":
-            text = f"{who} drew from the stock"
+            text = _("{who} drew from the stock").format(who=who)
         elif kind == "draw":
             taken = next((e.get("cards") for e in events if e.get("type") == "draw"), None)
             taken = taken or []
             above = len(taken) - 1
-            if above == 1:
-                text = f"{who} took {card_mark(taken[0])} and the card above it"
-            elif above > 1:
-                text = f"{who} took {card_mark(taken[0])} and the {above} cards above it"
+            if above >= 1:
+                text = ngettext(
+                    "{who} took {card} and the card above it",
+                    "{who} took {card} and the {n} cards above it",
+                    above,
+                ).format(who=who, card=card_mark(taken[0]), n=above)
             else:
-                text = f"{who} took {cards_mark(taken)} from the discard pile"
-        elif kind == "meld":
-            text = f"{who} melded {cards_mark(action.get('cards', []))}"
-            if action.get("jokers"):  # what each joker stands for, in order
-                text += f" (the joker as {cards_mark(action['jokers'])})"
+                text = _("{who} took {cards} from the discard pile").format(
+                    who=who, cards=cards_mark(taken)
+                )
+        elif kind == "meld":  # each joker with the card it stands for, as on the table
+            names = iter(action.get("jokers") or [])
+            shown = " ".join(
+                card_mark(c, next(names, None) if c == C.JOKER_NAME else None)
+                for c in action.get("cards", [])
+            )
+            text = _("{who} melded {cards}").format(who=who, cards=shown)
         elif kind == "layoff":
-            text = f"{who} laid off {card_mark(action.get('card'))} on meld {action.get('meld')}"
-            if action.get("joker"):
-                text += f" (as {card_mark(action['joker'])})"
+            text = _("{who} laid off {card} on meld {meld}").format(
+                who=who,
+                card=card_mark(action.get("card"), action.get("joker")),
+                meld=action.get("meld"),
+            )
         elif kind == "rummy":
             caller = self._who(action.get("seat"))
             card = next((e.get("card") for e in events if e.get("type") == "rummy"), "?")
-            meld = action.get("meld")
-            text = f"{caller} called Rummy! and laid {card_mark(card)} off on meld {meld}"
-            if action.get("joker"):
-                text += f" (as {card_mark(action['joker'])})"
+            text = _("{who} called Rummy! and laid {card} off on meld {meld}").format(
+                who=caller, card=card_mark(card, action.get("joker")), meld=action.get("meld")
+            )
         elif kind == "close_claims":
-            text = "nobody called Rummy!"
+            text = _("nobody called Rummy!")
         elif kind == "discard":
-            text = f"{who} discarded {card_mark(action.get('card'))}"
+            text = _("{who} discarded {card}").format(who=who, card=card_mark(action.get("card")))
         elif kind == "end_hand":
-            text = f"{who} ended the hand (the stock is empty)"
+            text = _("{who} ended the hand (the stock is empty)").format(who=who)
         elif kind == "deal":
-            return f"{who} dealt hand {self.frames[-1].hand_number + 1}"
+            return _("{who} dealt hand {n}").format(who=who, n=self.frames[-1].hand_number + 1)
         else:
             text = f"{who}: {kind}"
         for e in events:
             if e.get("type") == "reshuffle":
-                text += "; the discard pile was turned over as the new stock"
+                text += _("; the discard pile was turned over as the new stock")
             elif e.get("type") == "hand_end":
-                text += "; the hand is over"
+                text += _("; the hand is over")
             elif e.get("type") == "game_over":
-                text += f"; {self._who(e.get('winner'))} wins the match"
+                text += _("; {who} wins the match").format(who=self._who(e.get("winner")))
             elif e.get("type") == "tie":
-                text += "; a tie at the target: play goes on"
+                text += _("; a tie at the target: play goes on")
         return text
 
     # ------------------------------------------------------------------ moving
@@ -226,15 +243,31 @@ class ReplayModel:
                 if k:
                     out.append(("", " "))
                 s = stands[k] if stands and k < len(stands) else None
-                out.append(("class:red" if c[-1] in "HD" else "class:black", shown(c, s)))
+                if s is None and "=" in c:  # a joker in Frame.what, with what it stands for
+                    c, s = c.split("=", 1)
+                red = (s or c)[-1] in "HD"
+                out.append(("class:red" if red else "class:black", shown(c, s)))
 
-        title = f"Replay of game {m['id']}"
+        def number(n: int, sign: bool = False) -> str:
+            """``-49`` (``+5`` with ``sign``) with the one minus sign of the screen."""
+            text = f"{n:+d}" if sign else str(n)
+            return text if ascii_only else text.replace("-", "−")
+
+        minus = "-" if ascii_only else "−"
+
+        title = _("Replay of game {id}").format(id=m["id"])
         if m.get("table"):
             title += f" — {m['table']}"
         line(title, "class:title")
         line(
-            f"Hand {f.hand_number} of {self.hands_total} · move {f.move} of "
-            f"{self.moves_in_hand()} · step {f.step} of {len(self.frames) - 1}",
+            _("Hand {hand} of {hands} · move {move} of {moves} · step {step} of {steps}").format(
+                hand=f.hand_number,
+                hands=self.hands_total,
+                move=f.move,
+                moves=self.moves_in_hand(),
+                step=f.step,
+                steps=len(self.frames) - 1,
+            ),
             "class:title",
         )
         for k, part in enumerate(f.what.split(CARD_START)):  # the cards as everywhere else
@@ -244,45 +277,57 @@ class ReplayModel:
             out.append(("class:what", rest))
         out.append(("", "\n"))
         if f.winner is not None:
-            line(f"{self._who(f.winner)} wins the match.", "class:title")
+            line(_("{who} wins the match.").format(who=self._who(f.winner)), "class:title")
         r = f.result
         if r is not None:
-            line(f"Hand {r['hand']} is over — score sheet: table − in hand = score", "class:title")
+            line(
+                _("Hand {n} is over — score sheet: table {minus} in hand = score").format(
+                    n=r["hand"], minus=minus
+                ),
+                "class:title",
+            )
         else:
             line()
         for seat, hand in enumerate(f.hands):
             to_move = f.turn == seat and f.phase in ("draw", "play")
-            marks = ["dealer"] if seat == f.dealer else []
+            marks = [_("dealer")] if seat == f.dealer else []
             if to_move:
-                marks.append(f"to {f.phase}")
+                marks.append(_("to draw") if f.phase == "draw" else _("to play"))
             head = f"{'>' if to_move else ' '} {self._who(seat)}"
             if marks:
                 head += f" ({', '.join(marks)})"
             if r is not None:
-                score = (
-                    f"  table {r['table_points'][seat]} − {r['hand_points'][seat]}"
-                    f" = {r['scores'][seat]:+d}  total {r['totals'][seat]}"
+                score = "  " + _("table {table} {minus} {hand} = {score}  total {total}").format(
+                    table=number(r["table_points"][seat]),
+                    minus=minus,
+                    hand=number(r["hand_points"][seat]),
+                    score=number(r["scores"][seat], sign=True),
+                    total=number(r["totals"][seat]),
                 )
             else:
-                score = f"  table {f.table_points[seat]}  total {f.totals[seat]}"
-            shown_hand = f"  hand ({len(hand)}): " + " ".join(shown(c) for c in hand)
+                score = "  " + _("table {table}  total {total}").format(
+                    table=number(f.table_points[seat]), total=number(f.totals[seat])
+                )
+            hand_label = "  " + _("hand ({n}):").format(n=len(hand)) + " "
+            shown_hand = hand_label + " ".join(shown(c) for c in hand)
             out.append(("class:seat", head))
             out.append(("", score))
             # one line per seat when it fits (so eight seats fit on 24 rows), else two
             if len(head) + len(score) + len(shown_hand) > width:
                 out.append(("", "\n  "))
-            out.append(("", f"  hand ({len(hand)}): "))
+            out.append(("", hand_label))
             cards(hand)
             out.append(("", "\n"))
-        out.append(("", f"Stock: {f.stock}   Discard pile (bottom → top): "))
+        out.append(("", _("Stock: {n}   Discard pile (bottom → top):").format(n=f.stock) + " "))
         cards(f.pile)
         out.append(("", "\n"))
         if f.must_play:
             cards([f.must_play])
-            line(" must be played this turn", "class:what")
+            line(" " + _("must be played this turn"), "class:what")
         if f.melds:
-            out.append(("", "Melds:"))
-            used = len("Melds:")
+            melds_label = _("Melds:")
+            out.append(("", melds_label))
+            used = len(melds_label)
             for meld in f.melds:  # packed side by side, as many as fit on a line
                 owner = self._who(meld.get("owner"))
                 laid = sorted({self._who(b) for b in meld["by"]} - {owner})
@@ -304,8 +349,8 @@ class ReplayModel:
         return out
 
 
-HELP = " ←/→ move · ↑/↓ hand · Home/End: start/end · q quit "
-HELP_ASCII = " left/right: move, up/down: hand, Home/End: start/end, q: quit "
+HELP = N_(" ←/→ move · ↑/↓ hand · Home/End: start/end · q quit ")
+HELP_ASCII = N_(" left/right: move, up/down: hand, Home/End: start/end, q: quit ")
 
 
 def build_app(
@@ -346,7 +391,7 @@ def build_app(
         wrap_lines=True,
     )
     footer = Window(
-        FormattedTextControl(lambda: [("class:footer", HELP_ASCII if ascii_only else HELP)]),
+        FormattedTextControl(lambda: [("class:footer", _(HELP_ASCII if ascii_only else HELP))]),
         height=1,
     )
     style = Style.from_dict(

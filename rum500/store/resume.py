@@ -17,10 +17,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from rum500.i18n import _
+from rum500.i18n import _, ngettext
 from rum500.store.db import StoreError, db_path, is_empty, open_db
 from rum500.store.journal import Journal
-from rum500.store.log import load_for_resume
+from rum500.store.log import is_solo, load_for_resume
 
 log = logging.getLogger("rum500.store")
 
@@ -47,6 +47,8 @@ def attach_journal(config: Any, args: Any = None, *, path: Any = None) -> str:
         config.journal = Journal(where, bot_level=_level(config))
         return note
     game, seats, info = load_for_resume(resume, where)
+    if getattr(args, "command", "host") == "play" and not is_solo(seats):
+        raise StoreError(not_solo(info["game_id"], seats))
     if getattr(config, "host_player", None):  # the host plays here: give them their seat
         hosting = getattr(args, "command", "host") == "host"
         given = hosting and getattr(args, "player_given", True)
@@ -95,6 +97,19 @@ def no_seat(game_id: object, name: str, seats: list[dict]) -> str:
         "no seat of game {id} is called {name}: its seats are {seats}; "
         "use --player with the name of yours"
     ).format(id=game_id, name=name, seats=names)
+
+
+def not_solo(game_id: object, seats: list[dict]) -> str:
+    """The refusal of ``play --resume`` for a match played by several people (or none): it
+    is resumed by hosting it, and each player rejoins their own seat."""
+    people = [s["name"] for s in seats if not s.get("bot")]
+    return ngettext(
+        "game {id} is not a solo match ({n} person at its table: {names}): host it again "
+        "with 'rum500 host --resume {id}', and the players rejoin their seats",
+        "game {id} is not a solo match ({n} people at its table: {names}): host it again "
+        "with 'rum500 host --resume {id}', and the players rejoin their seats",
+        len(people),
+    ).format(id=game_id, n=len(people), names=", ".join(people) or "-")
 
 
 def _level(config: Any) -> str:

@@ -52,22 +52,6 @@ LOG_LINES = 300
 CHAT_LINES = 100
 
 
-#: Suits in display order: black and red take turns (♠ ♥ ♣ ♦), as players hold them.
-SUIT_ORDER = [C.SUITS.index(s) for s in "SHCD"]
-
-
-def _by_suit(card: int) -> tuple[int, int]:
-    if C.is_joker(card):
-        return len(SUIT_ORDER), 0  # jokers last, whatever the sort
-    return SUIT_ORDER.index(C.suit(card)), (C.rank(card) - 1) % 13  # ace high
-
-
-def _by_rank(card: int) -> tuple[int, int]:
-    if C.is_joker(card):
-        return 13, 0
-    return (C.rank(card) - 1) % 13, SUIT_ORDER.index(C.suit(card))
-
-
 def _default_spawn(coro: Coroutine[Any, Any, Any]) -> Any:
     return asyncio.ensure_future(coro)
 
@@ -184,7 +168,7 @@ class TableModel:
         """My hand in display order (by suit or by rank, aces high)."""
         if not self.view or not self.view.get("hand"):
             return []
-        key = _by_suit if self.sort_mode == "suit" else _by_rank
+        key = C.sort_key_by_suit if self.sort_mode == "suit" else C.sort_key_by_rank
         return sorted(self.view["hand"], key=lambda t: key(C.parse(t)))
 
     def pile(self) -> list[str]:
