@@ -586,6 +586,12 @@ class Host:
         """Tell every player about trouble at the host (a ``notice`` message)."""
         self.server.notice(code, text)
 
+    def set_hint(self, on: bool) -> None:
+        """The host player turns the hint (the ``h`` key: the expert bot's move) off or on for
+        everyone at the table: the lobby message's ``hint``, sent to every player at once."""
+        self.server.lobby_extra["hint"] = bool(on)
+        self.server.broadcast_lobby()
+
     @property
     def table_id(self) -> str:
         """The table's id (the TXT record's ``id``, ``welcome``'s ``table.id``)."""
