@@ -73,7 +73,12 @@ def _match_ids(conn: sqlite3.Connection) -> list[int]:
     top = _one(conn, "SELECT seq FROM sqlite_sequence WHERE name = 'matches'")
     ids, gap, mid = [], 0, 1
     while gap < MAX_GAP and (top is None or mid <= int(top[0])):
-        if _one(conn, "SELECT 1 FROM matches WHERE id = ?", mid) is not None:
+        try:
+            found = conn.execute("SELECT 1 FROM matches WHERE id = ?", (mid,)).fetchone()
+            there = found is not None
+        except sqlite3.DatabaseError:  # its row is on a damaged page: a match (ids are never
+            there = top is not None  # reused) to report as lost, up to the last id given
+        if there:
             ids.append(mid)
             gap = 0
         else:
@@ -95,9 +100,15 @@ def _read_match(conn: sqlite3.Connection, mid: int) -> tuple[dict, list[dict], G
         for seat in range(int(match["players"])):
             s = _one(conn, "SELECT * FROM seats WHERE match_id = ? AND seat = ?", mid, seat)
             seats.append(
-                dict(s) if s is not None
-                else {"match_id": mid, "seat": seat, "name": f"seat {seat}", "token": None,
-                      "bot": None}
+                dict(s)
+                if s is not None
+                else {
+                    "match_id": mid,
+                    "seat": seat,
+                    "name": f"seat {seat}",
+                    "token": None,
+                    "bot": None,
+                }
             )
         try:
             options = Options.from_dict(json.loads(match["options"]))
@@ -168,10 +179,19 @@ def _salvage_one(damaged: sqlite3.Connection, out: sqlite3.Connection, mid: int)
             " seed, options, deck, status, winner, totals, hands_played, source)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                match["uid"], match["created_at"], stamp,
-                match["finished_at"] if over else None, match["table_name"] or "",
-                match["players"], str(match["seed"]), match["options"], match["deck"],
-                status, game.winner if over else None, dumps(game.totals), len(game.results),
+                match["uid"],
+                match["created_at"],
+                stamp,
+                match["finished_at"] if over else None,
+                match["table_name"] or "",
+                match["players"],
+                str(match["seed"]),
+                match["options"],
+                match["deck"],
+                status,
+                game.winner if over else None,
+                dumps(game.totals),
+                len(game.results),
                 match.get("source") or "host",
             ),
         )
