@@ -21,8 +21,10 @@ class Move:
     source: str | None = None  # "stock" or "discard"
     taken: list[str] = field(default_factory=list)  # cards taken from the discard pile
     depth: int = 0  # how many cards it took from the pile
-    melded: list[tuple[list[str], int | None]] = field(default_factory=list)  # (cards, id)
-    laid_off: list[tuple[str, int | None]] = field(default_factory=list)  # (card, meld id)
+    #: (cards, meld id, what its jokers stand for, in order)
+    melded: list[tuple[list[str], int | None, list[str]]] = field(default_factory=list)
+    #: (card, meld id, what it stands for when it is a joker)
+    laid_off: list[tuple[str, int | None, str | None]] = field(default_factory=list)
     discarded: str | None = None
     ended: bool = False  # ended the hand (stock empty)
 
@@ -87,13 +89,25 @@ class Changes:
         if kind == "meld":
             cards = e.get("cards")
             meld = e.get("meld")
+            jokers = e.get("jokers")
             if isinstance(cards, list):
                 move.melded.append(
-                    ([str(c) for c in cards], meld if isinstance(meld, int) else None)
+                    (
+                        [str(c) for c in cards],
+                        meld if isinstance(meld, int) else None,
+                        [str(j) for j in jokers] if isinstance(jokers, list) else [],
+                    )
                 )
         elif kind == "layoff":
             meld = e.get("meld")
-            move.laid_off.append((str(e.get("card", "?")), meld if isinstance(meld, int) else None))
+            joker = e.get("joker")
+            move.laid_off.append(
+                (
+                    str(e.get("card", "?")),
+                    meld if isinstance(meld, int) else None,
+                    str(joker) if joker else None,
+                )
+            )
         elif kind == "take_back":
             undone = e.get("action") if isinstance(e.get("action"), dict) else {}
             if undone.get("type") == "meld" and move.melded:
@@ -111,6 +125,6 @@ class Changes:
         melds: set[int] = set()
         layoffs: set[tuple[int, str]] = set()
         for m in self.moves.values():
-            melds.update(i for _, i in m.melded if i is not None)
-            layoffs.update((i, c) for c, i in m.laid_off if i is not None)
+            melds.update(i for _, i, _j in m.melded if i is not None)
+            layoffs.update((i, c) for c, i, _j in m.laid_off if i is not None)
         return melds, layoffs

@@ -64,6 +64,15 @@ def cards_text(cards: list[str], ascii: bool = False) -> str:
     return " ".join(card_text(c, ascii) for c in cards)
 
 
+def named_cards_text(cards: list, jokers: object, ascii: bool = False) -> str:
+    """Cards put down, each joker with the card it stands for (``jokers``: the names in the
+    order the jokers come, as a ``meld`` event or action has them): ``🃏9♥ A♥ A♦``."""
+    names = iter(str(j) for j in (jokers if isinstance(jokers, list) else []))
+    return " ".join(
+        card_text(str(c), ascii, next(names, None) if c == C.JOKER_NAME else None) for c in cards
+    )
+
+
 def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
     """Log lines for one public event from the host."""
     kind = e.get("type")
@@ -85,11 +94,7 @@ def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
             )
         ]
     if kind == "meld":
-        cards = [str(c) for c in e.get("cards") or []]
-        names = iter(str(j) for j in e.get("jokers") or [])
-        shown = " ".join(
-            card_text(c, ascii, next(names, None) if c == C.JOKER_NAME else None) for c in cards
-        )
+        shown = named_cards_text(e.get("cards") or [], e.get("jokers"), ascii)
         return [_("{who} melds {cards}.").format(who=who, cards=shown)]
     if kind == "layoff":
         card = card_text(str(e.get("card", "?")), ascii, e.get("joker"))
@@ -101,7 +106,7 @@ def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
     if kind == "rummy":
         return [rummy_text(e, name_of, ascii)]
     if kind == "pass":
-        return [_("{who} does not call Rummy!.").format(who=who)]
+        return [_("{who} does not call Rummy!").format(who=who)]
     if kind == "take_back":
         undone = e.get("action") if isinstance(e.get("action"), dict) else {}
         if undone.get("type") == "meld":
@@ -151,11 +156,7 @@ def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
         i = a.get("index", len(pile) - 1)
         return _("take {cards} from the discard pile").format(cards=cards_text(pile[i:], ascii))
     if kind == "meld":
-        names = iter(str(j) for j in a.get("jokers") or [])
-        shown = " ".join(
-            card_text(str(c), ascii, next(names, None) if c == C.JOKER_NAME else None)
-            for c in a.get("cards") or []
-        )
+        shown = named_cards_text(a.get("cards") or [], a.get("jokers"), ascii)
         return _("meld {cards}").format(cards=shown)
     if kind == "layoff":
         meld = next((m for m in view.get("melds") or [] if m["id"] == a.get("meld")), None)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 
+from prompt_toolkit.formatted_text.utils import fragment_list_to_text
+
 from rum500.i18n import _
+from rum500.tui.wrapping import wrap_text
 
 #: --ascii: the arrows of the help in plain ASCII (the key column re-aligned after them).
 ASCII_ARROWS = str.maketrans(
-    {"←": "<-", "→": "->", "↑": "^", "↓": "v", "♦": "D", "—": "-", "♥": "H", "🃏": "*"}
+    {"←": "<-", "→": "->", "↑": "^", "↓": "v", "♦": "D", "—": "-", "♥": "H", "🃏": "*", "…": "..."}
 )
 _KEY_ROW = re.compile(r"^(  \S.*?)(\s{2,})(\S.*)$")
 
@@ -119,17 +122,57 @@ def host_keys_text() -> str:
     )
 
 
+def host_hint_text() -> str:
+    return _(
+        "  I              turn the hint (h) off for everyone at this table, or on again\n"
+        "                 (a table of several people; every player is told)"
+    )
+
+
 def help_lines(
-    ascii: bool = False, options: dict | None = None, hosting: bool = False
+    ascii: bool = False,
+    options: dict | None = None,
+    hosting: bool = False,
+    width: int | None = None,
 ) -> list[str]:
     """The help screen's lines; with ``ascii`` the arrows in ASCII, the columns kept; with
     the table's ``options``, the house rules on at this table; ``hosting``: the host
-    player's keys too (last)."""
+    player's keys too (last). With ``width``, every line longer than that is wrapped between
+    words (a key's description goes on under the description, not under the key): no word
+    is lost on a narrow screen, nor in a language with longer words."""
     text = keys_text() + "\n\n" + rules_text()
     house = house_rules_text(options)
     if house:
         text += "\n\n" + house
     if hosting:
-        text += "\n\n" + host_keys_text()
+        text += "\n\n" + host_keys_text() + "\n" + host_hint_text()
     lines = text.splitlines()
-    return [_ascii_line(line) for line in lines] if ascii else lines
+    if ascii:
+        lines = [_ascii_line(line) for line in lines]
+    if width is None:
+        return lines
+    out: list[str] = []
+    for line, hang in _paragraphs(lines):
+        out += [fragment_list_to_text(row) for row in wrap_text([("", line)], width, indent=hang)]
+    return out
+
+
+def _paragraphs(lines: list[str]) -> list[tuple[str, int]]:
+    """The help's lines as paragraphs to wrap, each with its continuation indent: a line that
+    does not end a sentence goes on in the next one at the same indent (a key's description
+    in its column), so that a narrow screen wraps sentences, not the source's line breaks."""
+    out: list[tuple[str, int]] = []
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        if out and line.strip() and not _KEY_ROW.match(line):
+            text, hang = out[-1]
+            if text.strip() and indent == hang and not text.rstrip().endswith(_ENDS):
+                out[-1] = (text.rstrip() + " " + line.strip(), hang)
+                continue
+        m = _KEY_ROW.match(line)
+        out.append((line, len(m.group(1)) + len(m.group(2)) if m else indent))
+    return out
+
+
+#: what ends a sentence (or a heading) in the help: the next line starts a new one
+_ENDS = (".", "!", "?", ":", ")")

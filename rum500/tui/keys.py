@@ -73,6 +73,7 @@ def build_key_bindings(model: TableModel) -> KeyBindings:
     bind(("o",), model.toggle_sort)
     bind(("g",), model.start_with_bots, play)
     bind(("H",), model.offer_handoff, play)
+    bind(("I",), model.toggle_table_hint, play)
     bind(("h",), model.hint, play)
     bind(("r",), model.claim.call, play)
     bind(("x",), model.claim.pass_, play)

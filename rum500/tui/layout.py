@@ -29,27 +29,7 @@ from prompt_toolkit.widgets.base import Border
 from rum500.i18n import _
 from rum500.tui import render, sheets
 from rum500.tui.model import TableModel
-
-ASCII_TEXT = str.maketrans(
-    {
-        "—": "-",
-        "−": "-",
-        "…": "...",
-        "←": "<-",
-        "→": "->",
-        "↑": "^",
-        "↓": "v",
-        "▶": ">",
-        "◀": "<",
-        "★": "*",
-        "•": "*",
-        "│": "|",
-        "·": "-",
-        "🔒": "[p]",
-        "«": '"',
-        "»": '"',
-    }
-)
+from rum500.tui.wrapping import ASCII_TEXT
 
 
 def plain(model: TableModel | Any, fragments: StyleAndTextTuples) -> StyleAndTextTuples:
@@ -74,14 +54,15 @@ def ascii_borders(enabled: bool) -> Iterator[None]:
             setattr(Border, n, v)
 
 
-def _tail_window(model: TableModel, get_text, get_lines) -> Window:  # type: ignore[no-untyped-def]
-    """A window that keeps its last line in sight (the log, the chat)."""
+def _tail_window(model: TableModel, get_lines, **kw) -> Window:  # type: ignore[no-untyped-def]
+    """A window of lines already wrapped to its width that keeps its last line in sight (the
+    log, the chat)."""
     control = FormattedTextControl(
-        lambda: plain(model, get_text()),
+        lambda: plain(model, render.joined(get_lines())),
         focusable=False,
-        get_cursor_position=lambda: Point(0, max(0, get_lines() - 1)),
+        get_cursor_position=lambda: Point(0, max(0, len(get_lines()) - 1)),
     )
-    return Window(control, wrap_lines=False, always_hide_cursor=True)
+    return Window(control, wrap_lines=False, always_hide_cursor=True, **kw)
 
 
 def _window(model: TableModel, get_text, **kw) -> Window:  # type: ignore[no-untyped-def]
@@ -157,10 +138,14 @@ class Plan:
         self.hand, self.hand_focus = render.hand_lines(model, cols)
         self.recent = render.recent_lines(model, cols)
         self.keys = render.key_lines(model, cols)
+        self.status = render.status_lines(model, cols)
+        #: the chat column's width, and the log's beside it (both wrapped to it)
+        self.chat_w = max(16, min(34, cols * 3 // 8))
+        self.log_w = max(10, cols - self.chat_w - 1)
         h: dict[str, int] = {}
         h["banner"] = 1 if (model.banner or model.banner_text() or model.notice) else 0
         h["title"] = 1
-        h["status"] = 1
+        h["status"] = min(len(self.status), 6)  # a refusal is read whole, on two rows if need be
         h["keys"] = min(2, len(self.keys))
         h["players"] = min(len(self.players), 5 if model.view else 12)
         h["hand"] = min(4, len(self.hand))
@@ -236,15 +221,13 @@ def _scrolled(model: TableModel, get_lines, get_scroll, pinned=lambda: 0) -> Win
         room = max(1, p.rows - p.bottom() - 2 - pinned())
         lines = get_lines(p.cols - 4)
         top = max(0, min(get_scroll(len(lines), room), len(lines) - room))
-        return render.joined([render.cut(line, p.cols - 4) for line in lines[top : top + room]])
+        shown = lines[top : top + room]
+        return render.joined([render.cut(line, p.cols - 4, model.ascii) for line in shown])
 
     return _window(model, text)
 
 
 def _build_layout(model: TableModel) -> Layout:
-    chat_lines = lambda: max(1, len(list(model.chat_lines)[-20:]))  # noqa: E731
-    log_lines = lambda: max(1, len(list(model.log)[-40:]))  # noqa: E731
-
     def banner() -> StyleAndTextTuples:
         if model.banner:
             return [("class:banner", f" {model.banner_now()} ")]
@@ -272,30 +255,30 @@ def _build_layout(model: TableModel) -> Layout:
             ),
             VSplit(
                 [
-                    _tail_window(model, lambda: render.log(model), log_lines),
+                    _tail_window(
+                        model,
+                        lambda: render.log_lines(model, plan(model).log_w),
+                        width=lambda: Dimension.exact(plan(model).log_w),
+                    ),
                     Window(width=1, char="│" if not model.ascii else "|", style="class:dim"),
-                    Window(
-                        FormattedTextControl(
-                            lambda: plain(model, render.chat(model)),
-                            get_cursor_position=lambda: Point(0, chat_lines() - 1),
-                        ),
-                        width=Dimension(preferred=30, max=34),
-                        wrap_lines=True,
-                        always_hide_cursor=True,
+                    _tail_window(
+                        model,
+                        lambda: render.chat_lines(model, plan(model).chat_w),
+                        width=lambda: Dimension.exact(plan(model).chat_w),
                     ),
                 ],
                 height=lambda: Dimension.exact(plan(model).h["log"]),
             ),
             _window(
                 model,
-                lambda: render.cut(render.last_chat(model), _screen_width()),
+                lambda: render.cut(render.last_chat(model), _screen_width(), model.ascii),
                 height=lambda: Dimension.exact(plan(model).h["chat"]),
             ),
             _part(model, "keys", lambda p: (p.keys, -1, False)),
             _window(
                 model,
-                lambda: render.cut(render.status(model), _screen_width()),
-                height=1,
+                lambda: render.joined(plan(model).status[: plan(model).h["status"]]),
+                height=lambda: Dimension.exact(plan(model).h["status"]),
             ),
         ]
     )
@@ -323,7 +306,7 @@ def _build_layout(model: TableModel) -> Layout:
             "help",
             _scrolled(
                 model,
-                lambda w: [[("", line)] for line in model.help_lines()],
+                lambda w: [[("", line)] for line in model.help_lines(w)],
                 lambda n, room: model.help_scroll,
             ),
             _("Help"),
@@ -348,11 +331,13 @@ def _build_layout(model: TableModel) -> Layout:
             "choose",
             _window(
                 model,
-                lambda: [("class:label", model.choose_text)]
-                + [
-                    ("", f"\n {i + 1}  {label}")
-                    for i, (label, _action) in enumerate(model.choices)
-                ],
+                lambda: (
+                    [("class:label", model.choose_text)]
+                    + [
+                        ("", f"\n {i + 1}  {label}")
+                        for i, (label, _action) in enumerate(model.choices)
+                    ]
+                ),
                 wrap_lines=True,
             ),
             _("Choose"),

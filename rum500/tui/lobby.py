@@ -248,9 +248,7 @@ class LobbyModel:
             self.message = _("No solo match to continue: play one (p).")
             self.on_change()
             return
-        self._choose(
-            {"kind": "continue", "game_id": self.resumable["game_id"], "name": self.name}
-        )
+        self._choose({"kind": "continue", "game_id": self.resumable["game_id"], "name": self.name})
 
     # -- forms
     def open_form(self, kind: str) -> None:
@@ -350,6 +348,8 @@ class LobbyModel:
 
 
 def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
+    from rum500.hosting import options_text
+
     out: StyleAndTextTuples = [("class:title", " " + _("Rummy 500 — lobby") + " "), ("", "\n\n")]
     if model.form is not None:
         titles = {
@@ -388,7 +388,13 @@ def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
                 lock,
             )
             out.append(("class:cursor" if here else "", line + "\n"))
-            out.append(("class:dim", f"      {t.address}:{t.port}\n"))
+            options = options_text(t.options)
+            out.append(
+                (
+                    "class:dim",
+                    f"      {t.address}:{t.port}" + (f"  {options}" if options else "") + "\n",
+                )
+            )
         out.append(("", "\n"))
         keys = [
             ("Enter", _("join the table")),
@@ -404,9 +410,9 @@ def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
                     _("continue your solo match (game {id}: {players}; {hands})").format(
                         id=r["game_id"],
                         players=", ".join(r["players"]),
-                        hands=ngettext(
-                            "{n} hand played", "{n} hands played", r["hands"]
-                        ).format(n=r["hands"]),
+                        hands=ngettext("{n} hand played", "{n} hands played", r["hands"]).format(
+                            n=r["hands"]
+                        ),
                     ),
                 )
             )
@@ -547,9 +553,7 @@ async def _play_choice(
             host_player=choice["name"], bind="127.0.0.1", bot_delay=DEFAULT_BOT_DELAY
         )
         resume = argparse.Namespace(command="play", resume=str(choice["game_id"]), name=None)
-        await host_and_play(
-            config, choice["name"], ascii, args=resume, input=input, output=output
-        )
+        await host_and_play(config, choice["name"], ascii, args=resume, input=input, output=output)
         return
     if choice["kind"] == "join":
         await play_at(

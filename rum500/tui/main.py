@@ -189,7 +189,12 @@ async def _cli_host(
 ) -> int:
     try:
         return await host_and_play(
-            config, name, bool(args.ascii), args=args, interactive_start=interactive_start
+            config,
+            name,
+            bool(args.ascii),
+            args=args,
+            interactive_start=interactive_start,
+            say_resume=True,
         )
     except SessionError as e:
         return _fail(str(e))
@@ -205,10 +210,12 @@ async def host_and_play(
     input: Any = None,
     output: Any = None,
     model: TableModel | None = None,
+    say_resume: bool = False,
 ) -> int:
     """Host ``config``'s table in this process and play at it; the host closes when the
     player leaves. ``interactive_start``: wait for players (g starts with bots), else the
-    free seats get bots at once. Raises :class:`SessionError` with a message."""
+    free seats get bots at once. ``say_resume``: a solo match left unfinished prints, after
+    the screen, how to pick it up. Raises :class:`SessionError` with a message."""
     from rum500.hosting import start_host
 
     note = _attach_journal(config, args)
@@ -237,8 +244,10 @@ async def host_and_play(
             ).format(table=host.table_name, port=host.port)
         model = model or TableModel(name=name, ascii=ascii)
         model.host_here(room.mover.successors, room.mover.hand_over)
+        model.saved_game = lambda: getattr(getattr(config, "journal", None), "game_id", None)
+        model.set_table_hint = host.set_hint
         room.failover.on_cut_off.append(model.host_gone)
-        return await play_at(
+        code = await play_at(
             host.address,
             host.port,
             name=name,
@@ -254,6 +263,15 @@ async def host_and_play(
             guest_bind=config.bind,
             guest_announce=config.announce,
         )
+        game_id = model.resumable_as()
+        if say_resume and game_id is not None:
+            print(
+                _(
+                    "Game {id} is saved: rum500 play --resume {id} picks it up where you left it."
+                ).format(id=game_id),
+                flush=True,
+            )
+        return code
     finally:
         room.close()
         await host.close()

@@ -96,6 +96,7 @@ class TableModel:
         # "help", "quit", "sheet" (the hand-end review), "scores", "confirm", "final", "chat"
         self.overlay: str | None = None
         self.help_scroll = 0
+        self.help_width = 76  # the help's width when it was last drawn (80 columns)
         self.review = Review(self)
         self.claim = Claim(self)  # the "Rummy!" claim window (house rule)
         #: a question with numbered answers (overlay "choose"): (label, action to send)
@@ -108,7 +109,14 @@ class TableModel:
         self.confirm_action: Callable[[], None] | None = None
         self.takeover: dict[int, float] = {}  # away seat -> when a bot takes it (monotonic)
         self.addresses: list[str] = []  # where friends reach this table (the lobby message)
+        #: the table's options that differ from the standard game (welcome's table.changed)
+        self.table_options: dict = {}
         self.hosting = False  # our own process hosts this table
+        #: our own host: turn the hint off/on for everyone at the table (Host.set_hint)
+        self.set_table_hint: Callable[[bool], None] | None = None
+        self.hint_allowed = True  # the lobby message's "hint": the host may turn it off
+        #: our own host: the match's id in the game log (None: not saved)
+        self.saved_game: Callable[[], int | None] | None = None
         self.closed_by_host: str | None = None  # the host closed the table: why
         self.chat_input = ""
         self.sheet: dict | None = None  # the last finished hand's result, until closed
@@ -168,8 +176,38 @@ class TableModel:
         """My hand in display order (by suit or by rank, aces high)."""
         if not self.view or not self.view.get("hand"):
             return []
+        return self.in_hand_order(self.view["hand"])
+
+    def shown_addresses(self) -> list[str]:
+        """Where friends can join, as this screen shows them. The host's own list names an
+        IPv6 link-local address with the host's interface (``[fe80::1%eth0]:5500``): that
+        zone means nothing on a guest's machine, so a guest is shown such an address with the
+        zone of its own link to the host (when it reached the host over a link-local
+        address), else not at all."""
+        if self.hosting:
+            return list(self.addresses)
+        mine = self.address.partition("%")[2].partition("]")[0] if "%" in self.address else ""
+        out = []
+        for a in self.addresses:
+            if "%" not in a:
+                out.append(a)
+            elif mine:
+                bare, _sep, rest = a.partition("%")
+                out.append(f"{bare}%{mine}]{rest.partition(']')[2]}")
+        return out
+
+    def in_hand_order(self, cards: list[str]) -> list[str]:
+        """``cards`` sorted as this player's hand is shown (by suit or by rank): the hands
+        left at the end of a hand, in the review, too. A card that cannot be read goes last."""
         key = C.sort_key_by_suit if self.sort_mode == "suit" else C.sort_key_by_rank
-        return sorted(self.view["hand"], key=lambda t: key(C.parse(t)))
+
+        def order(text: str) -> tuple[int, tuple[int, int]]:
+            try:
+                return 0, key(C.parse(text))
+            except ValueError:
+                return 1, (0, 0)
+
+        return sorted(cards, key=order)
 
     def pile(self) -> list[str]:
         return list(self.view["discard_pile"]) if self.view else []
@@ -278,12 +316,15 @@ class TableModel:
             )
         if self.view and self.view.get("hand"):
             out.append(("o", _("sort"), self.toggle_sort))
-        if self.my_turn and self.phase in ("draw", "play"):
+        if self.my_turn and self.phase in ("draw", "play") and self.hint_allowed:
             out.append(("h", _("hint"), self.hint))
         if self.view and self.view.get("results"):
             out.append(("p", _("scores"), self.scores.toggle))
         if self.hosting and self.view and self.successors is not None and self.successors():
             out.append(("H", _("hand the table over"), self.offer_handoff))
+        if self.can_set_table_hint():
+            label = _("hint off for all") if self.hint_allowed else _("hint on for all")
+            out.append(("I", label, self.toggle_table_hint))
         return out + self._always_keys()
 
     def _offline_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
@@ -313,6 +354,10 @@ class TableModel:
         kind = msg.get("type")
         if kind == "welcome":
             self.table_name = str(msg.get("table") or self.table_name)
+            info = msg.get("info")
+            changed = info.get("changed") if isinstance(info, dict) else None
+            if isinstance(changed, dict):  # the options that differ from the standard game
+                self.table_options = {str(k)[:30]: v for k, v in list(changed.items())[:20]}
             self.spectator = msg.get("seat") is None
             self.my_seat = msg.get("seat")
         elif kind == "lobby":
@@ -329,6 +374,14 @@ class TableModel:
             addresses = msg.get("addresses")
             if isinstance(addresses, list):
                 self.addresses = [str(a)[:60] for a in addresses[:8] if isinstance(a, str)]
+            hint = msg.get("hint", True)
+            if isinstance(hint, bool) and hint != self.hint_allowed:
+                self.hint_allowed = hint
+                self.log.append(
+                    _("The host turned the hint on again for everyone at this table.")
+                    if hint
+                    else _("The host turned the hint off for everyone at this table.")
+                )
             failover = msg.get("failover")
             note = str(failover.get("note") or "")[:200] if isinstance(failover, dict) else ""
             if note and note != self.failover_note:
@@ -630,10 +683,15 @@ class TableModel:
 
     # ------------------------------------------------------------------ moves
 
-    def help_lines(self) -> list[str]:
-        """The help screen, with the house rules on at this table."""
+    def help_lines(self, width: int | None = None) -> list[str]:
+        """The help screen, with the house rules on at this table, wrapped to ``width`` (the
+        width it was last drawn at when None)."""
+        if width is not None:
+            self.help_width = width
         can_hand_over = self.hosting and self.successors is not None and bool(self.successors())
-        return help_lines(self.ascii, (self.view or {}).get("options"), can_hand_over)
+        return help_lines(
+            self.ascii, (self.view or {}).get("options"), can_hand_over, self.help_width
+        )
 
     def banner_text(self) -> str:
         """A call of "Rummy!" in the last few seconds, in words (else "")."""
@@ -750,8 +808,7 @@ class TableModel:
 
     def _joker_choices(self, actions: list[dict]) -> list[tuple[str, dict]]:
         return [
-            (describe.action(a, self.view or {}, self.player_name, self.ascii), a)
-            for a in actions
+            (describe.action(a, self.view or {}, self.player_name, self.ascii), a) for a in actions
         ]
 
     def _submit(self, action: dict) -> None:
@@ -1000,7 +1057,7 @@ class TableModel:
             self.ask(
                 _(
                     "End the hand now? You would score {score:+d} (on the table {table}, in "
-                    "hand −{left}). y = end the hand, n = keep playing"
+                    "hand -{left}). y = end the hand, n = keep playing"
                 ).format(score=table - left, table=table, left=left),
                 lambda: self._submit({"type": "end_hand"}),
             )
@@ -1100,6 +1157,9 @@ class TableModel:
         one more key plays it (cards selected, the cursor on the meld or the pile's depth)."""
         if not self._need_turn() or not self.view:
             return
+        if not self.hint_allowed:
+            self.say(_("The host turned the hint off at this table."), error=True)
+            return
         action = hints.advise(self.view)
         if action is None:
             self.say(_("No hint available."), error=True)
@@ -1111,6 +1171,19 @@ class TableModel:
             if key
             else _("Hint: {move}").format(move=move)
         )
+        self.on_change()
+
+    def can_set_table_hint(self) -> bool:
+        """We host a table where another person plays: the hint may be turned off for all."""
+        return self.hosting and self.set_table_hint is not None and self.others_seated
+
+    def toggle_table_hint(self) -> None:
+        """I (the host player): turn the hint off for everyone at the table, or on again;
+        every player's log says so (the lobby message carries it)."""
+        if not self.can_set_table_hint() or self.set_table_hint is None:
+            self.say(_("Only the host player turns the hint off, at a table of several people."))
+            return
+        self.set_table_hint(not self.hint_allowed)
         self.on_change()
 
     def enter(self) -> None:
@@ -1213,7 +1286,22 @@ class TableModel:
             return _("Close the table for the players waiting? y = close, n = stay")
         if self.hosting and self.others_seated:
             return _("You host this table: leaving closes it for everyone. y = leave, n = stay")
+        game_id = self.resumable_as()
+        if game_id is not None:
+            return _(
+                "Leave the match? It is saved: rum500 play --resume {id} picks it up later. "
+                "y = leave, n = stay"
+            ).format(id=game_id)
         return _("Leave the match? y = leave, n = stay")
+
+    def resumable_as(self) -> int | None:
+        """The game log's id of this match when leaving it now leaves a solo match that
+        ``rum500 play --resume ID`` picks up (we host it, no other person sits here, it is
+        not over); else None."""
+        if not self.hosting or self.others_seated or not self.in_progress:
+            return None
+        game_id = self.saved_game() if self.saved_game is not None else None
+        return game_id if isinstance(game_id, int) else None
 
     def ask_quit(self) -> None:
         """q / Ctrl-C: leave at once when nothing is at stake, else ask first."""

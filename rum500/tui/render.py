@@ -17,6 +17,7 @@ from prompt_toolkit.utils import get_cwidth
 from rum500.i18n import _, ngettext
 from rum500.tui import describe
 from rum500.tui.model import TableModel, Zone
+from rum500.tui.wrapping import wrap_text
 
 STYLE = Style.from_dict(
     {
@@ -159,10 +160,15 @@ def joined(lines: list[Line]) -> StyleAndTextTuples:
     return out
 
 
-def cut(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
-    """The fragments cut to ``width`` cells (one screen line, never wrapped)."""
+def cut(fragments: StyleAndTextTuples, width: int, ascii: bool = False) -> StyleAndTextTuples:
+    """The fragments cut to ``width`` cells (one screen line, never wrapped), ending in "…"
+    (``...`` with ``ascii``) where text was lost. Only for text the screen repeats elsewhere
+    (a name in a column, a score row): what a player must read is wrapped (:func:`wrap_text`)."""
+    mark = "..." if ascii else "…"
+    if width_of(fragments) <= width:
+        return list(fragments)
     out: StyleAndTextTuples = []
-    left = width
+    left = max(0, width - len(mark))
     for f in fragments:
         w = get_cwidth(f[1])
         if w <= left:
@@ -171,10 +177,10 @@ def cut(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
             continue
         text = ""
         for ch in f[1]:
-            if get_cwidth(text + ch) > left - 1:
+            if get_cwidth(text + ch) > left:
                 break
             text += ch
-        out.append((f[0], text + "…", *f[2:]))  # type: ignore[arg-type]
+        out.append((f[0], text + mark, *f[2:]))  # type: ignore[arg-type]
         break
     return out
 
@@ -285,11 +291,20 @@ def waiting_lines(model: TableModel) -> list[Line]:
             )
         ]
     ]
-    if model.addresses:
+    from rum500.hosting import options_text
+
+    options = options_text(model.table_options)
+    lines.append(
+        [
+            ("", "  " + _("Table options:") + " "),
+            ("class:label", options) if options else ("class:dim", _("the standard game")),
+        ]
+    )
+    if model.shown_addresses():
         lines.append(
             [
                 ("", "  " + _("Friends can join at:") + " "),
-                ("class:label", "  ".join(model.addresses)),
+                ("class:label", "  ".join(model.shown_addresses())),
             ]
         )
     for i, s in enumerate(seats):
@@ -436,14 +451,14 @@ def melds(model: TableModel) -> StyleAndTextTuples:
 
 
 def hand_heading(model: TableModel) -> StyleAndTextTuples:
-    """ "Your hand (by suit) · on the table +54 · in hand −35:" — the hand's running score."""
+    """ "Your hand (by suit) · on the table +54 · in hand -35:" — the hand's running score."""
     mode = _("by rank") if model.sort_mode == "rank" else _("by suit")
     table, left = model.hand_score()
     out: StyleAndTextTuples = [("class:label", _("Your hand ({mode})").format(mode=mode))]
     out.append(("class:dim", " · "))
     out.append(("class:score.pos", _("on the table {n:+d}").format(n=table)))
     out.append(("class:dim", " · "))
-    out.append(("class:score.neg", _("in hand −{n}").format(n=left)))
+    out.append(("class:score.neg", _("in hand -{n}").format(n=left)))
     if model.changes.drawn:
         out.append(("class:dim", " · "))
         out.append(("class:drawn", "+"))
@@ -531,10 +546,13 @@ def recent_lines(model: TableModel, width: int = 80) -> list[Line]:
                     m.depth,
                 ).format(cards=describe.cards_text(m.taken, model.ascii), n=m.depth)
             )
-        for cards, _id in m.melded:
-            parts.append(_("melded {cards}").format(cards=describe.cards_text(cards, model.ascii)))
-        for c, _id in m.laid_off:
-            parts.append(_("laid off {card}").format(card=describe.card_text(c, model.ascii)))
+        for cards, _id, jokers in m.melded:
+            shown = describe.named_cards_text(cards, jokers, model.ascii)
+            parts.append(_("melded {cards}").format(cards=shown))
+        for c, _id, joker in m.laid_off:
+            parts.append(
+                _("laid off {card}").format(card=describe.card_text(c, model.ascii, joker))
+            )
         if m.discarded:
             parts.append(
                 _("discarded {card}").format(card=describe.card_text(m.discarded, model.ascii))
@@ -597,9 +615,23 @@ def status(model: TableModel) -> StyleAndTextTuples:
     return [("class:dim", _("{name} is playing…").format(name=model.player_name(turn)))]
 
 
+def status_lines(model: TableModel, width: int = 80) -> list[Line]:
+    """The status line, wrapped: a refusal or a hint is read whole, on two rows if need be."""
+    return wrap_text(status(model), width, indent=2, ascii=model.ascii)
+
+
 def log(model: TableModel) -> StyleAndTextTuples:
     lines = list(model.log)[-40:]
     return [("", "\n".join(lines))]
+
+
+def log_lines(model: TableModel, width: int) -> list[Line]:
+    """The newest log lines, each wrapped to ``width`` (a long one takes two rows, its
+    continuation indented): the reason at the end of a line is read, not cut."""
+    out: list[Line] = []
+    for line in list(model.log)[-40:]:
+        out += wrap_text([("", line)], width, indent=2, ascii=model.ascii)
+    return out
 
 
 def last_chat(model: TableModel) -> StyleAndTextTuples:
@@ -613,6 +645,16 @@ def chat(model: TableModel) -> StyleAndTextTuples:
     if not model.chat_lines:
         return [("class:dim", _("Chat: press c to talk."))]
     return [("", "\n".join(list(model.chat_lines)[-20:]))]
+
+
+def chat_lines(model: TableModel, width: int) -> list[Line]:
+    """The chat column's lines, each message wrapped to ``width``."""
+    if not model.chat_lines:
+        return wrap_text(chat(model), width, indent=2, ascii=model.ascii)
+    out: list[Line] = []
+    for line in list(model.chat_lines)[-20:]:
+        out += wrap_text([("", line)], width, indent=2, ascii=model.ascii)
+    return out
 
 
 def final(model: TableModel, width: int = 60) -> StyleAndTextTuples:

@@ -82,13 +82,13 @@ def review_lines(model: TableModel, width: int = 76) -> list[Line]:
         )
         if melds is not None:
             lines += _played(model, s, melds, width)
-        left = hands[s] if s < len(hands) else []
+        left = model.in_hand_order([str(c) for c in hands[s]]) if s < len(hands) else []
         tokens: list[Token] = [([("class:dim", "     " + _("in hand:"))], False, False)]
         if left:
             for c in left:
                 tokens.append((card(model, c), False, False))
             tokens.append(
-                ([("class:score.neg", "= −{n}".format(n=r["hand_points"][s]))], False, False)
+                ([("class:score.neg", "= -{n}".format(n=r["hand_points"][s]))], False, False)
             )
         else:
             tokens.append(([("class:dim", _("nothing"))], False, False))
@@ -224,15 +224,23 @@ def score_table_lines(model: TableModel, width: int = 76) -> list[Line]:
         line: Line = [("", f"{r.get('hand', '?')!s:<6}")]
         for s in range(n):
             sc = r["scores"][s] if s < len(r.get("scores") or []) else 0
-            line.append(("class:score.pos" if sc >= 0 else "class:score.neg", f"{sc:>+{col}d}"))
-        if r.get("went_out") is not None:
-            line.append(("class:dim", " *" + str(r["went_out"] + 1)))
-        lines.append(cut(line, width))
+            out = s == r.get("went_out")  # the mark by the score of the player who went out
+            line.append(
+                (
+                    "class:score.pos" if sc >= 0 else "class:score.neg",
+                    f"{sc:>+{col - 1}d}" if out else f"{sc:>+{col}d}",
+                )
+            )
+            if out:
+                line[-1] = (line[-1][0], line[-1][1] + "*")
+        lines.append(cut(line, width, model.ascii))
     total: Line = [("class:label", f"{_('Total'):<6}")]
     for s in range(n):
         total.append(("class:label", f"{v['totals'][s]:>{col}}"))
     lines.append(total)
     for t, team_total in enumerate(v.get("team_totals") or []):
-        lines.append(cut([("class:label", f"{team_name(model, t)}: {team_total}")], width))
-    lines.append([("class:dim", _("*n: player n went out. ↑ ↓ scroll, Esc closes."))])
+        lines.append(
+            cut([("class:label", f"{team_name(model, t)}: {team_total}")], width, model.ascii)
+        )
+    lines.append([("class:dim", _("*: the player who went out. ↑ ↓ scroll, Esc closes."))])
     return lines

@@ -466,7 +466,7 @@ def test_e_asks_first_and_shows_the_score(tmp_path: Path) -> None:
             pytest.fail("this seed no longer reaches an empty stock on Ann's turn")
         term.keys("e")
         screen = term.wait_text("End the hand now?")
-        assert re.search(r"You would score [+-]\d+ \(on the table \d+, in hand −\d+\)", screen)
+        assert re.search(r"You would score [+-]\d+ \(on the table \d+, in hand -\d+\)", screen)
         term.keys("n")  # no: keep playing
         screen = term.wait(lambda s: "End the hand now?" not in s, what="the question closed")
         assert "score sheet" not in screen and "Your turn" in screen

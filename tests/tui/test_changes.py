@@ -116,7 +116,7 @@ async def test_the_running_score_of_the_hand_is_always_shown() -> None:
     model, _session = await seated()
     cost = sum(COST.get(c[:-1], int(c[:-1]) if c[:-1].isdigit() else 0) for c in model.hand())
     heading = text(render.hand_heading(model))
-    assert f"on the table +0 · in hand −{cost}" in heading
+    assert f"on the table +0 · in hand -{cost}" in heading
 
 
 @pytest.mark.parametrize("phase", ["draw", "play"])
@@ -174,9 +174,22 @@ def test_the_waiting_room_gives_the_addresses_and_says_waiting() -> None:
         }
     )
     room = lines_text(render.waiting_lines(model))
-    assert "Friends can join at: 192.168.1.5:5500  [fe80::1%eth0]:5500" in room
     assert "2 of 3 seats taken" in room
     assert text(render.status(model)) == "Seated: waiting for players…"
+    # eth0 is the host's interface: meaningless on a guest's machine. A guest that reached
+    # the host over IPv4 is not shown the link-local address (it has no zone to use with it)
+    model.address = "192.168.1.5:5500"
+    room = lines_text(render.waiting_lines(model))
+    assert "Friends can join at: 192.168.1.5:5500\n" in room and "fe80" not in room
+    # one that reached it over its own link-local link: the address with its own zone
+    model.address = "[fe80::1%wlan0]:5500"
+    room = lines_text(render.waiting_lines(model))
+    assert "Friends can join at: 192.168.1.5:5500  [fe80::1%wlan0]:5500" in room
+    assert "eth0" not in room
+    # the host itself lists its own addresses as they are
+    model.hosting = True
+    room = lines_text(render.waiting_lines(model))
+    assert "Friends can join at: 192.168.1.5:5500  [fe80::1%eth0]:5500" in room
 
 
 def _crowded(players: int) -> TableModel:

@@ -102,7 +102,7 @@ async def test_e_asks_first_and_shows_the_score() -> None:
     model.end_hand()
     assert model.overlay == "confirm" and model.sent == []
     # nothing on the table yet; K K K 5 2 in hand = 37
-    assert "You would score -37 (on the table 0, in hand −37)" in model.confirm_text
+    assert "You would score -37 (on the table 0, in hand -37)" in model.confirm_text
     assert {k for k, _l, _f in model.available_keys()} == {"y", "n"}
     model.close_overlay()  # n: nothing sent
     assert model.overlay is None and model.sent == []
