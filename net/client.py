@@ -420,10 +420,13 @@ class Client:
                 kind = msg.get("type")
                 if kind == "ping":
                     self._send({"type": "pong"})
+                    self._check_behind(msg.get("seq"))
                     continue
-                if kind == "pong" and self._own_pings:
-                    self._own_pings -= 1
-                    continue
+                if kind == "pong":
+                    self._check_behind(msg.get("seq"))
+                    if self._own_pings:
+                        self._own_pings -= 1
+                        continue
                 if kind in ("accepted", "refused"):
                     if kind == "accepted":
                         self._check_accepted(msg.get("seq"))
@@ -687,6 +690,17 @@ class Client:
             self._awaiting = True
             self.resyncs += 1
             self._send({"type": "resync"})
+
+    def _check_behind(self, seq: object) -> None:
+        """A ``ping`` (or ``pong``) carries the host's newest ``seq``: when it is newer than
+        the last update we hold, that update was lost — perhaps the last, which nothing
+        else would reveal (the one making it our turn). Ask for the whole view; when the
+        answer to an earlier ``resync`` was lost as well, the next ping asks again."""
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq <= self.seq:
+            return
+        self._awaiting = True
+        self.resyncs += 1
+        self._send({"type": "resync"})
 
     def _on_state(self, msg: dict) -> bool:
         """Take in a ``state``: rebuild the whole view from a delta, or ask for the whole

@@ -915,7 +915,7 @@ class Server:
                 self.chat_log.append(said)
                 self.broadcast(said)
             elif kind == "ping":
-                conn.send({"type": "pong"})
+                conn.send({"type": "pong", "seq": self.seq})
             elif kind == "resync":
                 if self.table.started:
                     self._send_view(conn)
@@ -969,9 +969,15 @@ class Server:
             return
         conn.send({"type": "accepted", "id": ident, "seq": self.seq})
 
+    def ping_frame(self) -> bytes:
+        """A ``ping`` with the newest ``seq``: every connection that joined was sent that
+        update (or is sent it first: held frames keep their order), so a client whose last
+        update is older knows it lost one — the last, which nothing else would show."""
+        return encode({"type": "ping", "seq": self.seq})
+
     async def _ping_loop(self) -> None:
-        frame = encode({"type": "ping"})
         while True:
             await asyncio.sleep(self.limits.ping_interval)
+            frame = self.ping_frame()
             for conn in list(self.conns):
                 conn.send_frame(frame)

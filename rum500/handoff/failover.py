@@ -46,11 +46,11 @@ import logging
 import time
 from collections.abc import Callable
 
-from net.framing import encode
 from net.server import Connection
 from net.vault import Sealer, key_check, new_key, share_digest, split
 from rum500.handoff.document import encode_chunks, table_document
 from rum500.hosting import Host
+from rum500.i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -66,22 +66,24 @@ SUSPECT_AFTER = 1.5  # seconds of silence after which a holder may be cut off to
 WATCH_EVERY = 0.25
 STANDBY_CHUNK = 8000  # characters of the document per sealed record (a frame string: 16 KiB)
 MODES = ("auto", "on", "off")
+#: the lobby's ``failover.note``, sent in English with its ``template`` and ``params`` so
+#: that each client says it in its player's language (docs/protocol.md §6)
 NOTES = {
-    "off": "failover is off: if this host goes, the match waits for it",
-    "two": (
+    "off": N_("failover is off: if this host goes, the match waits for it"),
+    "two": N_(
         "failover is off: with two people at the table the standby would hold the key to "
         "every hand (host with --failover on to allow it)"
     ),
-    "two_on": (
+    "two_on": N_(
         "failover is on, and nobody else holds a share: the standby's machine holds the key, "
         "and could read every hand"
     ),
-    "alone": (
+    "alone": N_(
         "failover waits for a second player whose rum500 can host: the standby must never "
         "hold the key alone"
     ),
-    "armed": "failover is on: if this host goes, {name}'s machine takes the table over",
-    "waiting": "failover is on: waiting for a player whose rum500 can host to stand by",
+    "armed": N_("failover is on: if this host goes, {name}'s machine takes the table over"),
+    "waiting": N_("failover is on: waiting for a player whose rum500 can host to stand by"),
 }
 
 
@@ -359,7 +361,6 @@ class Failover:
         """Ping every seated player who can host each second — the standby and the holders
         among them — (they answer at once), and stop serving when they could be taking the
         table over: see :meth:`cut_off_now`."""
-        ping = encode({"type": "ping"})
         pinged = 0.0
         while not self.closed:
             await asyncio.sleep(WATCH_EVERY)
@@ -368,6 +369,7 @@ class Failover:
             now = time.monotonic()
             if now - pinged >= ARMED_PING:
                 pinged = now  # a voter's connection is a seat's, or closed (sends nothing)
+                ping = self.host.server.ping_frame()
                 for seat in self.host.server.seats:
                     if seat.can_host and seat.conn is not None:
                         seat.conn.send_frame(ping)
@@ -433,20 +435,28 @@ class Failover:
     def _say_note(self) -> None:
         server = self.host.server
         people = self.people()
+        params: dict[str, str] = {}
         if people < 2:
-            note = ""  # one person at the table: nothing to say
+            template = ""  # one person at the table: nothing to say
         elif self.mode == "off":
-            note = NOTES["off"]
+            template = NOTES["off"]
         elif self.others() < 2 and self.mode == "auto":
-            note = NOTES["two"] if people == 2 else NOTES["off"]
+            template = NOTES["two"] if people == 2 else NOTES["off"]
         elif self.standby_seat is not None and self._ready:
-            name = server.seats[self.standby_seat].name or "?"
-            note = NOTES["armed"].format(name=name) if self.holders else NOTES["two_on"]
+            params = {"name": server.seats[self.standby_seat].name or "?"}
+            template = NOTES["armed"] if self.holders else NOTES["two_on"]
         elif self.mode == "auto" and len(self.candidates()) == 1:
-            note = NOTES["alone"]
+            template = NOTES["alone"]
         else:
-            note = NOTES["waiting"]
-        server.lobby_extra["failover"] = {"mode": self.mode, "armed": self.armed, "note": note}
+            template = NOTES["waiting"]
+        note = template.format(**params) if "{" in template else template
+        server.lobby_extra["failover"] = {
+            "mode": self.mode,
+            "armed": self.armed,
+            "note": note,
+            "template": template,
+            "params": params if "{" in template else {},
+        }
         if note != self._note:
             self._note = note
             server.broadcast(server.lobby_message())

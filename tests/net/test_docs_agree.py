@@ -80,7 +80,7 @@ async def test_nesting_is_sixteen_levels_counting_the_message_itself(make_host, 
     reader, writer = await raw(host, hello("Deep", spectate=True))
     await until(reader, "welcome")
     writer.write(encode(nested(16, kind)))
-    assert (await until(reader, "pong"))[-1] == {"type": "pong"}
+    assert (await until(reader, "pong"))[-1] == {"type": "pong", "seq": 0}
     writer.write(packed(nested(17, kind)))
     got = await to_the_end(reader)
     assert got[-1]["code"] == "bad_frame" and "16" in got[-1]["message"]
@@ -338,3 +338,22 @@ async def test_joining_is_always_welcome_then_lobby_then_state(make_host):
     assert got[0]["seat"] == 0 and got[2]["view"]["seat"] == 0 and got[2]["view"]["hand"]
     for w in (ann_writer, rail_writer, bea_writer, late_writer, back_writer):
         w.close()
+
+
+async def test_ping_and_pong_carry_the_newest_seq(make_host):
+    assert '`{"type": "ping", "seq": 42}` every 15 s' in DOC
+    assert "it sends `resync` again — at every ping until it holds the newest `seq`" in DOC
+    host = await make_host(players=2, bots=1, limits=Limits(ping_interval=0.2))
+    reader, writer = await raw(host, hello("Ann"))
+    got = await until(reader, "ping")  # the match starts as Ann fills the table
+    states = [m for m in got if m["type"] == "state"]
+    assert states and got[-1] == {"type": "ping", "seq": states[-1]["seq"]}
+    writer.write(encode({"type": "ping"}))
+    got = await until(reader, "pong")
+    seqs = [m["seq"] for m in got if m["type"] == "state"] or [states[-1]["seq"]]
+    assert got[-1] == {"type": "pong", "seq": seqs[-1]}  # the newest state sent before it
+    # a client that lost its last update: resync, and again at each ping that shows it behind
+    writer.write(encode({"type": "resync"}))
+    whole = [m for m in await until(reader, "ping") if m["type"] == "state"]
+    assert whole[0]["by"] is None and whole[0]["events"] == [] and "view" in whole[0]
+    writer.close()
