@@ -750,12 +750,22 @@ def joker_completions(naturals: list[int], jokers: int) -> list[list[int]]:
 
 def placement_cost_wild(card: int, hand: list[int], melds: list[Meld]) -> int | None:
     """:func:`placement_cost` when jokers play: ``card`` (possibly a joker) and ``hand`` (which
-    holds it) may hold jokers, and the table's melds may too. The count is the fewest cards
-    put down by the plays this function knows of: a new meld through the card (jokers filling
-    gaps), lay-offs of the cards between a run and the card (jokers in place of missing ones,
-    never more jokers than natural cards on the meld after each lay-off) and, for a joker,
-    a lay-off — straight away or after one natural card. It never claims a way that does not
-    exist (so a turn cannot get stuck); a longer way it does not see is refused."""
+    holds it) may hold jokers, and the table's melds may too. The fewest cards of ``hand`` put
+    down by any sequence of plays that ends with ``card`` on the table (RULES.md §4.2), or
+    None when there is none:
+
+    - a new meld through the card, jokers filling its gaps (a meld from the hand that the card
+      could then be laid off on is itself a meld through the card, no larger);
+    - a lay-off on a set as it is (a lay-off before it could only fill the set);
+    - a lay-off on a run after lay-offs at either of its ends: the cards between the run and
+      the card, jokers in the places the hand lacks, and first, where the jokers would
+      otherwise outnumber the run's natural cards, natural cards (and jokers) at the run's
+      other end — never more jokers than natural cards after each lay-off (§11.1), an ace
+      where :func:`layoff_position` puts it (see :func:`chain_cost`);
+    - for a joker: a lay-off on a meld that takes one, straight away or after one natural
+      card (that makes room for it; more never do), or a new meld with it.
+
+    Plays on other melds change nothing for the card, so the ways above are all there are."""
     return placement_cost_wild_masks(
         card, rank_suits(hand), suit_masks(hand), hand.count(C.JOKER), melds
     )
@@ -782,10 +792,12 @@ def placement_cost_wild_masks(
         cost = _run_cost(masks[s], p, jokers, need_joker=False)
         if cost is not None and (best is None or cost < best):
             best = cost
-    # lay-offs on a run after the cards between, jokers standing in for missing ones
+    # lay-offs on a run after the cards between, jokers standing in for missing ones; when
+    # the jokers would outnumber the run's natural cards, lay-offs at its other end first
     for m in melds:
         if m.kind != "run" or m.suit != s or (r == C.ACE and (m.lo == 0 or m.hi == HIGH_ACE)):
             continue
+        chain = False
         for p in positions:
             if p > m.hi:
                 gap = range(m.hi + 1, p)
@@ -797,15 +809,91 @@ def placement_cost_wild_masks(
             for q in gap:
                 if masks[s] >> q & 1:
                     nat += 1
+                elif wild - m.jokers == jokers:
+                    break  # not enough jokers, whatever else is laid off
                 else:
                     wild += 1
-                    if wild > jokers + m.jokers or wild > nat:
+                    if wild > nat:
+                        chain = True
                         break
             else:
                 cost = len(gap) + 1
                 if best is None or cost < best:
                     best = cost
+        if chain and (best is None or best > 3):  # (a joker between, a card beyond)
+            cost = chain_cost(m, masks[s], jokers, card, None if best is None else best - 1)
+            if cost is not None:
+                best = cost
     return best
+
+
+def chain_cost(m: Meld, mask: int, jokers: int, card: int, limit: int | None = None) -> int | None:
+    """The fewest cards put down to lay ``card`` (a natural card of the suit of the run ``m``)
+    off on ``m`` after any lay-offs at either end of it (RULES.md §4.2: any sequence of plays
+    this turn counts): the natural cards of ``mask`` (the hand's positions in that suit, see
+    :func:`suit_masks`) and up to ``jokers`` jokers in the places it lacks, never more jokers
+    than natural cards on the run after each lay-off (§11.1). A lay-off at the other end of
+    the run adds a natural card there and so makes room for a joker between the run and the
+    card (8♥ JK JK J♥, then Q♥, JK as 7♥, 6♥). None when there is no way in at most ``limit``
+    cards.
+
+    Exact: the run's two ends grow one place at a time, so the cards laid off are the places
+    ``lo - a … lo - 1`` and ``hi + 1 … hi + b`` — a natural card where the hand holds one (a
+    joker there would only spend a joker and lose a natural), else a joker — and every order
+    of the two ends' lay-offs is a path through the grid of ``(a, b)``, searched breadth
+    first (at most 14 × 14 places). An ace sits high on a run reaching the king, as
+    :func:`layoff_position` puts it; a run holds one ace."""
+    lo, hi = m.lo, m.hi
+    ace = card % 13 == C.ACE
+    p = card % 13
+    if not ace and lo <= p <= hi:
+        return None
+    slack = m.naturals - m.jokers
+    # per end, going outward: the run's slack (natural cards less jokers) and the jokers
+    # spent after each lay-off there; the dug ace is not laid off before itself
+    down_slack, down_wild = [0], [0]
+    for q in range(lo - 1, 0 if ace else -1, -1):
+        held = mask >> q & 1
+        down_slack.append(down_slack[-1] + (1 if held else -1))
+        down_wild.append(down_wild[-1] + (0 if held else 1))
+    up_slack, up_wild = [0], [0]
+    for q in range(hi + 1, HIGH_ACE if ace else HIGH_ACE + 1):
+        held = mask >> q & 1
+        up_slack.append(up_slack[-1] + (1 if held else -1))
+        up_wild.append(up_wild[-1] + (0 if held else 1))
+    most_down = len(down_slack) - 1
+    most_up = len(up_slack) - 1
+    level = 0
+    reached = [0]  # the values of a at this level (b = level - a)
+    while reached and (limit is None or level + 1 <= limit):
+        for a in reached:
+            low, high = lo - a, hi + level - a
+            if (low == 1 or high == C.KING) if ace else (p == low - 1 or p == high + 1):
+                return level + 1
+        after: list[int] = []
+        for a in reached:
+            b = level - a
+            low, high = lo - a, hi + b
+            # one place lower: an ace goes low only while the run does not reach the king
+            if (
+                a < most_down
+                and (low > 1 or (low == 1 and high < C.KING))
+                and slack + down_slack[a + 1] + up_slack[b] >= 0
+                and down_wild[a + 1] + up_wild[b] <= jokers
+            ):
+                after.append(a + 1)
+            # one place higher: the ace only on a run without one
+            if (
+                b < most_up
+                and (high < C.KING or (high == C.KING and low > 0))
+                and slack + down_slack[a] + up_slack[b + 1] >= 0
+                and down_wild[a] + up_wild[b + 1] <= jokers
+                and a not in after
+            ):
+                after.append(a)
+        reached = after
+        level += 1
+    return None
 
 
 def _run_cost(mask: int, p: int, jokers: int, need_joker: bool) -> int | None:
