@@ -29,7 +29,7 @@ from prompt_toolkit.widgets.base import Border
 from rum500.i18n import _
 from rum500.tui import render, sheets
 from rum500.tui.model import TableModel
-from rum500.tui.wrapping import ASCII_TEXT
+from rum500.tui.wrapping import ASCII_TEXT, wrap_text
 
 
 def plain(model: TableModel | Any, fragments: StyleAndTextTuples) -> StyleAndTextTuples:
@@ -227,6 +227,12 @@ def _scrolled(model: TableModel, get_lines, get_scroll, pinned=lambda: 0) -> Win
     return _window(model, text)
 
 
+def _quit_lines(model: TableModel) -> list[render.Line]:
+    """The quit question, wrapped to the overlay's width (it may say how to resume)."""
+    question = [("class:label", model.quit_question())]
+    return wrap_text(question, _screen_width() - 6, indent=0, ascii=model.ascii)
+
+
 def _build_layout(model: TableModel) -> Layout:
     def banner() -> StyleAndTextTuples:
         if model.banner:
@@ -315,7 +321,11 @@ def _build_layout(model: TableModel) -> Layout:
         _overlay(
             model,
             "quit",
-            _window(model, lambda: [("class:label", model.quit_question())], height=1),
+            _window(
+                model,
+                lambda: render.joined(_quit_lines(model)),
+                height=lambda: Dimension.exact(len(_quit_lines(model))),
+            ),
             _("Leave"),
         ),
         _overlay(
