@@ -12,7 +12,11 @@ host applies ``close_claims``. This module is the host's side of that phase:
 * a call that arrives after the window's deadline is refused (``too late``); calls are judged
   in the order the host receives them (the engine refuses every call after the first valid);
 * views show it as ``claim.seconds_left`` (relative to the view, like the hand-end review),
-  ``claim.waiting`` and ``claim.passed``.
+  ``claim.waiting``, ``claim.passed`` and ``claim.on``: which discard the window is for (the
+  number of the match's actions up to that discard — the same at every host the table moves
+  to); a ``rummy`` or ``pass`` that names it (``"on": …``) is judged only against that
+  discard: once its window has closed the call is refused (:meth:`ClaimWindow.check_on`),
+  never taken for a call on the next discard.
 
 Bots call too (:mod:`rum500.bots.calls`): once per claim phase the host asks each bot seat
 (:meth:`ClaimWindow.ask`, from that seat's view) whether and when it calls. The window never
@@ -101,6 +105,23 @@ class ClaimWindow:
     @property
     def open(self) -> bool:
         return self.until is not None
+
+    @property
+    def on(self) -> int | None:
+        """Which discard the open window is for (``claim.on``), None when none is open."""
+        return self._key if self.open else None
+
+    def check_on(self, action: Mapping) -> None:
+        """Refuse a ``rummy`` or ``pass`` whose ``on`` names another discard than the one
+        the open window is for (one whose window has closed): it answers that discard, not
+        this one. Without ``on`` (or ``None``) it is for the open window, whichever."""
+        on = action.get("on")
+        if on is None:
+            return
+        if not isinstance(on, int) or isinstance(on, bool):
+            raise IllegalMove("'on' names a discard by its number, claim.on of the view")
+        if on != self.on:
+            raise IllegalMove("the discard you answered is no longer open to calls")
 
     def left(self) -> float:
         """Seconds until the deadline (0.0 when no window is open)."""
@@ -214,7 +235,19 @@ class ClaimWindow:
     def view(self, game: Game, humans: Iterable[int]) -> dict:
         """What every view adds to ``claim`` while the window is open."""
         return {
+            "on": self.on,
             "seconds_left": round(self.left(), 2),
             "waiting": self.waiting(game, humans),
             "passed": sorted(self.passed),
         }
+
+
+def answering(action: dict, view: Mapping | None) -> dict:
+    """``action`` — a ``rummy`` or ``pass`` — naming the discard of ``view``'s claim window
+    (``on``), so that the host never takes it for a call on a later discard; any other action
+    as it is."""
+    claim = view.get("claim") if isinstance(view, Mapping) else None
+    on = claim.get("on") if isinstance(claim, Mapping) else None
+    if action.get("type") not in ("rummy", "pass") or not isinstance(on, int):
+        return action
+    return {**action, "on": on}

@@ -249,6 +249,8 @@ class GameTable:
             return self._ready(seat)  # a player's deal only says "ready": the host deals
         if kind == "take_back":
             return self._take_back(seat)
+        if kind in ("pass", "rummy"):  # one that names its discard answers that one only
+            self.claim_window.check_on(action)
         if kind == "pass":
             return self.claim_window.pass_(game, seat)
         if kind == "rummy":

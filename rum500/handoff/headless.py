@@ -36,6 +36,7 @@ from typing import Any
 
 from net.client import ActionRefused, Client, ClientError, ConnectionLost, HandshakeError
 from rum500.bots import make_bot
+from rum500.claims import answering
 from rum500.handoff.guest import Guest
 from rum500.handoff.planned import HandoffError, TableMover
 from rum500.hosting import describe_event
@@ -142,7 +143,8 @@ async def _act(client: Client, bot: Any, view: dict, readied: set[int]) -> None:
                 readied.add(review["hand"])
                 await client.act({"type": "ready"})
         elif view["turn"] == seat and view["legal_actions"]:
-            await client.act(bot.choose(view))
+            # a call or a pass names the discard it answers (claim.on)
+            await client.act(answering(bot.choose(view), view))
     except ActionRefused as e:
         log.info("refused: %s", e)  # an older view, or a table on its way elsewhere
 

@@ -1,10 +1,12 @@
 """The "Rummy!" claim window as this seat lives it (the ``rummy_calls`` house rule).
 
 While the host holds a discard open for calls, every view carries ``claim`` = ``{"card",
-"from", "seconds_left", "waiting", "passed"}`` (docs/protocol.md). :class:`Claim` keeps the
-newest with the moment it arrived, so the screen counts the window down locally; ``r`` calls
-"Rummy!" (asking on which meld, or what a joker stands for, when there is a choice) and ``x``
-passes. A call by anyone shows a banner on every seat for a few seconds.
+"from", "on", "seconds_left", "waiting", "passed"}`` (docs/protocol.md). :class:`Claim` keeps
+the newest with the moment it arrived, so the screen counts the window down locally; ``r``
+calls "Rummy!" (asking on which meld, or what a joker stands for, when there is a choice) and
+``x`` passes — each naming the discard it answers (``on``), so that a key pressed as the
+window closes is never taken for a call on the next discard. A call by anyone shows a banner
+on every seat for a few seconds.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class Claim:
         self.waiting: list[int] = []
         self.passed: list[int] = []
         self.deadline: float | None = None
+        self.on: int | None = None  # which discard the window is for (the host's claim.on)
         self.banner = ""
         self.banner_until = 0.0
 
@@ -45,12 +48,15 @@ class Claim:
         """Take a view's ``claim`` field (a dict while the window is open, else None)."""
         if not isinstance(claim, dict) or not isinstance(claim.get("card"), str):
             self.card, self.by, self.waiting, self.passed, self.deadline = None, None, [], [], None
+            self.on = None
             return
         self.card = str(claim["card"])[:3]
         by = claim.get("from")
         self.by = by if isinstance(by, int) else None
         self.waiting = _seats(claim.get("waiting"))
         self.passed = _seats(claim.get("passed"))
+        on = claim.get("on")
+        self.on = on if isinstance(on, int) and not isinstance(on, bool) else None
         self.deadline = deadline(claim.get("seconds_left"), self.clock(), 60.0)
 
     def seconds_left(self) -> int | None:
@@ -92,12 +98,12 @@ class Claim:
             )
             return
         if len(calls) == 1:
-            t.submit_action(calls[0])
+            t.submit_action(self.answering(calls[0]))
             return
         view = t.view or {}
         t.choose(
             _("Rummy! on which meld?"),
-            [(describe.action(a, view, t.player_name, t.ascii), a) for a in calls],
+            [(describe.action(a, view, t.player_name, t.ascii), self.answering(a)) for a in calls],
         )
 
     def pass_(self) -> None:
@@ -107,7 +113,11 @@ class Claim:
         if not self.may_act():
             t.say(_("There is no discard to pass on now."), error=True)
             return
-        t.submit_action({"type": "pass"})
+        t.submit_action(self.answering({"type": "pass"}))
+
+    def answering(self, action: dict) -> dict:
+        """``action`` naming the discard this window is for (``on``), when the host said it."""
+        return action if self.on is None else {**action, "on": self.on}
 
     def keys(self) -> list[tuple[str, str, Callable[[], None]]]:
         if not self.may_act():

@@ -311,3 +311,122 @@ async def test_the_lan_announcement_carries_the_house_rules(make_host):
     host = await make_host(players=4, options=options)
     txt = json.loads(host.txt()["options"])
     assert txt == {"jokers": True, "rummy_calls": True, "teams": 2, "ace_always_15": True}
+
+
+# ---------------------------------------------------------------------- which discard
+
+
+async def test_a_call_or_pass_names_its_discard_and_a_late_one_is_refused(hosts):
+    """A call or a pass sent just as its window closes lands in the next window: naming its
+    discard (``on``, the view's ``claim.on``) it is refused with a sentence of its own, never
+    judged against the next discard; without ``on`` it keeps its old meaning."""
+    game = claim_position()
+    host, (ann, bea, cid) = await seated(game, 3, claim_window=10.0)
+    hosts.append((host, [ann, bea, cid]))
+    host.table.claim_window.clock = frozen
+    await ann.act({"type": "discard", "card": "7D"})
+    views = [await view_where(c, lambda v: v["phase"] == "claim") for c in (ann, bea, cid)]
+    first = views[0]["claim"]["on"]
+    assert isinstance(first, int) and all(v["claim"]["on"] == first for v in views)
+    await bea.act({"type": "pass", "on": first})
+    await cid.act({"type": "pass", "on": first})  # both passed: the window closes
+    await view_where(bea, lambda v: v["phase"] == "draw" and v["turn"] == 1)
+    await bea.act({"type": "draw", "source": "stock"})
+    await bea.act({"type": "discard", "card": "3H"})
+    v = await view_where(cid, lambda v: v["phase"] == "claim" and v["claim"]["from"] == 1)
+    second = v["claim"]["on"]
+    assert isinstance(second, int) and second != first
+    before = game.to_dict()
+    # late answers to Ann's 7♦ — refused as such, whatever Bea's discard is
+    late = "the discard you answered is no longer open to calls"
+    with pytest.raises(ActionRefused, match=late):
+        await bea.act({"type": "rummy", "meld": 0, "on": first})
+    with pytest.raises(ActionRefused, match=late):
+        await cid.act({"type": "pass", "on": first})
+    with pytest.raises(ActionRefused, match="'on' names a discard"):
+        await cid.act({"type": "pass", "on": "7D"})
+    assert game.to_dict() == before and host.table.claim_window.passed == set()
+    # the same frames without "on" are judged against the open window (Bea's 3♥)
+    with pytest.raises(ActionRefused, match="own discard"):
+        await bea.act({"type": "rummy", "meld": 0})
+    await cid.act({"type": "pass"})
+    await view_where(ann, lambda v: v["claim"] and v["claim"]["passed"] == [2])
+    await ann.act({"type": "pass", "on": second})  # the right one is taken
+    await view_where(cid, lambda v: v["phase"] == "draw" and v["turn"] == 2)
+    assert game.actions[-1] == {"type": "close_claims"}  # "on" is not a part of the game
+
+
+async def test_a_late_pass_after_the_window_names_its_discard_and_is_refused(hosts):
+    """A ``pass`` that names its discard and comes once no window is open at all."""
+    game = claim_position()
+    host, (ann, bea) = await seated(game, 2, claim_window=10.0)
+    hosts.append((host, [ann, bea]))
+    host.table.claim_window.clock = frozen
+    await ann.act({"type": "discard", "card": "7D"})
+    on = (await view_where(bea, lambda v: v["phase"] == "claim"))["claim"]["on"]
+    await bea.act({"type": "pass", "on": on})
+    await view_where(bea, lambda v: v["phase"] == "draw")
+    with pytest.raises(ActionRefused, match="no longer open to calls"):
+        await bea.act({"type": "pass", "on": on})
+    with pytest.raises(ActionRefused, match="no longer open to calls"):
+        await bea.act({"type": "rummy", "meld": 0, "on": on})
+    # without "on": the sentences of a call or pass with no window open
+    with pytest.raises(ActionRefused, match="no discard to pass on now"):
+        await bea.act({"type": "pass"})
+    with pytest.raises(ActionRefused, match="Rummy! may only be called on a discard"):
+        await bea.act({"type": "rummy", "meld": 0})
+
+
+def test_on_the_deadline_a_call_naming_its_discard_is_too_late():
+    now = [0.0]
+    window = ClaimWindow(2.0, clock=lambda: now[0])
+    game = claim_position()
+    assert window.on is None
+    game.apply({"type": "discard", "card": "7D"})
+    window.follow(game)
+    on = window.on
+    assert on == len(game.actions) and window.view(game, [1])["on"] == on
+    window.check_on({"type": "rummy", "on": on})  # its own window, in time
+    now[0] = 2.0
+    window.check_on({"type": "rummy", "on": on})  # still its window …
+    with pytest.raises(IllegalMove, match="too late: the claim window has closed"):
+        window.check_call()  # … but the deadline has passed
+    game.apply({"type": "close_claims"})
+    window.follow(game)
+    with pytest.raises(IllegalMove, match="no longer open to calls"):
+        window.check_on({"type": "pass", "on": on})
+
+
+async def test_our_clients_name_the_discard_they_answer(hosts):
+    """The terminal client's r and x, and the headless guest's bot, send ``on``."""
+    from rum500.claims import answering
+    from rum500.tui.model import TableModel
+
+    game = claim_position()
+    host, (ann, bea) = await seated(game, 2, claim_window=10.0)
+    hosts.append((host, [ann, bea]))
+    host.table.claim_window.clock = frozen
+    await ann.act({"type": "discard", "card": "7D"})
+    view = await view_where(bea, lambda v: v["phase"] == "claim")
+    on = view["claim"]["on"]
+
+    async def send(action: dict) -> None:  # the terminal client's way, through the client
+        await bea.act(action)
+
+    model = TableModel(name="Bea", send=send)
+    model.apply_message({"type": "welcome", "seat": 1})
+    model.apply_message({"type": "state", "seq": bea.seq, "view": view, "events": []})
+    model.claim.call()  # the key r
+    assert model.sent == [{"type": "rummy", "seat": 1, "meld": 0, "on": on}]
+    await view_where(bea, lambda v: v["phase"] == "draw")
+    assert game.actions[-1] == {"type": "rummy", "seat": 1, "meld": 0}
+    model.spawn = lambda coro: coro.close()  # type: ignore[assignment]  # not sent again
+    model.claim.update(view["claim"])
+    model.claim.pass_()  # the key x
+    assert model.sent[-1] == {"type": "pass", "on": on}
+    # the headless guest's bot (rum500/handoff/headless.py) sends what answering() makes
+    assert answering({"type": "pass"}, view) == {"type": "pass", "on": on}
+    assert answering({"type": "draw", "source": "stock"}, view) == {
+        "type": "draw",
+        "source": "stock",
+    }

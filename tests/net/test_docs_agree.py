@@ -357,3 +357,56 @@ async def test_ping_and_pong_carry_the_newest_seq(make_host):
     whole = [m for m in await until(reader, "ping") if m["type"] == "state"]
     assert whole[0]["by"] is None and whole[0]["events"] == [] and "view" in whole[0]
     writer.close()
+
+
+async def test_a_call_or_pass_names_its_discard_by_claim_on(hosts):
+    assert "**`on` names the discard a call or a pass answers**" in DOC
+    from rum500.hosting import HostConfig, start_host
+    from tests.net.claim_tables import claim_position
+
+    game = claim_position()
+    seats = [{"name": n, "token": f"token-{i}", "bot": False} for i, n in enumerate("ABC")]
+    host = await start_host(
+        HostConfig(resume_game=game, resume_seats=seats, bind="127.0.0.1", claim_window=10.0)
+    )
+    hosts.append((host, []))
+    host.table.claim_window.clock = lambda: 1000.0  # only the players close the window
+    every = list(Options().to_dict())
+    conns = [
+        await raw(host, hello(n, token=f"token-{i}", options=every)) for i, n in enumerate("ABC")
+    ]
+    for reader, _ in conns:
+        await until(reader, "state")
+    (a, a_w), (b, b_w), (c, c_w) = conns
+
+    async def act(writer, reader, ident: int, action: dict) -> dict:
+        writer.write(encode({"type": "action", "id": ident, "action": action}))
+        return (await until_id(reader, ident))[-1]
+
+    async def until_id(reader, ident: int) -> list[dict]:
+        seen: list[dict] = []
+        while not seen or seen[-1].get("id") != ident:
+            seen.append(await frame(reader))
+        return seen
+
+    assert (await act(a_w, a, 1, {"type": "discard", "card": "7D"}))["type"] == "accepted"
+    view: dict = {}
+    while view.get("phase") != "claim":
+        view = (await until(b, "state"))[-1]["view"]
+    claim = view["claim"]
+    on = claim["on"]
+    assert isinstance(on, int) and claim["card"] == "7D"
+    for w, r, i in ((b_w, b, 2), (c_w, c, 3)):
+        assert (await act(w, r, i, {"type": "pass", "on": on}))["type"] == "accepted"
+    assert (await act(b_w, b, 4, {"type": "draw", "source": "stock"}))["type"] == "accepted"
+    assert (await act(b_w, b, 5, {"type": "discard", "card": "3H"}))["type"] == "accepted"
+    # Cid's call on Ann's 7♦ reaches the host in the window of Bea's 3♥
+    late = await act(c_w, c, 6, {"type": "rummy", "meld": 0, "on": on})
+    sentence = "the discard you answered is no longer open to calls"
+    assert late["type"] == "refused" and late["message"] == sentence
+    assert late["template"] == sentence and late["params"] == {} and sentence in DOC
+    late = await act(c_w, c, 7, {"type": "pass", "on": on})
+    assert late["type"] == "refused" and late["message"] == sentence
+    assert host.table.claim_window.passed == set()  # the open window was not touched
+    for _, w in conns:
+        w.close()
