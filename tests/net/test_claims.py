@@ -14,7 +14,7 @@ import pytest
 from net.client import ActionRefused, Client, HandshakeError
 from rum500.claims import ClaimWindow, check_window
 from rum500.hosting import HostConfig, start_host
-from rum500.rules import IllegalMove, Options, Phase
+from rum500.rules import Game, IllegalMove, Options, Phase
 from tests.net.claim_tables import (
     CALLS,
     KnowsAll,
@@ -387,6 +387,9 @@ def test_on_the_deadline_a_call_naming_its_discard_is_too_late():
     on = window.on
     assert on == len(game.actions) and window.view(game, [1])["on"] == on
     window.check_on({"type": "rummy", "on": on})  # its own window, in time
+    moved = ClaimWindow(2.0)  # the table's next host (a handoff, a failover) says the same
+    moved.follow(Game.from_dict(game.to_dict()))
+    assert moved.on == on
     now[0] = 2.0
     window.check_on({"type": "rummy", "on": on})  # still its window …
     with pytest.raises(IllegalMove, match="too late: the claim window has closed"):
