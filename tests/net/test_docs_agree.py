@@ -410,3 +410,46 @@ async def test_a_call_or_pass_names_its_discard_by_claim_on(hosts):
     assert host.table.claim_window.passed == set()  # the open window was not touched
     for _, w in conns:
         w.close()
+
+
+def test_lobby_addresses_of_a_host_bound_to_one_address_name_just_that_one():
+    from rum500.hosting import lan_addresses
+
+    assert 'one bound to `::1` gives `["[::1]:PORT"]`' in DOC
+    assert lan_addresses("::1", 5500) == ["[::1]:5500"]
+    assert lan_addresses("127.0.0.1", 5500) == ["127.0.0.1:5500"]
+    assert 'a host bound to `127.0.0.1` (`rum500 play`) gives `["127.0.0.1:PORT"]`' in DOC
+
+
+async def test_the_password_wait_is_counted_from_the_failure(make_host):
+    assert "the wait is counted from the failure, not from the proof" in DOC
+    host = await make_host(players=2, bots=1, password="s3cret", limits=Limits(password_delay=0.2))
+    reader, writer = await raw(host, hello("Guess"))
+    nonce = (await frame(reader))["nonce"]
+    writer.write(encode({"type": "auth", "proof": auth_proof("guess", nonce)}))
+    assert [m["code"] for m in await to_the_end(reader)] == ["bad_password"]
+    writer.close()
+    assert 0.0 < host.server.password_delay("127.0.0.1") <= 0.2
+    await asyncio.sleep(0.25)  # longer than the wait: a proof now is judged at once
+    assert host.server.password_delay("127.0.0.1") == 0.0
+
+
+async def test_seq_starts_again_at_a_new_host(hosts):
+    assert "**`seq` starts again at each new host.**" in DOC
+    from rum500.hosting import HostConfig, start_host
+    from tests.net.claim_tables import claim_position
+
+    seats = [{"name": n, "token": f"token-{i}", "bot": False} for i, n in enumerate("ABC")]
+    for _ in range(2):  # a match at one host, then at the next: seq 1 at each
+        game = claim_position(Options(target=5000))
+        host = await start_host(HostConfig(resume_game=game, resume_seats=seats, bind="127.0.0.1"))
+        hosts.append((host, []))
+        reader, writer = await raw(host, hello("A", token="token-0"))
+        got = await until(reader, "state")
+        assert got[-1]["seq"] == 1 and got[-1]["view"]["hand"]
+        writer.write(
+            encode({"type": "action", "id": 1, "action": {"type": "discard", "card": "9S"}})
+        )
+        assert [m for m in await until(reader, "accepted")][-1]["seq"] == 2
+        writer.close()
+        await host.close()
