@@ -31,7 +31,9 @@ whole view — every ``state`` that :meth:`messages` yields has the whole ``view
 host had sent it (treat it as read-only: unchanged keys are shared with the previous view).
 A gap in ``seq`` makes the client ask the host for the whole view (``resync``); the events
 of the updates that came meanwhile are handed on with it. Pings are answered automatically
-and never reach :meth:`messages`. When the connection is lost, :meth:`messages` raises
+and never reach :meth:`messages`; a ping (or pong) whose ``seq`` is newer than the last update
+held says an update was lost — perhaps the last one — and the client resyncs, again at each
+such ping while the answer does not come. When the connection is lost, :meth:`messages` raises
 :class:`ConnectionLost` (after yielding what arrived before); after :meth:`close` it simply
 ends.
 """
