@@ -143,7 +143,10 @@ class Plan:
         self.chat_w = max(16, min(34, cols * 3 // 8))
         self.log_w = max(10, cols - self.chat_w - 1)
         h: dict[str, int] = {}
-        h["banner"] = 1 if (model.banner or model.banner_text() or model.notice) else 0
+        shown = model.banner or model.banner_text() or model.notice
+        #: the banner (the link is down, a "Rummy!" call, the host's notice), wrapped
+        self.banner = render.banner_lines(model, cols) if shown else []
+        h["banner"] = min(len(self.banner), 3)
         h["title"] = 1
         h["status"] = min(len(self.status), 6)  # a refusal is read whole, on two rows if need be
         h["keys"] = min(2, len(self.keys))
@@ -234,16 +237,13 @@ def _quit_lines(model: TableModel) -> list[render.Line]:
 
 
 def _build_layout(model: TableModel) -> Layout:
-    def banner() -> StyleAndTextTuples:
-        if model.banner:
-            return [("class:banner", f" {model.banner_now()} ")]
-        if model.banner_text():  # someone called "Rummy!"
-            return [("class:claim", f" {model.banner_text()} ")]
-        return [("class:notice", f" {model.notice} ")]
-
     body = HSplit(
         [
-            _window(model, banner, height=lambda: Dimension.exact(plan(model).h["banner"])),
+            _window(
+                model,
+                lambda: render.joined(plan(model).banner[: plan(model).h["banner"]]),
+                height=lambda: Dimension.exact(plan(model).h["banner"]),
+            ),
             _window(model, lambda: render.title(model), height=1, style="class:title"),
             _part(model, "players", lambda p: (p.players, -1, False)),
             _part(model, "pile", lambda p: (p.pile, p.pile_focus, True)),

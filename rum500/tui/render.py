@@ -615,6 +615,18 @@ def status(model: TableModel) -> StyleAndTextTuples:
     return [("class:dim", _("{name} is playing…").format(name=model.player_name(turn)))]
 
 
+def banner_lines(model: TableModel, width: int = 80) -> list[Line]:
+    """The banner over the table — the link is down (and why), someone called "Rummy!", the
+    host's notice — wrapped: a reason at its end is read, not cut."""
+    if model.banner:
+        style, text = "class:banner", model.banner_now()
+    elif model.banner_text():  # someone called "Rummy!"
+        style, text = "class:claim", model.banner_text()
+    else:
+        style, text = "class:notice", model.notice
+    return wrap_text([(style, f" {text} ")], width, indent=1, ascii=model.ascii)
+
+
 def status_lines(model: TableModel, width: int = 80) -> list[Line]:
     """The status line, wrapped: a refusal or a hint is read whole, on two rows if need be."""
     return wrap_text(status(model), width, indent=2, ascii=model.ascii)

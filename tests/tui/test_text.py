@@ -317,3 +317,13 @@ def test_leaving_a_solo_match_says_how_to_pick_it_up() -> None:
     set_language("en")
     model.lobby = {"seats": [{"name": "Ann"}, {"name": "Bea"}]}  # not solo: host --resume
     assert "--resume" not in model.quit_question()
+
+
+def test_the_banner_says_why_the_link_is_down_whole() -> None:
+    model = _table()
+    why = "the host at 192.168.1.20:5500 stopped answering: no reply to three pings in 45 s"
+    model.connection_lost(why)
+    plan = Plan(model, (80, 24))
+    shown = lines_text(plan.banner[: plan.h["banner"]])
+    assert plan.h["banner"] == 2 and all(render.width_of(r) <= 80 for r in plan.banner)
+    assert words(shown) == words(f"Connection lost — trying to rejoin… ({why})")
