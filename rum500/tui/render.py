@@ -225,8 +225,8 @@ def players_lines(model: TableModel, width: int = 80) -> list[Line]:
     """One line per player (two players a line at tables of four or more): seat, name,
     cards in hand, points on the table this hand, total."""
     v = model.view
-    if not v:
-        return waiting_lines(model)
+    if not v:  # the waiting room: its lines wrapped (several addresses make a long one)
+        return [row for line in waiting_lines(model) for row in wrap_text(line, width, indent=4)]
     n = v["players"]
     cols = 2 if n >= 4 and width >= 60 else 1
     cell = (width - 3 * (cols - 1)) // cols

@@ -327,3 +327,17 @@ def test_the_banner_says_why_the_link_is_down_whole() -> None:
     shown = lines_text(plan.banner[: plan.h["banner"]])
     assert plan.h["banner"] == 2 and all(render.width_of(r) <= 80 for r in plan.banner)
     assert words(shown) == words(f"Connection lost — trying to rejoin… ({why})")
+
+
+def test_the_waiting_room_wraps_a_long_list_of_addresses() -> None:
+    model = TableModel(name="Ann")
+    model.hosting = True
+    addresses = ["192.168.1.20:5500", "10.0.0.7:5500", "[fd00::1234:5678:9abc]:5500"]
+    addresses.append("[fe80::1ff:fe23:4567:890a%wlp0s20f3]:5500")
+    model.apply_message(
+        {"type": "lobby", "state": "lobby", "seats": [{"name": "Ann"}, {}], "addresses": addresses}
+    )
+    plan = Plan(model, (80, 24))
+    shown = lines_text(plan.players[: plan.h["players"]])
+    assert all(render.width_of(r) <= 80 for r in plan.players)
+    assert all(a in shown.replace("\n    ", "  ") for a in addresses), shown
