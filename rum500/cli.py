@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable
 
+from rum500.i18n import N_, _, set_language, translate_argparse
 from rum500.rules.options import EMPTY_STOCK_RULES, MAX_PLAYERS, MIN_PLAYERS
 
 #: subcommand -> (module, function)
@@ -40,16 +41,21 @@ MAX_TARGET = 1_000_000_000
 MAX_SEED = 2**63 - 1
 
 
-def _whole(low: int, high: int, what: str = "") -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``, else a clear message."""
+def _whole(low: int, high: int, what: str = N_("a whole number")) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, else a clear message
+    (``what``: a message marked with ``N_``, said in the current language)."""
 
     def parse(text: str) -> int:
         try:
             value = int(text.strip())
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                _("not a whole number: {text}").format(text=repr(text))
+            ) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what or 'a whole number'} from {low} to {high}")
+            raise argparse.ArgumentTypeError(
+                _("{what} from {low} to {high}").format(what=_(what), low=low, high=high)
+            )
         return value
 
     parse.__name__ = "whole number"
@@ -63,9 +69,13 @@ def _seconds(low: float, high: float) -> Callable[[str], float]:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                _("not a number of seconds: {text}").format(text=repr(text))
+            ) from None
         if not low <= value <= high:  # also refuses nan and inf
-            raise argparse.ArgumentTypeError(f"from {low:g} to {high:g} seconds")
+            raise argparse.ArgumentTypeError(
+                _("from {low} to {high} seconds").format(low=f"{low:g}", high=f"{high:g}")
+            )
         return value
 
     parse.__name__ = "seconds"
@@ -73,13 +83,13 @@ def _seconds(low: float, high: float) -> Callable[[str], float]:
 
 
 _positive = _whole(1, MAX_TARGET)
-_target = _whole(1, MAX_TARGET, "a score")
-_seed = _whole(0, MAX_SEED, "a seed")
-_port = _whole(0, 65535, "a TCP port")
-_players = _whole(MIN_PLAYERS, MAX_PLAYERS, "players")
-_host_bots = _whole(0, MAX_PLAYERS, "bots")
-_play_bots = _whole(1, MAX_PLAYERS - 1, "bots")
-_jobs = _whole(1, 1024, "processes")
+_target = _whole(1, MAX_TARGET, N_("a score"))
+_seed = _whole(0, MAX_SEED, N_("a seed"))
+_port = _whole(0, 65535, N_("a TCP port"))
+_players = _whole(MIN_PLAYERS, MAX_PLAYERS, N_("players"))
+_host_bots = _whole(0, MAX_PLAYERS, N_("bots"))
+_play_bots = _whole(1, MAX_PLAYERS - 1, N_("bots"))
+_jobs = _whole(1, 1024, N_("processes"))
 _delay = _seconds(0.0, 60.0)
 _timeout = _seconds(0.1, 600.0)
 _review_timeout = _seconds(1.0, 600.0)
@@ -92,7 +102,7 @@ def _review(p: argparse.ArgumentParser) -> None:
         type=_review_timeout,
         default=30.0,
         metavar="SECONDS",
-        help="after a hand, deal anyway when not everyone pressed Enter by then (30)",
+        help=_("after a hand, deal anyway when not everyone pressed Enter by then (30)"),
     )
 
 
@@ -103,13 +113,13 @@ def _common(p: argparse.ArgumentParser, top: bool = False) -> None:
         "--lang",
         choices=["en", "ru"],
         dest=prefix + "lang",
-        help="language (default: from the locale)",
+        help=_("language (default: from the locale)"),
     )
     p.add_argument(
         "--ascii",
         action="store_true",
         dest=prefix + "ascii",
-        help="no Unicode suit symbols or box lines",
+        help=_("no Unicode suit symbols or box lines"),
     )
     p.add_argument(
         "-v",
@@ -117,40 +127,40 @@ def _common(p: argparse.ArgumentParser, top: bool = False) -> None:
         action="count",
         default=0,
         dest=prefix + "verbose",
-        help="more logging",
+        help=_("more logging"),
     )
 
 
 def _table_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("table options (RULES.md §9)")
+    g = p.add_argument_group(_("table options (RULES.md §9)"))
     g.add_argument(
-        "--target", type=_target, default=500, help="score that wins (500; up to 1000000000)"
+        "--target", type=_target, default=500, help=_("score that wins (500; up to 1000000000)")
     )
-    g.add_argument("--decks", type=int, choices=[1, 2], help="decks (auto: 1 up to 4 players)")
+    g.add_argument("--decks", type=int, choices=[1, 2], help=_("decks (auto: 1 up to 4 players)"))
     g.add_argument(
         "--top-card-free",
         action="store_true",
-        help="the top discard may be taken without playing it",
+        help=_("the top discard may be taken without playing it"),
     )
-    g.add_argument("--must-discard", action="store_true", help="go out only by discarding")
+    g.add_argument("--must-discard", action="store_true", help=_("go out only by discarding"))
     g.add_argument(
         "--empty-stock",
         choices=EMPTY_STOCK_RULES,
         default="play_on",
-        help="when the stock runs out (play_on)",
+        help=_("when the stock runs out (play_on)"),
     )
-    g.add_argument("--seed", type=_seed, help="seed of the shuffles (random by default)")
+    g.add_argument("--seed", type=_seed, help=_("seed of the shuffles (random by default)"))
     _house_rules(p)
 
 
 def _house_rules(p: argparse.ArgumentParser, window: bool = True) -> None:
     """The house rules (RULES.md §11), for ``play``, ``host`` and ``sim``."""
-    g = p.add_argument_group("house rules (RULES.md §11)")
-    g.add_argument("--jokers", action="store_true", help="two jokers per deck, wild")
+    g = p.add_argument_group(_("house rules (RULES.md §11)"))
+    g.add_argument("--jokers", action="store_true", help=_("two jokers per deck, wild"))
     g.add_argument(
         "--rummy-calls",
         action="store_true",
-        help='any player may call "Rummy!" on a discard that could be laid off',
+        help=_('any player may call "Rummy!" on a discard that could be laid off'),
     )
     if window:
         g.add_argument(
@@ -158,46 +168,50 @@ def _house_rules(p: argparse.ArgumentParser, window: bool = True) -> None:
             type=_claim_window,
             default=3.0,
             metavar="SECONDS",
-            help='with --rummy-calls: seconds to call "Rummy!" after each discard (3; 0.5-10)',
+            help=_('with --rummy-calls: seconds to call "Rummy!" after each discard (3; 0.5-10)'),
         )
     g.add_argument(
         "--teams",
         type=int,
         choices=[2, 3],
         default=0,
-        help="partnerships: 2 teams (4 or 6 players) or 3 teams of two (6 players)",
+        help=_("partnerships: 2 teams (4 or 6 players) or 3 teams of two (6 players)"),
     )
     g.add_argument(
-        "--ace-always-15", action="store_true", help="an ace scores 15 even low in A-2-3"
+        "--ace-always-15", action="store_true", help=_("an ace scores 15 even low in A-2-3")
     )
 
 
 def _host_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", help="table name (default: the host's name)")
-    p.add_argument("--player", help="your player name at the table")
-    p.add_argument("--players", type=_players, default=4, help="seats at the table (4)")
+    p.add_argument("--name", help=_("table name (default: the host's name)"))
+    p.add_argument("--player", help=_("your player name at the table"))
+    p.add_argument("--players", type=_players, default=4, help=_("seats at the table (4)"))
     p.add_argument(
         "--bots",
         type=_host_bots,
         default=None,
-        help="seats filled by bots at the start (default: none)",
+        help=_("seats filled by bots at the start (default: none)"),
     )
-    p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard, expert")
+    p.add_argument(
+        "--bot-level", default="medium", help=_("bot strength: easy, medium, hard, expert")
+    )
     p.add_argument(
         "--failover",
         choices=["auto", "on", "off"],
         default="auto",
-        help="a standby keeps the match sealed and takes over if this host dies "
-        "(auto: on with 2 or more people seated besides you)",
+        help=_(
+            "a standby keeps the match sealed and takes over if this host dies "
+            "(auto: on with 2 or more people seated besides you)"
+        ),
     )
-    p.add_argument("--port", type=_port, default=0, help="TCP port (default: any free port)")
-    p.add_argument("--bind", default="0.0.0.0", help="address to listen on (0.0.0.0)")
+    p.add_argument("--port", type=_port, default=0, help=_("TCP port (default: any free port)"))
+    p.add_argument("--bind", default="0.0.0.0", help=_("address to listen on (0.0.0.0)"))
     p.add_argument(
         "--password",
         nargs="?",
         const=True,
         default=None,
-        help="ask for a table password (or give it)",
+        help=_("ask for a table password (or give it)"),
     )
     p.add_argument(
         "--resume",
@@ -205,7 +219,7 @@ def _host_args(p: argparse.ArgumentParser) -> None:
         const="latest",
         default=None,
         metavar="GAME_ID",
-        help="resume a match from the game log (the newest unfinished one)",
+        help=_("resume a match from the game log (the newest unfinished one)"),
     )
     _table_options(p)
 
@@ -213,160 +227,168 @@ def _host_args(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rum500",
-        description="Rummy 500 (Michigan rum) on the local network, in the terminal. "
-        "With no command: the lobby.",
+        description=_(
+            "Rummy 500 (Michigan rum) on the local network, in the terminal. "
+            "With no command: the lobby."
+        ),
     )
     _common(parser, top=True)
-    parser.add_argument("--name", dest="top_name", metavar="NAME", help="your player name")
+    parser.add_argument("--name", dest="top_name", metavar="NAME", help=_("your player name"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("play", help="a solo game against bots, straight away")
+    p = sub.add_parser("play", help=_("a solo game against bots, straight away"))
     _common(p)
-    p.add_argument("--name", help="your player name")
+    p.add_argument("--name", help=_("your player name"))
     p.add_argument(
         "--bots",
         type=_play_bots,
         default=1,
         metavar="N",
-        help="bots to play against, 1 to 7 (1)",
+        help=_("bots to play against, 1 to 7 (1)"),
     )
-    p.add_argument("--bot-level", default="medium", help="bot strength: easy, medium, hard, expert")
-    p.add_argument("--lan", action="store_true", help="announce the table on the LAN too")
+    p.add_argument(
+        "--bot-level", default="medium", help=_("bot strength: easy, medium, hard, expert")
+    )
+    p.add_argument("--lan", action="store_true", help=_("announce the table on the LAN too"))
     p.add_argument(
         "--resume",
         nargs="?",
         const="solo",
         default=None,
         metavar="GAME_ID",
-        help="go on with the newest unfinished solo match (or game GAME_ID); "
-        "it keeps its own table options",
+        help=_(
+            "go on with the newest unfinished solo match (or game GAME_ID); "
+            "it keeps its own table options"
+        ),
     )
     p.add_argument(
         "--bot-delay",
         type=_delay,
         default=None,
         metavar="SECONDS",
-        help="pause before each bot move (0.7)",
+        help=_("pause before each bot move (0.7)"),
     )
     _review(p)
     _table_options(p)
 
-    p = sub.add_parser("host", help="host a table (and play at it)")
+    p = sub.add_parser("host", help=_("host a table (and play at it)"))
     _common(p)
-    p.add_argument("--headless", action="store_true", help="no screen: log what happens")
+    p.add_argument("--headless", action="store_true", help=_("no screen: log what happens"))
     p.add_argument(
         "--bot-delay",
         type=_delay,
         default=1.0,
         metavar="SECONDS",
-        help="bots' pause before each action while people are seated (1.0)",
+        help=_("bots' pause before each action while people are seated (1.0)"),
     )
-    p.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
+    p.add_argument("--no-announce", action="store_true", help=_("do not announce on the LAN"))
     _review(p)
     _host_args(p)
 
-    p = sub.add_parser("join", help="join a table by name or HOST:PORT")
+    p = sub.add_parser("join", help=_("join a table by name or HOST:PORT"))
     _common(p)
-    p.add_argument("table", help="table name as listed, or HOST:PORT")
-    p.add_argument("--name", help="your player name")
-    p.add_argument("--spectate", action="store_true", help="watch without a seat")
-    p.add_argument("--password", nargs="?", const=True, default=None, help="table password")
+    p.add_argument("table", help=_("table name as listed, or HOST:PORT"))
+    p.add_argument("--name", help=_("your player name"))
+    p.add_argument("--spectate", action="store_true", help=_("watch without a seat"))
+    p.add_argument("--password", nargs="?", const=True, default=None, help=_("table password"))
     p.add_argument(
-        "--timeout", type=_timeout, default=3.0, help="seconds to look for the table (3)"
+        "--timeout", type=_timeout, default=3.0, help=_("seconds to look for the table (3)")
     )
     p.add_argument(
         "--headless",
         action="store_true",
-        help="no screen: a bot plays the seat, one line per event; this machine can host",
+        help=_("no screen: a bot plays the seat, one line per event; this machine can host"),
     )
-    p.add_argument("--bot-level", default="medium", help="with --headless: the bot's strength")
-    p.add_argument("--seed", type=_seed, help="with --headless: the bot's seed")
+    p.add_argument("--bot-level", default="medium", help=_("with --headless: the bot's strength"))
+    p.add_argument("--seed", type=_seed, help=_("with --headless: the bot's seed"))
     p.add_argument(
         "--bot-delay",
         type=_delay,
         default=0.0,
         metavar="SECONDS",
-        help="with --headless: the bot's pause before each action (0)",
+        help=_("with --headless: the bot's pause before each action (0)"),
     )
     p.add_argument(
-        "--bind", default="0.0.0.0", help="where to listen if the table comes here (0.0.0.0)"
+        "--bind", default="0.0.0.0", help=_("where to listen if the table comes here (0.0.0.0)")
     )
     p.add_argument(
-        "--no-announce", action="store_true", help="do not announce the table if it comes here"
+        "--no-announce", action="store_true", help=_("do not announce the table if it comes here")
     )
     p.add_argument(
         "--no-log",
         action="store_true",
-        help="with --headless: keep no game log if the table comes here",
+        help=_("with --headless: keep no game log if the table comes here"),
     )
 
-    p = sub.add_parser("list", help="the tables on the LAN right now")
+    p = sub.add_parser("list", help=_("the tables on the LAN right now"))
     _common(p)
     p.add_argument(
         "--timeout",
         type=_timeout,
         default=5.0,
-        help="listen at most this many seconds (5); it stops once answers stop coming",
+        help=_("listen at most this many seconds (5); it stops once answers stop coming"),
     )
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
 
-    p = sub.add_parser("sim", help="bot tournaments")
+    p = sub.add_parser("sim", help=_("bot tournaments"))
     _common(p)
-    p.add_argument("--games", type=_positive, default=100, help="matches to play (100)")
-    p.add_argument("--players", type=_players, default=2, help="players per match (2)")
+    p.add_argument("--games", type=_positive, default=100, help=_("matches to play (100)"))
+    p.add_argument("--players", type=_players, default=2, help=_("players per match (2)"))
     p.add_argument(
         "--bots",
-        help="bot levels, comma separated (hard,medium; --ladder: random,easy,medium,hard,expert)",
+        help=_(
+            "bot levels, comma separated (hard,medium; --ladder: random,easy,medium,hard,expert)"
+        ),
     )
     p.add_argument(
         "--ladder",
         action="store_true",
-        help="round robin of two-player matches, --games per pair; Elo ratings with 95%% CIs",
+        help=_("round robin of two-player matches, --games per pair; Elo ratings with 95%% CIs"),
     )
-    p.add_argument("--hands", type=_positive, help="play H hands instead of whole matches")
-    p.add_argument("--seed", type=_seed, default=0, help="seed of the first match (0)")
-    p.add_argument("--jobs", type=_jobs, help="processes (default: all cores)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--target", type=_target, default=500, help="score that wins (500)")
+    p.add_argument("--hands", type=_positive, help=_("play H hands instead of whole matches"))
+    p.add_argument("--seed", type=_seed, default=0, help=_("seed of the first match (0)"))
+    p.add_argument("--jobs", type=_jobs, help=_("processes (default: all cores)"))
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    p.add_argument("--target", type=_target, default=500, help=_("score that wins (500)"))
     _house_rules(p, window=False)
 
-    p = sub.add_parser("history", help="past matches")
+    p = sub.add_parser("history", help=_("past matches"))
     _common(p)
     p.add_argument("--json", action="store_true")
-    p.add_argument("--limit", type=_positive, default=50, help="newest N matches (50)")
+    p.add_argument("--limit", type=_positive, default=50, help=_("newest N matches (50)"))
     p.add_argument(
         "--all",
         action="store_true",
-        help="also the matches left before their first hand ended",
+        help=_("also the matches left before their first hand ended"),
     )
 
-    p = sub.add_parser("stats", help="statistics per player")
+    p = sub.add_parser("stats", help=_("statistics per player"))
     _common(p)
-    p.add_argument("player", nargs="?", help="one player's name")
+    p.add_argument("player", nargs="?", help=_("one player's name"))
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("replay", help="step through a finished match")
+    p = sub.add_parser("replay", help=_("step through a finished match"))
     _common(p)
     p.add_argument("game_id")
 
-    p = sub.add_parser("export", help="write a match to a file")
+    p = sub.add_parser("export", help=_("write a match to a file"))
     _common(p)
     p.add_argument("game_id")
     p.add_argument("file")
-    p.add_argument("--force", action="store_true", help="write over a file already there")
+    p.add_argument("--force", action="store_true", help=_("write over a file already there"))
 
-    p = sub.add_parser("import", help="read a match from a file")
+    p = sub.add_parser("import", help=_("read a match from a file"))
     _common(p)
     p.add_argument("file")
 
     p = sub.add_parser(
-        "salvage", help="copy every match a damaged game log can still give into a new log"
+        "salvage", help=_("copy every match a damaged game log can still give into a new log")
     )
     _common(p)
     p.add_argument(
         "--out",
         metavar="FILE",
-        help="the new log (default: games-salvaged-DATE.sqlite3 beside the game log)",
+        help=_("the new log (default: games-salvaged-DATE.sqlite3 beside the game log)"),
     )
     return parser
 
@@ -387,7 +409,11 @@ def _merge(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.top_name is not None:
         dest = NAME_DEST.get(command)
         if dest is None:
-            parser.error(f"--name before '{command}': that command takes no player name")
+            parser.error(
+                _("--name before '{command}': that command takes no player name").format(
+                    command=command
+                )
+            )
         if getattr(args, dest, None) is None:
             setattr(args, dest, args.top_name)
     if not hasattr(args, "name"):
@@ -407,7 +433,11 @@ def _check_text(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
                 dest == "player" and args.command == "stats"
             )
             what = dest.upper() if positional else "--" + dest.replace("_", "-")
-            parser.error(f"{what} is not valid UTF-8 text: type it again in plain characters")
+            parser.error(
+                _("{what} is not valid UTF-8 text: type it again in plain characters").format(
+                    what=what
+                )
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -448,15 +478,34 @@ def _misplaced(parser: argparse.ArgumentParser, argv: list[str]) -> None:
                 name = "-v"
             if name not in TOP_OPTIONS:
                 where = f"rum500 {command or 'COMMAND'} {word}"
-                parser.error(f"{name} goes after the command: {where} …")
+                parser.error(
+                    _("{option} goes after the command: {where} …").format(option=name, where=where)
+                )
             if TOP_OPTIONS[name] and "=" not in word:
                 k += 1  # its value
         k += 1
 
 
+def _language_asked(words: list[str]) -> str | None:
+    """The value of ``--lang`` in the command line, wherever it is (before ``--``): the
+    language is chosen before argparse reads the line, so that its messages, ``--help`` and
+    every error are in that language too."""
+    for k, word in enumerate(words):
+        if word == "--":
+            break
+        if word == "--lang" and k + 1 < len(words):
+            return words[k + 1]
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
+    return None
+
+
 def _main(argv: list[str] | None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    set_language(_language_asked(words))  # None or unknown: from the locale, as everywhere
+    translate_argparse()
     parser = build_parser()
-    _misplaced(parser, list(sys.argv[1:] if argv is None else argv))
+    _misplaced(parser, words)
     args = parser.parse_args(argv)
     _merge(parser, args)
     _check_text(parser, args)
@@ -472,7 +521,11 @@ def _main(argv: list[str] | None) -> int:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
         if e.name and e.name.startswith("rum500"):
-            print(f"rum500: '{command}' is not available in this build", file=sys.stderr)
+            print(
+                "rum500: "
+                + _("'{command}' is not available in this build").format(command=command),
+                file=sys.stderr,
+            )
             return 2
         raise
     try:

@@ -584,9 +584,23 @@ class Host:
         table.server = server
         server.on_events.append(self._update_sent)
 
-    def notice(self, code: str, text: str) -> None:
-        """Tell every player about trouble at the host (a ``notice`` message)."""
-        self.server.notice(code, text)
+    def notice(self, code: str, text: str, params: dict[str, str] | None = None) -> None:
+        """Tell every player about trouble at the host (a ``notice`` message). With
+        ``params``, ``text`` is an English template (marked with ``N_``): the message carries
+        it and its ``params`` too, for each client to say in its player's language
+        (docs/protocol.md §6), and ``text`` filled in for the others."""
+        if params is None:
+            self.server.notice(code, text)
+            return
+        self.server.broadcast(
+            {
+                "type": "notice",
+                "code": code,
+                "text": text.format(**params),
+                "template": text,
+                "params": params,
+            }
+        )
 
     def set_hint(self, on: bool) -> None:
         """The host player turns the hint (the ``h`` key: the expert bot's move) off or on for
@@ -1216,30 +1230,41 @@ def options_text(options: object) -> str:
 
 
 def run_list(args: Any) -> int:
-    """``rum500 list``: the tables announced on the LAN right now."""
+    """``rum500 list``: the tables announced on the LAN right now (in the language of
+    ``--lang``, which the command line has set)."""
     from net.discovery import browse
+    from rum500.i18n import _, pgettext
 
     try:
         tables = asyncio.run(browse(args.timeout))
     except KeyboardInterrupt:
         return 130
     except OSError as e:
-        print(f"rum500: cannot look for tables: {e}", file=sys.stderr)
+        print("rum500: " + _("cannot look for tables: {why}").format(why=e), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps([t.to_dict() for t in tables], indent=2))
         return 0
     if not tables:
-        print("no tables found on the LAN (join by HOST:PORT if multicast is blocked)")
+        print(_("no tables found on the LAN (join by HOST:PORT if multicast is blocked)"))
         return 0
+    states = {
+        "lobby": pgettext("table state", "lobby"),
+        "playing": pgettext("table state", "playing"),
+        "finished": pgettext("table state", "finished"),
+    }
     for t in tables:
         opts = options_text(t.options)
-        lock = " [password]" if t.password else ""
-        print(
-            f"{t.name}  {t.where}  host {t.host_player or '-'}  "
-            f"seats {t.seats_taken}/{t.seats_total}  {t.state}{lock}"
-            f"{'  ' + opts if opts else ''}"
+        lock = " " + _("[password]") if t.password else ""
+        line = _("{table}  {where}  host {host}  seats {taken}/{seats}  {state}").format(
+            table=t.name,
+            where=t.where,
+            host=t.host_player or "-",
+            taken=t.seats_taken,
+            seats=t.seats_total,
+            state=states.get(t.state, t.state),
         )
+        print(f"{line}{lock}{'  ' + opts if opts else ''}")
     return 0
 
 

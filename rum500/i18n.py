@@ -74,6 +74,59 @@ def pgettext(context: str, message: str) -> str:
     return _translation.pgettext(context, message)
 
 
+#: argparse's own messages that a user can meet: argparse reads them with gettext's
+#: module-level functions, so our catalog carries them (listed here so that extraction
+#: keeps them) and :func:`translate_argparse` points argparse at it
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("unrecognized arguments: %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ignored explicit argument %r"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+)
+
+
+def translate_argparse() -> None:
+    """Have argparse say its own words ("usage:", "error:", "the following arguments are
+    required" …) in the current language: it looks its ``_`` and ``ngettext`` up in its
+    module when it speaks, so they are pointed at this catalog's."""
+    import argparse
+
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+def from_host(message: object, template: object = None, params: object = None) -> str:
+    """A sentence a host sent (a ``notice``, the lobby's ``failover.note``) in the current
+    language: its English ``template`` translated and filled in with ``params`` — each
+    value itself translated when the catalog knows it (a reason such as "no answer") —;
+    ``message`` as sent when there is no template or the catalog does not know it."""
+    text = str(message or "")
+    if not isinstance(template, str) or not template:
+        return text
+    translated = _(template)
+    if translated == template:  # English, or a template this catalog does not know:
+        return text  # the sentence as sent (a stranger's template is never formatted)
+    fields = params if isinstance(params, dict) else {}
+    values = {str(k): _(str(v)[:200]) for k, v in fields.items()}
+    try:
+        return translated.format(**values)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return text
+
+
 # ---------------------------------------------------------------- catalogs (Babel, dev only)
 
 #: the source checkout: babel.cfg (Babel's extraction map) lives at its top

@@ -282,6 +282,7 @@ class Failover:
             self.epoch,
             holders,
         )
+        self._say_note()  # "if this host goes, Bea's machine takes the table over"
 
     def _tell_newcomers(self) -> None:
         server = self.host.server

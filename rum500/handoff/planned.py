@@ -25,6 +25,7 @@ import logging
 from net.server import Connection
 from rum500.handoff.document import encode_chunks, table_document
 from rum500.hosting import Host
+from rum500.i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,11 @@ class TableMover:
             server.frozen = None
             host._wake.set()
             why = "no answer" if isinstance(e, TimeoutError) else str(e)
-            server.notice("handoff_failed", f"the table stays here: the handoff failed ({why})")
+            host.notice(
+                "handoff_failed",
+                N_("the table stays here: the handoff failed ({why})"),
+                {"why": N_("no answer") if isinstance(e, TimeoutError) else str(e)},
+            )
             if isinstance(e, (TimeoutError, HandoffError)):
                 raise HandoffError(f"the handoff failed: {why}") from None
             raise

@@ -57,7 +57,7 @@ def _read_log(args: argparse.Namespace, query: Callable[[Any], Any]) -> tuple[An
         with reading() as conn:
             return query(conn), None
     except StoreError as e:
-        if getattr(args, "json", False) and "no game log yet" in str(e):
+        if getattr(args, "json", False) and not db_path().exists():  # no game log yet
             return [], None
         return None, _fail(str(e))
 

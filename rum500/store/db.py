@@ -21,6 +21,8 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+from rum500.i18n import _
+
 #: ``PRAGMA application_id`` of a rum500 game log: "R500" in ASCII.
 APP_ID = 0x52353030
 DB_NAME = "games.sqlite3"
@@ -170,7 +172,9 @@ def open_db(path: Path | None = None, *, create: bool = True) -> sqlite3.Connect
     path = Path(path) if path is not None else db_path()
     exists = path.exists()
     if not exists and not create:
-        raise StoreError(f"there is no game log yet ({path}): host or play a match first")
+        raise StoreError(
+            _("there is no game log yet ({path}): host or play a match first").format(path=path)
+        )
     if not create and is_empty(path):
         raise StoreError(
             f"the game log {path} is empty (0 bytes): if it held matches, it was cut short "

@@ -129,9 +129,13 @@ class ReplayModel:
             taken = next((e.get("cards") for e in events if e.get("type") == "draw"), None)
             taken = taken or []
             above = len(taken) - 1
-            if above >= 1:
+            if above == 1:
+                text = _("{who} took {card} and the card above it").format(
+                    who=who, card=card_mark(taken[0])
+                )
+            elif above > 1:
                 text = ngettext(
-                    "{who} took {card} and the card above it",
+                    "{who} took {card} and the {n} card above it",
                     "{who} took {card} and the {n} cards above it",
                     above,
                 ).format(who=who, card=card_mark(taken[0]), n=above)

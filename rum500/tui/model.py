@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from rum500 import cards as C
-from rum500.i18n import _
+from rum500.i18n import _, from_host
 from rum500.rules.melds import IllegalMove, make_meld
 from rum500.tui import describe
 from rum500.tui import hint as hints
@@ -383,7 +383,11 @@ class TableModel:
                     else _("The host turned the hint off for everyone at this table.")
                 )
             failover = msg.get("failover")
-            note = str(failover.get("note") or "")[:200] if isinstance(failover, dict) else ""
+            note = ""
+            if isinstance(failover, dict):  # in this player's language (i18n.from_host)
+                note = from_host(
+                    failover.get("note"), failover.get("template"), failover.get("params")
+                )[:200]
             if note and note != self.failover_note:
                 self.log.append(note)
             self.failover_note = note
@@ -410,7 +414,10 @@ class TableModel:
             )
             self.say(why, error=True)
         elif kind == "notice":
-            text = " ".join(str(msg.get("text") or msg.get("code") or "").split())[:200]
+            said = from_host(
+                msg.get("text") or msg.get("code"), msg.get("template"), msg.get("params")
+            )
+            text = " ".join(said.split())[:200]
             self.notice = text
             if text:
                 self.log.append(text)

@@ -47,7 +47,14 @@ class Term(Tmux):
         self.tmux("kill-server")
         self.socket = f"rum500-cli-{uuid.uuid4().hex[:8]}"  # a fresh server each time
         self.tmux(
-            "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30",
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-x",
+            "100",
+            "-y",
+            "30",
             f"{command}; echo EXITED $?; sleep 600",
         )
 
@@ -99,7 +106,10 @@ def test_play_resume_goes_on_with_the_solo_match(term: Term) -> None:
     assert rows(term.home, "SELECT status, hands_played FROM matches") == [("playing", 0)]
     out = subprocess.run(
         [sys.executable, "-m", "rum500", "history"],
-        capture_output=True, text=True, timeout=60, env={"RUM500_HOME": str(term.home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"RUM500_HOME": str(term.home)},
     ).stdout
     assert "Ann" not in out and "--all" in out  # left in its first hand: not in history
 
@@ -213,3 +223,41 @@ def test_play_resume_with_nothing_to_resume_says_so(term: Term) -> None:
     term.wait(lambda s: "EXITED 2" in s, "rum500 ending")
     err = (term.home / "stderr.txt").read_text()
     assert "no unfinished solo match" in err and "Traceback" not in err
+
+
+def log_a_lan_match(home: Path) -> None:
+    """Game 1: a match of two people (Ann, Bob) and a bot, left in its first hand, as
+    ``rum500 host`` logs one."""
+    from rum500.rules import Game, Options
+    from rum500.store import Journal
+    from tests.store.conftest import match_info, play
+
+    game = Game(3, 5, Options(target=100))
+    info = match_info(game, ["Ann", "Bob", "Cy"])
+    info["seats"][1]["bot"] = None
+    with Journal(home / "games.sqlite3") as j:
+        j.start_match(info)
+        play(j, 5, game=game, stop_after=20)
+
+
+@pytest.mark.parametrize(
+    ("lang", "says"),
+    [
+        ("en", "game 1 is not a solo match (2 people at its table: Ann, Bob)"),
+        ("ru", "игра 1 — не одиночная (за её столом 2 человека: Ann, Bob)"),
+    ],
+)
+def test_play_resume_of_a_lan_match_says_to_host_it(term: Term, lang: str, says: str) -> None:
+    """``play --resume 1`` of a match several people played is not a solo match to go on
+    alone: it says so, and how it goes on (``host --resume 1``), instead of a table screen
+    saying 'Every seat is taken'."""
+    log_a_lan_match(term.home)
+    term.run(f"--lang {lang} play --resume 1 --name Ann --bot-delay 0")
+    screen = term.wait(lambda s: "EXITED" in s, "rum500 ending")
+    assert "EXITED 2" in screen
+    assert "Every seat is taken" not in screen
+    stderr = (term.home / "stderr.txt").read_text()
+    assert stderr.count("\n") == 1, stderr
+    assert stderr.startswith(f"rum500: {says}"), stderr
+    assert "'rum500 host --resume 1'" in stderr
+    assert rows(term.home, "SELECT status FROM matches") == [("playing",)]  # left alone
