@@ -301,7 +301,8 @@ def test_the_host_turns_the_hint_off_and_on_for_everyone() -> None:
     guest.apply_message(
         {"type": "lobby", "state": "playing", "seats": [{"name": "Ann"}, {"name": "Bea"}]}
     )
-    assert guest.hint_allowed  # an old host's lobby (no "hint"): the hint stays as it was
+    assert guest.hint_allowed  # back on, and said so
+    assert guest.log[-1] == "The host turned the hint on again for everyone at this table."
 
 
 def test_leaving_a_solo_match_says_how_to_pick_it_up() -> None:
