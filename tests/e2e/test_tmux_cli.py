@@ -261,3 +261,38 @@ def test_play_resume_of_a_lan_match_says_to_host_it(term: Term, lang: str, says:
     assert stderr.startswith(f"rum500: {says}"), stderr
     assert "'rum500 host --resume 1'" in stderr
     assert rows(term.home, "SELECT status FROM matches") == [("playing",)]  # left alone
+
+
+def test_replay_in_russian_with_hands_sorted_as_the_client_sorts_them(term: Term) -> None:
+    """``rum500 --lang ru replay 1`` in a real terminal: every word in Russian, each hand
+    in the terminal client's order (by suit ♠ ♥ ♣ ♦, aces high), one minus sign per line."""
+    from rum500 import cards as C
+    from rum500.store import Journal
+    from tests.store.conftest import play
+
+    with Journal(term.home / "games.sqlite3") as j:
+        game = play(j, 4, ["Ann", "Bob", "Cleo"], target=150)
+    term.run("--lang ru replay 1")
+    screen = term.wait(lambda s: "Запись игры 1" in s, "the replay")
+    assert f"Кон 1 из {game.hand_number}" in screen and "Колода:" in screen
+    assert "Сброс (снизу → вверх):" in screen and "сдаёт" in screen
+    assert "←/→ ход · ↑/↓ кон" in screen
+    rows = [line for line in screen.splitlines() if "рука (" in line]
+    assert len(rows) == 3
+    for row in rows:
+        shown = row.split("рука (", 1)[1].split(":", 1)[1].split()
+        codes = [
+            c.replace("♠", "S").replace("♥", "H").replace("♦", "D").replace("♣", "C") for c in shown
+        ]
+        codes = [
+            c.replace("Т", "A").replace("В", "J").replace("Д", "Q").replace("К", "K") for c in codes
+        ]
+        assert codes == sorted(codes, key=lambda t: C.sort_key_by_suit(C.parse(t))), row
+    term.keys("End")
+    screen = term.wait(lambda s: "выигрывает партию." in s, "the end of the match")
+    assert "окончен — счёт: на столе − в руке = очки" in screen
+    for line in screen.splitlines():
+        if "всего" in line:
+            assert not re.search(r"-\d", line), line  # one minus sign: −
+    term.keys("q")
+    term.wait(lambda s: "EXITED 0" in s, "rum500 ending")
