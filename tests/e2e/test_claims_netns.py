@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -85,7 +86,7 @@ def line(p: subprocess.Popen) -> dict:
 
 def test_two_calls_on_one_discard_across_the_lan(lan):  # noqa: F811
     ns_a, addr_a, ns_b, _ = lan
-    py = ["python3", "-c"]
+    py = [sys.executable, "-c"]  # the interpreter running the tests, not whatever python3 is
     host = in_ns(ns_a, [*py, HOST, addr_a], stdin=subprocess.PIPE)
     callers: list[subprocess.Popen] = []
     try:
