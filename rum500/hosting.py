@@ -1055,7 +1055,7 @@ def run_headless(args: Any) -> int:
     try:
         note = attach_journal(config, args)
     except StoreError as e:
-        print(f"rum500: {e}", file=sys.stderr)
+        print(f"rum500: {e.said()}", file=sys.stderr)
         return 2
     if note:
         print(note, flush=True)

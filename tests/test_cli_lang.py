@@ -164,3 +164,32 @@ def test_list_in_russian(tmp_path: Path) -> None:
     assert r.stdout == (
         "в локальной сети столов не найдено (если multicast закрыт, садитесь по HOST:PORT)\n"
     )
+
+
+def test_game_log_trouble_in_russian(tmp_path: Path) -> None:
+    (tmp_path / "games.sqlite3").mkdir()
+    r = rum500(tmp_path, "--lang", "ru", "history")
+    assert r.returncode == 1
+    assert r.stderr == f"rum500: журнал игр {tmp_path / 'games.sqlite3'} — папка, а не файл\n"
+
+
+def test_a_store_error_is_english_in_itself_and_russian_when_said(tmp_path: Path) -> None:
+    """The host's log and its notices to the players carry ``str(e)`` (English, as
+    docs/protocol.md §6 says a notice's ``text`` is); the command line says ``e.said()``."""
+    from rum500.i18n import set_language
+    from rum500.store.db import StoreError, open_db
+
+    (tmp_path / "games.sqlite3").mkdir()
+    set_language("ru")
+    try:
+        with pytest.raises(StoreError) as caught:
+            open_db(tmp_path / "games.sqlite3")
+    finally:
+        set_language("en")
+    e = caught.value
+    assert str(e) == f"the game log {tmp_path / 'games.sqlite3'} is a folder, not a file"
+    set_language("ru")
+    try:
+        assert e.said() == f"журнал игр {tmp_path / 'games.sqlite3'} — папка, а не файл"
+    finally:
+        set_language("en")

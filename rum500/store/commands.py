@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rum500.i18n import _, ngettext
+from rum500.i18n import N_, _, ngettext
 from rum500.store import exchange
 from rum500.store import log as L
 from rum500.store.db import StoreError, db_path, describe, open_db, reading
@@ -59,7 +59,7 @@ def _read_log(args: argparse.Namespace, query: Callable[[Any], Any]) -> tuple[An
     except StoreError as e:
         if getattr(args, "json", False) and not db_path().exists():  # no game log yet
             return [], None
-        return None, _fail(str(e))
+        return None, _fail(e.said())
 
 
 def run_history(args: argparse.Namespace) -> int:
@@ -152,9 +152,11 @@ def run_salvage(args: argparse.Namespace) -> int:
     try:
         report = salvage(source, target)
     except StoreError as e:
-        return _fail(str(e))
+        return _fail(e.said())
     except (sqlite3.Error, OSError) as e:
-        return _fail(_("cannot write {file}: {why}").format(file=target, why=describe(e, target)))
+        return _fail(
+            _("cannot write {file}: {why}").format(file=target, why=_(describe(e, target)))
+        )
     saved = [r for r in report if r["new_id"]]
     for r in report:
         game, new = r["game_id"], r["new_id"]
@@ -258,16 +260,18 @@ def run_replay(args: argparse.Namespace) -> int:
         if match["status"] != "finished":
             command = "play" if L.is_solo(match["seats"]) else "host"  # as it was started
             raise StoreError(
-                _(
+                N_(
                     "game {id} is not finished: a replay shows every hand face up, so only "
                     "finished matches can be replayed (resume it with '{command}')"
-                ).format(id=mid, command=f"rum500 {command} --resume {mid}")
+                ),
+                id=mid,
+                command=f"rum500 {command} --resume {mid}",
             )
         from rum500.store.replay import ReplayModel, run_viewer
 
         model = ReplayModel(match)
     except StoreError as e:
-        return _fail(str(e))
+        return _fail(e.said())
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return _fail(_("the replay viewer needs a terminal"))
     run_viewer(model, ascii_only=bool(getattr(args, "ascii", False)))
@@ -287,7 +291,7 @@ def run_export(args: argparse.Namespace) -> int:
                 conn, mid, Path(args.file), overwrite=bool(getattr(args, "force", False))
             )
     except StoreError as e:
-        return _fail(str(e))
+        return _fail(e.said())
     print(_("game {id} written to {file}").format(id=mid, file=args.file))
     return 0
 
@@ -297,7 +301,7 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         match = exchange.read_export(Path(args.file))
     except StoreError as e:
-        return _fail(str(e))
+        return _fail(e.said())
     try:
         conn = open_db()
         try:
@@ -305,9 +309,9 @@ def run_import(args: argparse.Namespace) -> int:
         finally:
             conn.close()
     except StoreError as e:
-        return _fail(_("{why} (nothing was imported)").format(why=e))
+        return _fail(_("{why} (nothing was imported)").format(why=e.said()))
     except (sqlite3.Error, OSError) as e:  # while writing: the transaction rolled back
-        why = describe(e, db_path())
+        why = _(describe(e, db_path()))
         return _fail(_("cannot write the game log: {why}; nothing was imported").format(why=why))
     names = ", ".join(s["name"] for s in match["seats"])
     game = match["_game"]

@@ -21,7 +21,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from rum500.i18n import _
+from rum500.i18n import N_, _
 
 #: ``PRAGMA application_id`` of a rum500 game log: "R500" in ASCII.
 APP_ID = 0x52353030
@@ -96,7 +96,26 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class StoreError(Exception):
-    """A problem with the game log that a user can meet; ``str()`` is the message to show."""
+    """A problem with the game log that a user can meet. ``str()`` is the message in English
+    (as the host's log and its notices to the players carry it); :meth:`said` is the same in
+    the current language: ``StoreError(N_("cannot read {file}: {why}"), file=…, why=…)``
+    keeps its template and fields, as ``IllegalMove`` does."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        self.template = message
+        self.params = params
+        super().__init__(message.format(**params) if params else message)
+
+    def said(self) -> str:
+        """The message in the current language (``why``, itself an English phrase such as
+        "the disk is full", translated too when the catalog knows it)."""
+        fields = {
+            k: _(v) if k == "why" and isinstance(v, str) else v for k, v in self.params.items()
+        }
+        try:
+            return _(self.template).format(**fields) if fields else _(self.template)
+        except (KeyError, IndexError, ValueError):
+            return str(self)
 
 
 def home() -> Path:
@@ -125,15 +144,15 @@ def describe(e: BaseException, where: Path | None = None) -> str:
     text = str(e) or type(e).__name__
     low = text.lower()
     if where is not None and ("i/o" in low or "unable to open" in low) and _full(where):
-        return "the disk is full"
+        return N_("the disk is full")
     if "full" in low or "no space" in low:
-        return "the disk is full"
+        return N_("the disk is full")
     if "readonly" in low or "read-only" in low or "read only" in low:
-        return "the disk or file is read-only"
+        return N_("the disk or file is read-only")
     if "malformed" in low or "not a database" in low:
-        return "the file is damaged"
+        return N_("the file is damaged")
     if "locked" in low or "busy" in low:
-        return "another program holds the game log locked"
+        return N_("another program holds the game log locked")
     return text
 
 
@@ -147,9 +166,13 @@ def _full(where: Path) -> bool:
 
 def _damaged(path: Path, e: BaseException) -> StoreError:
     return StoreError(
-        f"the game log {path} is damaged or not a rum500 game log ({e}). "
-        "'rum500 salvage' copies the matches that can still be read into a new log; or move "
-        "it aside (rum500 then starts a new one) or set RUM500_HOME to another folder."
+        N_(
+            "the game log {path} is damaged or not a rum500 game log ({why}). 'rum500 "
+            "salvage' copies the matches that can still be read into a new log; or move it "
+            "aside (rum500 then starts a new one) or set RUM500_HOME to another folder."
+        ),
+        path=path,
+        why=e,
     )
 
 
@@ -173,25 +196,33 @@ def open_db(path: Path | None = None, *, create: bool = True) -> sqlite3.Connect
     exists = path.exists()
     if not exists and not create:
         raise StoreError(
-            _("there is no game log yet ({path}): host or play a match first").format(path=path)
+            N_("there is no game log yet ({path}): host or play a match first"), path=path
         )
     if not create and is_empty(path):
         raise StoreError(
-            f"the game log {path} is empty (0 bytes): if it held matches, it was cut short "
-            "and they are lost. The next match hosted starts a new log there."
+            N_(
+                "the game log {path} is empty (0 bytes): if it held matches, it was cut short "
+                "and they are lost. The next match hosted starts a new log there."
+            ),
+            path=path,
         )
     if exists:
         if path.is_dir():
-            raise StoreError(f"the game log {path} is a folder, not a file")
+            raise StoreError(N_("the game log {path} is a folder, not a file"), path=path)
         try:
             with path.open("rb") as f:
                 head = f.read(len(SQLITE_MAGIC))
         except OSError as e:
-            raise StoreError(f"cannot read the game log {path}: {e.strerror or e}") from None
+            raise StoreError(
+                N_("cannot read the game log {path}: {why}"), path=path, why=e.strerror or e
+            ) from None
         if head and head != SQLITE_MAGIC:
             raise StoreError(
-                f"{path} is not a rum500 game log (not an SQLite database). Move it aside "
-                "(rum500 then starts a new one) or set RUM500_HOME to another folder."
+                N_(
+                    "{path} is not a rum500 game log (not an SQLite database). Move it aside "
+                    "(rum500 then starts a new one) or set RUM500_HOME to another folder."
+                ),
+                path=path,
             )
     else:
         try:
@@ -199,13 +230,15 @@ def open_db(path: Path | None = None, *, create: bool = True) -> sqlite3.Connect
         except OSError as e:
             why = describe(e, path.parent)
             raise StoreError(
-                f"cannot create the folder {path.parent} for the game log: {why}"
+                N_("cannot create the folder {folder} for the game log: {why}"),
+                folder=path.parent,
+                why=why,
             ) from None
     try:
         conn = _connect(path, create)
     except sqlite3.Error as e:
         why = describe(e, path) if _writable(path) else "the disk or folder is read-only"
-        raise StoreError(f"cannot open the game log {path}: {why}") from None
+        raise StoreError(N_("cannot open the game log {path}: {why}"), path=path, why=why) from None
     if not exists:
         with contextlib.suppress(OSError):
             path.chmod(0o600)  # seat tokens are secrets
@@ -222,7 +255,7 @@ def _connect(path: Path, create: bool) -> sqlite3.Connection:
             raise
         if create:
             raise StoreError(
-                f"cannot write the game log {path}: the disk or folder is read-only"
+                N_("cannot write the game log {path}: the disk or folder is read-only"), path=path
             ) from None
         # Reading a log on a read-only medium: nobody can be writing it, so open it as
         # immutable (WAL otherwise needs to create its shared-memory file beside it).
@@ -255,14 +288,22 @@ def _prepare(conn: sqlite3.Connection, path: Path, create: bool) -> None:
         raise _damaged(path, e) from None
     if app_id != APP_ID and (tables or app_id):
         raise StoreError(
-            f"{path} is an SQLite database of another program, not a rum500 game log. "
-            "Move it aside or set RUM500_HOME to another folder."
+            N_(
+                "{path} is an SQLite database of another program, not a rum500 game log. "
+                "Move it aside or set RUM500_HOME to another folder."
+            ),
+            path=path,
         )
     if version > SCHEMA_VERSION:
         raise StoreError(
-            f"the game log {path} was written by a newer rum500 (schema version {version}; "
-            f"this one knows up to {SCHEMA_VERSION}). Upgrade rum500, or set RUM500_HOME to "
-            "another folder."
+            N_(
+                "the game log {path} was written by a newer rum500 (schema version {version}; "
+                "this one knows up to {known}). Upgrade rum500, or set RUM500_HOME to another "
+                "folder."
+            ),
+            path=path,
+            version=version,
+            known=SCHEMA_VERSION,
         )
     try:
         conn.execute("PRAGMA foreign_keys = ON")
@@ -276,7 +317,9 @@ def _prepare(conn: sqlite3.Connection, path: Path, create: bool) -> None:
         raise _damaged(path, e) from None
     if version < SCHEMA_VERSION:
         if not create and version == 0 and not tables:
-            raise StoreError(f"the game log {path} is empty: host or play a match first")
+            raise StoreError(
+                N_("the game log {path} is empty: host or play a match first"), path=path
+            )
         migrate(conn, path, version)
 
 
@@ -328,7 +371,9 @@ def reading(path: Path | None = None) -> Iterator[sqlite3.Connection]:
     try:
         yield conn
     except sqlite3.OperationalError as e:
-        raise StoreError(f"cannot read the game log {p}: {describe(e)}") from None
+        raise StoreError(
+            N_("cannot read the game log {path}: {why}"), path=p, why=describe(e)
+        ) from None
     except sqlite3.DatabaseError as e:
         raise _damaged(p, e) from None
     finally:

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rum500.i18n import _
+from rum500.i18n import N_
 from rum500.rules import Game, IllegalMove, Phase
 from rum500.store.db import StoreError, describe, now, transaction
 from rum500.store.journal import dumps
@@ -72,9 +72,9 @@ def write_export(conn: sqlite3.Connection, mid: int, file: Path, overwrite: bool
     target_dir = file.parent if str(file.parent) else Path(".")
     if not target_dir.is_dir():
         raise StoreError(
-            _("cannot write {file}: the folder {folder} does not exist").format(
-                file=file, folder=target_dir
-            )
+            N_("cannot write {file}: the folder {folder} does not exist"),
+            file=file,
+            folder=target_dir,
         )
     try:
         fd, tmp = tempfile.mkstemp(prefix=".rum500-export-", dir=target_dir)
@@ -101,18 +101,14 @@ def write_export(conn: sqlite3.Connection, mid: int, file: Path, overwrite: bool
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise StoreError(
-                _("{file} already exists: nothing was written (--force writes over it)").format(
-                    file=file
-                )
+                N_("{file} already exists: nothing was written (--force writes over it)"), file=file
             ) from None
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
     except OSError as e:
-        raise StoreError(
-            _("cannot write {file}: {why}").format(file=file, why=describe(e))
-        ) from None
+        raise StoreError(N_("cannot write {file}: {why}"), file=file, why=describe(e)) from None
 
 
 def read_bounded(file: Path) -> bytes:
@@ -126,14 +122,12 @@ def read_bounded(file: Path) -> bytes:
             with open(file, "rb") as f:
                 raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
-        raise StoreError(
-            _("cannot read {file}: {why}").format(file=file, why=e.strerror or e)
-        ) from None
+        raise StoreError(N_("cannot read {file}: {why}"), file=file, why=e.strerror or e) from None
     if len(raw) > MAX_FILE_BYTES:
         raise StoreError(
-            _("{file} is too large to be a rum500 match (more than {n} bytes)").format(
-                file=file, n=MAX_FILE_BYTES
-            )
+            N_("{file} is too large to be a rum500 match (more than {n} bytes)"),
+            file=file,
+            n=MAX_FILE_BYTES,
         )
     return raw
 
@@ -149,51 +143,53 @@ def read_export(file: Path) -> dict:
         doc = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise StoreError(
-            _("{file} is not a rum500 match file (not UTF-8 text)").format(file=file)
+            N_("{file} is not a rum500 match file (not UTF-8 text)"), file=file
         ) from None
     except RecursionError:  # brackets nested thousands deep
         raise StoreError(
-            _("{file} is not a rum500 match file (nested too deeply)").format(file=file)
+            N_("{file} is not a rum500 match file (nested too deeply)"), file=file
         ) from None
     except json.JSONDecodeError as e:
         if e.pos >= len(raw.rstrip()) - 1:
-            shape = _("{file} is truncated or not a rum500 match file")
-        else:
-            shape = _("{file} is damaged or not a rum500 match file")
-        raise StoreError(
-            shape.format(file=file)
-            + " "
-            + _("(JSON error at line {line}, column {column}: {why})").format(
-                line=e.lineno, column=e.colno, why=e.msg
+            shape = N_(
+                "{file} is truncated or not a rum500 match file (JSON error at line {line}, "
+                "column {column}: {detail})"
             )
-        ) from None
+        else:
+            shape = N_(
+                "{file} is damaged or not a rum500 match file (JSON error at line {line}, "
+                "column {column}: {detail})"
+            )
+        raise StoreError(shape, file=file, line=e.lineno, column=e.colno, detail=e.msg) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise StoreError(
-            _('{file} is not a rum500 match file (no "format": "{format}")').format(
-                file=file, format=FORMAT
-            )
+            N_('{file} is not a rum500 match file (no "format": "{format}")'),
+            file=file,
+            format=FORMAT,
         )
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise StoreError(_("{file}: the format version is missing").format(file=file))
+        raise StoreError(N_("{file}: the format version is missing"), file=file)
     if version > FORMAT_VERSION:
         raise StoreError(
-            _(
+            N_(
                 "{file} was written by a newer rum500 (format version {version}; this one "
                 "reads up to {known}): upgrade rum500 to import it"
-            ).format(file=file, version=version, known=FORMAT_VERSION)
+            ),
+            file=file,
+            version=version,
+            known=FORMAT_VERSION,
         )
     match = doc.get("match")
     digest = doc.get("sha256")
     if not isinstance(match, dict) or not isinstance(digest, str):
         raise StoreError(
-            _("{file} is incomplete: the match or its checksum is missing").format(file=file)
+            N_("{file} is incomplete: the match or its checksum is missing"), file=file
         )
     if hashlib.sha256(canonical(match)).hexdigest() != digest.lower():
         raise StoreError(
-            _(
-                "{file} fails its checksum: it was damaged or edited after export, and is refused"
-            ).format(file=file)
+            N_("{file} fails its checksum: it was damaged or edited after export, and is refused"),
+            file=file,
         )
     _check_fields(file, match)
     match["_game"] = _replay(file, match)
@@ -296,7 +292,7 @@ def import_match(conn: sqlite3.Connection, match: dict) -> int:
         mid, status = int(row[0]), row[1]
         if status == "playing" and catch_up(conn, mid, match):
             return mid
-        raise StoreError(_("this match is already in the game log as game {id}").format(id=mid))
+        raise StoreError(N_("this match is already in the game log as game {id}"), id=mid)
     game = match["_game"]
     stamp = now()
     with transaction(conn):

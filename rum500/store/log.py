@@ -6,7 +6,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from rum500.i18n import _
+from rum500.i18n import N_
 from rum500.rules import Game, IllegalMove, Options
 from rum500.store.db import StoreError, reading
 
@@ -63,26 +63,25 @@ def resolve(conn: sqlite3.Connection, game_id: object) -> int:
             " ORDER BY id DESC LIMIT 1"
         ).fetchone()
         if row is None:
-            raise StoreError(_("there is no unfinished match in the game log to resume"))
+            raise StoreError(N_("there is no unfinished match in the game log to resume"))
         return int(row[0])
     if text.lower() == SOLO:
         mid = newest_solo(conn)
         if mid is None:
-            raise StoreError(_("there is no unfinished solo match in the game log to continue"))
+            raise StoreError(N_("there is no unfinished solo match in the game log to continue"))
         return mid
     try:
         mid = int(text.lstrip("#"))
     except ValueError:
         raise StoreError(
-            _("{text} is not a game id: give the number that 'rum500 history' shows").format(
-                text=repr(text[:40])
-            )
+            N_("{text} is not a game id: give the number that 'rum500 history' shows"),
+            text=repr(text[:40]),
         ) from None
-    missing = _("there is no game {id} in the game log ('rum500 history' lists them)")
+    missing = N_("there is no game {id} in the game log ('rum500 history' lists them)")
     if not 0 < mid < 2**63:
-        raise StoreError(missing.format(id=text[:40]))
+        raise StoreError(missing, id=text[:40])
     if conn.execute("SELECT 1 FROM matches WHERE id = ?", (mid,)).fetchone() is None:
-        raise StoreError(missing.format(id=mid))
+        raise StoreError(missing, id=mid)
     return mid
 
 
@@ -188,7 +187,7 @@ def load_for_resume(
         mid = resolve(conn, game_id)
         match = load_match(conn, mid)
     if match["status"] == "finished":
-        raise StoreError(_("game {id} is finished: there is nothing to resume").format(id=mid))
+        raise StoreError(N_("game {id} is finished: there is nothing to resume"), id=mid)
     game = rebuild(match)
     if game.to_move is None:
         raise StoreError(f"game {mid} is over: there is nothing to resume")

@@ -79,7 +79,7 @@ def _attach_journal(config: Any, args: Any) -> str | None:
     try:
         return attach_journal(config, args) or None
     except StoreError as e:
-        raise SessionError(str(e)) from None
+        raise SessionError(e.said()) from None
 
 
 async def play_at(
