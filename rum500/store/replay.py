@@ -25,6 +25,7 @@ from rum500 import cards as C
 from rum500.i18n import N_, _, ngettext
 from rum500.rules import Game
 from rum500.store.log import new_game
+from rum500.tui.describe import rank_text
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 CARD_START, CARD_END = "\x1e", "\x1f"  # around a card code in Frame.what
@@ -240,7 +241,8 @@ class ReplayModel:
             if card == "JK":  # a joker; on the table with the card it stands for
                 mark = "JK=" if ascii_only else "🃏"
                 return mark + shown(stands_for) if stands_for else mark.rstrip("=")
-            return card if ascii_only else card[:-1] + SUITS.get(card[-1], card[-1])
+            suit = card[-1] if ascii_only else SUITS.get(card[-1], card[-1])
+            return rank_text(card[:-1]) + suit  # the rank as the player's language writes it
 
         def cards(names: list[str], stands: list | None = None) -> None:
             for k, c in enumerate(names):

@@ -279,6 +279,7 @@ def test_replay_in_russian_with_hands_sorted_as_the_client_sorts_them(term: Term
     assert "←/→ ход · ↑/↓ кон" in screen
     rows = [line for line in screen.splitlines() if "рука (" in line]
     assert len(rows) == 3
+    assert not re.search(r"(?<![\w])[AJQK][♠♥♦♣]", screen)  # Т В Д К, as the client writes
     for row in rows:
         shown = row.split("рука (", 1)[1].split(":", 1)[1].split()
         codes = [
