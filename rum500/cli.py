@@ -374,12 +374,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help=_("write a match to a file"))
     _common(p)
     p.add_argument("game_id")
-    p.add_argument("file")
+    p.add_argument("file", help=_("the file to write (-: the standard output)"))
     p.add_argument("--force", action="store_true", help=_("write over a file already there"))
 
     p = sub.add_parser("import", help=_("read a match from a file"))
     _common(p)
-    p.add_argument("file")
+    p.add_argument("file", help=_("the match file (-: the standard input; at most 16 MiB)"))
 
     p = sub.add_parser(
         "salvage", help=_("copy every match a damaged game log can still give into a new log")
