@@ -143,6 +143,46 @@ def test_rule_4_2_refused_when_the_chain_breaks_the_joker_limit_or_lacks_a_card(
     )
 
 
+def test_rule_4_2_a_joker_at_the_other_end_counts_against_the_jokers_held():
+    """Table 6♥ JK=7♥ 8♥; 3♥ dug needs jokers as 5♥ and 4♥, and room for the second: a joker
+    as 9♥, then 10♥ J♥ at the other end. With three jokers held the dig is legal; with two the
+    chain lacks a joker (and nothing else puts 3♥ down)."""
+    table = [("6H JK=7H 8H", 1)]
+    three = position(["JK JK JK 10H JH", OTHER], pile="2S 3H", melds=table, options=TWO_DECKS)
+    assert both_doors_offer(three, 1)
+    play_through(
+        three,
+        [
+            dig(1),
+            layoff("JK", 0, "9H"),
+            layoff("10H", 0),
+            layoff("JH", 0),
+            layoff("JK", 0, "5H"),
+            layoff("JK", 0, "4H"),
+            layoff("3H", 0),
+        ],
+    )
+    two = position(["JK JK 10H JH 2C", OTHER], pile="2S 3H", melds=table, options=TWO_DECKS)
+    assert not both_doors_offer(two, 1)
+
+
+def test_rule_4_2_a_dug_ace_goes_high_after_the_other_end_makes_room():
+    """Table 9♥ JK=10♥ JK=J♥ Q♥: A♥ dug goes high once a joker stands for K♥, which 8♥ at the
+    low end makes room for."""
+    g = position(
+        ["JK 8H 2C", OTHER], pile="2S AH", melds=[("9H JK=10H JK=JH QH", 1)], options=TWO_DECKS
+    )
+    assert both_doors_offer(g, 1)
+    play_through(g, [dig(1), layoff("8H", 0), layoff("JK", 0, "KH"), layoff("AH", 0)])
+    assert g.melds[0].ace == "high"
+    assert not both_doors_offer(
+        position(
+            ["JK 7H 2C", OTHER], pile="2S AH", melds=[("9H JK=10H JK=JH QH", 1)], options=TWO_DECKS
+        ),
+        1,
+    )
+
+
 def test_rule_4_2_must_discard_counts_every_card_of_the_chain():
     """With "must discard" the chain (Q♥, JK, 6♥) must leave a card to discard."""
     options = Options(jokers=True, decks=2, must_discard=True)
