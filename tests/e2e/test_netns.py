@@ -127,7 +127,7 @@ def test_a_table_is_found_and_played_across_namespaces(lan):
         host_out, host_err = host.communicate(timeout=30)
         assert host.returncode == 0, host_err
         assert "game over" in host_out and "table closed" in host_out
-        assert f"{final['totals']}" in host_out
+        assert f"(totals {' / '.join(map(str, final['totals']))})" in host_out
     finally:
         if host.poll() is None:
             host.kill()
