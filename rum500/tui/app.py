@@ -15,6 +15,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from rum500.tui import hint as hints
 from rum500.tui.keys import build_key_bindings
 from rum500.tui.layout import build_layout
 from rum500.tui.model import TableModel
@@ -81,4 +82,5 @@ async def run_table(
         result = await app.run_async(pre_run=start)
     finally:
         await session.close()
+        hints.shut_down()  # the hint's worker process, if the player asked for a hint
     return int(result or 0)

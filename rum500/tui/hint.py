@@ -1,19 +1,24 @@
 """The hint (``h``): what the strongest bot would play in this seat, made one key away.
 
-:func:`advise` asks the bots (the strongest first; one that fails is skipped); :func:`set_up`
-selects the cards the move needs and puts the cursor on the meld or the pile's depth, and
-returns the key that then plays it.
+:func:`advise` asks the bots (the strongest first; one that fails is skipped);
+:func:`advise_off_loop` runs it in a worker process, so the event loop — and a host server
+running in the same process — keeps answering while the expert searches (up to ~0.15 s and
+more); :func:`set_up` selects the cards the move needs and puts the cursor on the meld or the
+pile's depth, and returns the key that then plays it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+import pickle
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Protocol
 
 from rum500.tui.zones import Zone
-
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
 
 LEVELS = ("hard", "medium", "easy", "random")
 
@@ -39,7 +44,57 @@ def advise(view: dict) -> dict | None:
     return None
 
 
-def set_up(table: TableModel, action: dict) -> str:
+_worker: ProcessPoolExecutor | None = None
+
+
+def _pool() -> ProcessPoolExecutor:
+    """The one worker process the hints of this process run in, started on first use
+    ("spawn": a clean interpreter, whatever threads this process runs)."""
+    global _worker
+    if _worker is None:
+        _worker = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn")
+        )
+    return _worker
+
+
+def shut_down() -> None:
+    """Stop the hint's worker process, if one was started (it starts again when needed)."""
+    global _worker
+    if _worker is not None:
+        _worker.shutdown(wait=False, cancel_futures=True)
+        _worker = None
+
+
+async def advise_off_loop(view: dict, work: Callable[[dict], dict | None] = advise) -> dict | None:
+    """``work(view)`` (by default :func:`advise`) in the worker process; the event loop runs
+    on meanwhile. ``view`` must pickle (a view as the host sends it does); so must ``work``
+    (a module-level function, or a ``functools.partial`` of one). When no worker can run it
+    (the pool broke, the platform has no processes), it runs here, as it always did."""
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(_pool(), work, view)
+    except (BrokenProcessPool, OSError, pickle.PicklingError, RuntimeError):
+        shut_down()
+        return work(view)
+
+
+class HintTarget(Protocol):
+    """What :func:`set_up` moves: the table screen's cursor and selection (a narrow port)."""
+
+    zone: Zone
+    pile_cursor: int | None
+    hand_cursor: int
+    meld_cursor: int
+    selected: Counter[str]
+    choosing_meld_for: str | None
+
+    def hand(self) -> list[str]: ...
+
+    def melds(self) -> list[dict]: ...
+
+
+def set_up(table: HintTarget, action: dict) -> str:
     """Put ``table``'s cursor and selection where ``action`` is one key away; that key ("" if
     none plays it)."""
     kind = action.get("type")

@@ -139,6 +139,9 @@ class TableModel:
         self.choose_local: Callable[[int], None] | None = None
         self.exit: Callable[[], None] = lambda: None
         self.on_change: Callable[[], None] = lambda: None
+        #: works out the hint for a view, off the event loop (injectable: tests slow it)
+        self.advise: Callable[[dict], Awaitable[dict | None]] = hints.advise_off_loop
+        self.hint_pending: asyncio.Future | None = None  # the hint being worked out
 
     # ------------------------------------------------------------------ reading the view
 
@@ -1161,17 +1164,32 @@ class TableModel:
 
     def hint(self) -> None:
         """What the strongest bot would do in my place: said in one line, and set up so that
-        one more key plays it (cards selected, the cursor on the meld or the pile's depth)."""
+        one more key plays it (cards selected, the cursor on the meld or the pile's depth).
+        It is worked out off the event loop (:attr:`advise`); until it arrives the message
+        line says so, and :attr:`hint_pending` is the task."""
         if not self._need_turn() or not self.view:
             return
         if not self.hint_allowed:
             self.say(_("The host turned the hint off at this table."), error=True)
             return
-        action = hints.advise(self.view)
+        self.say(_("Working out a hint…"))  # the search runs in a worker: seconds, at worst
+        if self.hint_pending is not None and not self.hint_pending.done():
+            return
+        pending = self.spawn(self._hint(self.view))
+        self.hint_pending = pending if isinstance(pending, asyncio.Future) else None
+
+    async def _hint(self, view: dict) -> None:
+        """The hint for ``view``, worked out off the event loop (:attr:`advise`); applied
+        only if the position is still ``view`` when it arrives."""
+        action = await self.advise(view)
+        if self.view is not view:  # the position moved on: the hint no longer holds
+            if self.message == _("Working out a hint…"):
+                self.say("")
+            return
         if action is None:
             self.say(_("No hint available."), error=True)
             return
-        move = describe.action(action, self.view, self.player_name, self.ascii)
+        move = describe.action(action, view, self.player_name, self.ascii)
         key = hints.set_up(self, action)
         self.say(
             _("Hint: {move} (press {key}).").format(move=move, key=key)

@@ -335,6 +335,7 @@ async def test_spectator_cannot_play() -> None:
 async def test_hint_names_a_legal_move() -> None:
     model, _session = await seated()
     model.hint()
+    await model.hint_pending  # worked out off the event loop
     assert model.message.startswith("Hint: ")
     assert "stock" in model.message or "discard pile" in model.message
 
