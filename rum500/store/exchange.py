@@ -13,7 +13,6 @@ Seat tokens are secrets and are never exported.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
@@ -24,18 +23,11 @@ from pathlib import Path
 from rum500.i18n import N_
 from rum500.rules import Game, IllegalMove, Phase
 from rum500.store.db import StoreError, describe, now, transaction
-from rum500.store.journal import dumps
 from rum500.store.log import load_match, new_game
+from rum500.store.matchfile import FORMAT, FORMAT_VERSION, checksum, document, dumps
 
-FORMAT = "rum500-match"
-FORMAT_VERSION = 1
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_ACTIONS = 200_000
-
-
-def canonical(match: dict) -> bytes:
-    """The bytes the checksum covers."""
-    return json.dumps(match, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def export_document(conn: sqlite3.Connection, mid: int) -> dict:
@@ -56,12 +48,7 @@ def export_document(conn: sqlite3.Connection, mid: int) -> dict:
         "winner": m["winner"],
         "totals": m["totals"],
     }
-    return {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "sha256": hashlib.sha256(canonical(match)).hexdigest(),
-        "match": match,
-    }
+    return document(match)
 
 
 def write_export(conn: sqlite3.Connection, mid: int, file: Path, overwrite: bool = False) -> None:
@@ -186,7 +173,7 @@ def read_export(file: Path) -> dict:
         raise StoreError(
             N_("{file} is incomplete: the match or its checksum is missing"), file=file
         )
-    if hashlib.sha256(canonical(match)).hexdigest() != digest.lower():
+    if checksum(match) != digest.lower():
         raise StoreError(
             N_("{file} fails its checksum: it was damaged or edited after export, and is refused"),
             file=file,

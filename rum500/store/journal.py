@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -53,15 +52,11 @@ from rum500.store.db import (
     transaction,
 )
 from rum500.store.flusher import Flusher
+from rum500.store.matchfile import document, dumps
 
 log = logging.getLogger("rum500.store")
 
 Op = Callable[[sqlite3.Connection], None]
-
-
-def dumps(value: object) -> str:
-    """Compact JSON as the log stores it."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 #: seconds :meth:`Journal.close` waits before each last try of a log that is behind
@@ -382,14 +377,7 @@ class Journal:
             "winner": game.winner if over else None,
             "totals": list(game.totals),
         }
-        from rum500.store.exchange import FORMAT, FORMAT_VERSION, canonical
-
-        return {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "sha256": hashlib.sha256(canonical(match)).hexdigest(),
-            "match": match,
-        }
+        return document(match)
 
     def _save_elsewhere(self) -> str:
         """Write the match to a match file beside the log or in the temporary folder; the

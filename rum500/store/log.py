@@ -9,6 +9,7 @@ from pathlib import Path
 from rum500.i18n import N_
 from rum500.rules import Game, IllegalMove, Options
 from rum500.store.db import StoreError, reading
+from rum500.store.salvage import check_match
 
 #: the game id that names the newest unfinished solo match (``rum500 play --resume``)
 SOLO = "solo"
@@ -219,8 +220,6 @@ def history(conn: sqlite3.Connection, limit: int = 50, everything: bool = False)
         f" hands_played, source FROM matches {where} ORDER BY id DESC LIMIT ?",
         (limit,),
     ).fetchall()
-    from rum500.store.salvage import check_match
-
     out = []
     for mid, created, finished, table, players, status, winner, totals, hands, source in rows:
         names = _names(conn, mid, players)

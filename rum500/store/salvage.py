@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rum500.rules import Game, IllegalMove, Options, Phase
 from rum500.store.db import StoreError, now, open_db, transaction
-from rum500.store.journal import dumps
+from rum500.store.matchfile import dumps
 
 #: give up looking for more matches after this many ids in a row that are not there
 MAX_GAP = 1000

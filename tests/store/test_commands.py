@@ -15,8 +15,8 @@ import pytest
 from rum500.cli import main
 from rum500.rules import Game, Options
 from rum500.store import Journal, open_db
-from rum500.store.exchange import canonical
 from rum500.store.log import load_match
+from rum500.store.matchfile import canonical
 
 from .conftest import match_info, play
 
@@ -244,7 +244,9 @@ def test_bad_game_ids(
 def test_commands_as_real_processes(three: list[Game], home: Path) -> None:
     env = {**os.environ, "RUM500_HOME": str(home.parent)}
     ok = subprocess.run(
-        [sys.executable, "-m", "rum500", "history", "--all"], env=env, capture_output=True,
+        [sys.executable, "-m", "rum500", "history", "--all"],
+        env=env,
+        capture_output=True,
         text=True,
     )
     assert ok.returncode == 0 and "Ann, Dan" in ok.stdout
