@@ -13,22 +13,42 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rum500.i18n import _
 from rum500.tui import describe
 from rum500.tui.countdown import deadline, whole_seconds_left
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
-
 BANNER_SECONDS = 5.0
+
+
+class ClaimTable(Protocol):
+    """What :class:`Claim` reads and calls of the table screen (a narrow port)."""
+
+    ascii: bool
+    spectator: bool
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def view(self) -> dict | None: ...
+
+    def legal(self, kind: str) -> list[dict]: ...
+
+    def player_name(self, seat: int | None) -> str: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
+
+    def choose(self, question: str, choices: list[tuple[str, dict]]) -> None: ...
+
+    def submit_action(self, action: dict) -> None: ...
 
 
 class Claim:
     """The open claim window (or none) of ``table``'s seat. ``clock`` is injectable."""
 
-    def __init__(self, table: TableModel, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, table: ClaimTable, clock: Callable[[], float] = time.monotonic) -> None:
         self.table = table
         self.clock = clock
         self.card: str | None = None

@@ -12,19 +12,45 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rum500.i18n import _, ngettext
 from rum500.tui.countdown import deadline, whole_seconds_left
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class _Toggle(Protocol):
+    def toggle(self) -> None: ...
+
+
+class ReviewTable(Protocol):
+    """What :class:`Review` reads and calls of the table screen (a narrow port)."""
+
+    spectator: bool
+    finished: bool
+    scores: _Toggle
+
+    @property
+    def seat(self) -> int | None: ...
+
+    def legal(self, kind: str) -> list[dict]: ...
+
+    def player_name(self, seat: int | None) -> str: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
+
+    def submit_action(self, action: dict) -> None: ...
+
+    def deal(self) -> None: ...
+
+    def close_overlay(self) -> None: ...
+
+    def on_change(self) -> None: ...
 
 
 class Review:
     """The open review (or none) of ``table``'s seat. ``clock`` is injectable for tests."""
 
-    def __init__(self, table: TableModel, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, table: ReviewTable, clock: Callable[[], float] = time.monotonic) -> None:
         self.table = table
         self.clock = clock
         self.hand: int | None = None
@@ -89,7 +115,7 @@ class Review:
             t.say(self.wait_text())
             return
         self.ready_sent = True
-        t._submit({"type": "ready"})
+        t.submit_action({"type": "ready"})
         t.say(self.wait_text())
 
     def keys(self) -> list[tuple[str, str, Callable[[], None]]]:

@@ -7,16 +7,28 @@ earlier ones it left out); :mod:`rum500.tui.sheets` draws them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rum500.i18n import _
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class ScoresTable(Protocol):
+    """What :class:`Scores` reads and calls of the table screen (a narrow port)."""
+
+    overlay: str | None
+
+    @property
+    def view(self) -> dict | None: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
+
+    def close_overlay(self) -> None: ...
+
+    def on_change(self) -> None: ...
 
 
 class Scores:
-    def __init__(self, table: TableModel) -> None:
+    def __init__(self, table: ScoresTable) -> None:
         self.table = table
         self.scroll: int | None = None  # the first row shown; None: the newest hands in sight
 
