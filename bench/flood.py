@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from net.client import Client, ConnectionLost, HandshakeError  # noqa: E402
 from net.framing import encode, read_frame  # noqa: E402
 from net.protocol import auth_proof  # noqa: E402
-from rum500.hosting import HostConfig, start_host  # noqa: E402
+from rum500.host import HostConfig, start_host  # noqa: E402
 from rum500.rules import Options  # noqa: E402
 
 

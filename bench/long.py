@@ -1,6 +1,6 @@
 """Benchmark of a long match: one headless host, bots only, plays many hands of one match.
 
-The host is the real one (``rum500.hosting.start_host``: bots at every seat, the game log
+The host is the real one (``rum500.host.start_host``: bots at every seat, the game log
 on unless ``--no-log``, target so high that nobody wins); nothing connects to it. Every
 ``--every`` hands it prints the hands per second over the last stretch and the process's
 memory (resident set, and the Python heap when ``--trace-memory``), then at the end the
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rum500.hosting import HostConfig, start_host  # noqa: E402
+from rum500.host import HostConfig, start_host  # noqa: E402
 from rum500.rules import Options  # noqa: E402
 
 PAGE = os.sysconf("SC_PAGE_SIZE")

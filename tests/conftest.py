@@ -13,10 +13,17 @@ import pytest
 from tests.capability import in_ci
 
 #: the host's loggers (and their children) whose errors fail a test
-HOST_LOGGERS = ("rum500.hosting", "net.server")
+HOST_LOGGERS = ("rum500.host", "rum500.runners", "net.server")
 #: the host's modules: an exception from their code that only the event loop saw (a task
 #: that died, a callback that raised) is a host error too
-HOST_FILES = (str(Path("rum500", "hosting.py")), str(Path("net", "server.py")))
+HOST_FILES = (
+    *(
+        str(Path("rum500", "host", f.name))
+        for f in Path(__file__).parent.parent.joinpath("rum500", "host").glob("*.py")
+    ),
+    str(Path("rum500", "runners.py")),
+    str(Path("net", "server.py")),
+)
 
 
 @pytest.fixture(autouse=True)

@@ -97,7 +97,7 @@ def test_a_name_that_is_not_utf8_is_refused_in_one_line(argv: list[str]) -> None
 
 
 def test_host_player_is_named_by_player_and_table_by_name() -> None:
-    from rum500.hosting import config_from_args
+    from rum500.runners import config_from_args
     from rum500.tui.main import player_name
 
     args = build_parser().parse_args(["host", "--name", "Kitchen", "--player", "Ann"])

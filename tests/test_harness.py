@@ -34,16 +34,16 @@ def test_logs_an_error_from_a_host_catch_all():
     try:
         raise RuntimeError("a bug the catch-all hides")
     except RuntimeError:
-        logging.getLogger("rum500.hosting").exception("the bot of seat 1 failed")
+        logging.getLogger("rum500.host").exception("the bot of seat 1 failed")
 
 def test_logs_an_error_from_a_child_of_the_server():
     logging.getLogger("net.server.conn").error("connection failed")
 
 def test_a_warning_that_hides_a_test_assertion():
-    logging.getLogger("rum500.hosting").warning("journal failed (AssertionError: order)")
+    logging.getLogger("rum500.host").warning("journal failed (AssertionError: order)")
 
 def test_a_plain_warning_is_fine():
-    logging.getLogger("rum500.hosting").warning("could not update the LAN announcement")
+    logging.getLogger("rum500.host").warning("could not update the LAN announcement")
 
 def test_other_loggers_are_not_the_host():
     logging.getLogger("rum500.tui").error("the screen is too small")
@@ -77,7 +77,7 @@ def test_marked_tests_may_provoke_errors(host_errors):
 @pytest.mark.allow_host_errors  # the inner run's errors are logged in this process too
 def test_a_host_error_fails_the_test(inner: pytest.Pytester) -> None:
     inner.makepyfile(test_errors=ERRORS)
-    handlers = list(logging.getLogger("rum500.hosting").handlers)  # this test's own guard
+    handlers = list(logging.getLogger("rum500.host").handlers)  # this test's own guard
     result = inner.runpytest_inprocess("-p", "no:cacheprovider")
     outcomes = {r.nodeid.split("::")[1]: r.outcome for r in _reports(result)}
     assert outcomes == {
@@ -93,7 +93,7 @@ def test_a_host_error_fails_the_test(inner: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*the host logged errors during this test*"])
     result.stdout.fnmatch_lines(["*RuntimeError: a bug the catch-all hides*"])
     # the guard leaves the loggers as it found them
-    assert logging.getLogger("rum500.hosting").handlers == handlers
+    assert logging.getLogger("rum500.host").handlers == handlers
 
 
 SKIPS = """

@@ -1,6 +1,6 @@
 """Handoff and failover: the table outlives its host (issue 13; docs/protocol.md §16).
 
-A room beside the host, not inside it (:class:`rum500.hosting.Host` does not know it):
+A room beside the host, not inside it (:class:`rum500.host.Host` does not know it):
 
 - :mod:`rum500.handoff.document` — the table document a host hands over, and
   :func:`host_from_document`, which hosts it on another machine;

@@ -10,7 +10,7 @@ that move with the table: ``bot_level``, ``password``, ``review_timeout``, ``cla
 on the LAN), ``chat`` (the newest chat messages),
 ``match`` (``uid`` and ``created_at`` of the match in the game log, when there is one) and
 ``windows`` (the hand-end review and the "Rummy!" claim window open now, so that they go on
-where they were: :meth:`rum500.hosting.GameTable.windows`; a document without it — from an
+where they were: :meth:`rum500.host.GameTable.windows`; a document without it — from an
 older rum500 — starts them over).
 
 On the wire it travels as text (msgpack frames carry no ``bin`` and strings are capped at
@@ -32,7 +32,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from rum500.hosting import Host, HostConfig, start_host
+from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Game, IllegalMove, Options, Phase
 
 log = logging.getLogger(__name__)

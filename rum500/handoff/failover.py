@@ -49,7 +49,7 @@ from collections.abc import Callable
 from net.server import Connection
 from net.vault import Sealer, key_check, new_key, share_digest, split
 from rum500.handoff.document import encode_chunks, table_document
-from rum500.hosting import Host
+from rum500.host import Host
 from rum500.i18n import N_
 
 log = logging.getLogger(__name__)

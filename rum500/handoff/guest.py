@@ -33,7 +33,7 @@ from rum500.handoff.document import DocumentError, decode_chunks, host_from_docu
 from rum500.handoff.planned import HANDOFF_TIMEOUT, HandoffError
 from rum500.handoff.room import Room
 from rum500.handoff.standby import Standby
-from rum500.hosting import Host
+from rum500.host import Host
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ from rum500.bots import make_bot
 from rum500.claims import answering
 from rum500.handoff.guest import Guest
 from rum500.handoff.planned import HandoffError, TableMover
-from rum500.hosting import describe_event
+from rum500.host.narrate import describe_event
 from rum500.rules import Options
 
 log = logging.getLogger(__name__)

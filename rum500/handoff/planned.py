@@ -24,7 +24,7 @@ import logging
 
 from net.server import Connection
 from rum500.handoff.document import encode_chunks, table_document
-from rum500.hosting import Host
+from rum500.host import Host
 from rum500.i18n import N_
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rum500.handoff.failover import Failover
 from rum500.handoff.planned import TableMover
-from rum500.hosting import Host
+from rum500.host import Host
 
 
 class Room:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from net.door import Door
 from net.vault import Opener, VaultError, combine, key_check, share_digest
 from rum500.handoff.document import DocumentError, aged, decode_chunks
-from rum500.hosting import lan_hosts
+from rum500.host.addresses import lan_hosts
 
 if TYPE_CHECKING:
     from rum500.handoff.guest import Guest

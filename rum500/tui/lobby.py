@@ -348,7 +348,7 @@ class LobbyModel:
 
 
 def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
-    from rum500.hosting import options_text
+    from rum500.host.narrate import options_text
 
     out: StyleAndTextTuples = [("class:title", " " + _("Rummy 500 — lobby") + " "), ("", "\n\n")]
     if model.form is not None:
@@ -543,7 +543,7 @@ def _resumable() -> dict | None:
 async def _play_choice(
     choice: dict, args: argparse.Namespace, input: Input | None, output: Output | None
 ) -> None:
-    from rum500.hosting import HostConfig
+    from rum500.host import HostConfig
     from rum500.rules import Options
     from rum500.tui.main import DEFAULT_BOT_DELAY, host_and_play, play_at
 

@@ -140,7 +140,8 @@ def run_play(args: argparse.Namespace) -> int:
     player and fill the other seats with bots."""
     if why := _setup(args):
         return _fail(why)
-    from rum500.hosting import HostConfig, options_from_args
+    from rum500.host import HostConfig
+    from rum500.runners import options_from_args
 
     name = player_name(args)
     try:
@@ -168,7 +169,7 @@ def run_host(args: argparse.Namespace) -> int:
     """``rum500 host``: host a table and play at it from this terminal."""
     if why := _setup(args):
         return _fail(why)
-    from rum500.hosting import config_from_args
+    from rum500.runners import config_from_args
 
     args.player_given = bool(args.player)  # --resume: a login name may take the only seat
     args.player = player_name(args)
@@ -216,7 +217,7 @@ async def host_and_play(
     player leaves. ``interactive_start``: wait for players (g starts with bots), else the
     free seats get bots at once. ``say_resume``: a solo match left unfinished prints, after
     the screen, how to pick it up. Raises :class:`SessionError` with a message."""
-    from rum500.hosting import start_host
+    from rum500.host import start_host
 
     note = _attach_journal(config, args)
     name = config.host_player or name  # resumed: the name of the seat taken back

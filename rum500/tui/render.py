@@ -291,7 +291,7 @@ def waiting_lines(model: TableModel) -> list[Line]:
             )
         ]
     ]
-    from rum500.hosting import options_text
+    from rum500.host.narrate import options_text
 
     options = options_text(model.table_options)
     lines.append(

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.netns]
 
 HOST = textwrap.dedent("""
     import asyncio, json, sys
-    from rum500.hosting import HostConfig, start_host
+    from rum500.host import HostConfig, start_host
     from rum500.rules import Options
     from rum500.tui.connection import RumClient
     from tests.rules.positions import position

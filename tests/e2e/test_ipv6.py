@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from net.client import Client
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.tui.connection import parse_address
 from tests.e2e.test_netns import RUM500, _need_root_and_ip, in_ns, run_in_ns, sh
 

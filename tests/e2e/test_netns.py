@@ -158,7 +158,7 @@ LOOPBACK = textwrap.dedent("""
     import asyncio, json, sys
     from net.client import Client
     from net.discovery import watch
-    from rum500.hosting import HostConfig, start_host
+    from rum500.host import HostConfig, start_host
 
     async def main():
         lo = ["127.0.0.1"]

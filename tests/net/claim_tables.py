@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from net.client import Client
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options
 from tests.net.util import wait_for
 from tests.rules.positions import position

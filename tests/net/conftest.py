@@ -7,7 +7,7 @@ import pytest
 
 from net.client import Client
 from net.server import Limits
-from rum500.hosting import Host, HostConfig, start_host
+from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Options
 
 

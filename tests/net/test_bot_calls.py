@@ -11,7 +11,7 @@ import asyncio
 import pytest
 
 from rum500.bots.calls import MIN_REACTION
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options, Phase
 from tests.net.claim_tables import CALLS, claim_position, frozen, view_where
 from tests.net.claim_tables import seated as seat_table

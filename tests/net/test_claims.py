@@ -13,7 +13,7 @@ import pytest
 
 from net.client import ActionRefused, Client, HandshakeError
 from rum500.claims import ClaimWindow, check_window
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Game, IllegalMove, Options, Phase
 from tests.net.claim_tables import (
     CALLS,
@@ -221,7 +221,8 @@ async def test_the_terminal_client_names_every_option_it_knows(make_host):
 
 def test_the_house_rule_flags_reach_the_host_and_the_headless_log_names_calls():
     from rum500.cli import build_parser
-    from rum500.hosting import config_from_args, describe_event
+    from rum500.host.narrate import describe_event
+    from rum500.runners import config_from_args
 
     args = build_parser().parse_args(
         [

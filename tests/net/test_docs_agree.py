@@ -361,7 +361,7 @@ async def test_ping_and_pong_carry_the_newest_seq(make_host):
 
 async def test_a_call_or_pass_names_its_discard_by_claim_on(hosts):
     assert "**`on` names the discard a call or a pass answers**" in DOC
-    from rum500.hosting import HostConfig, start_host
+    from rum500.host import HostConfig, start_host
     from tests.net.claim_tables import claim_position
 
     game = claim_position()
@@ -413,7 +413,7 @@ async def test_a_call_or_pass_names_its_discard_by_claim_on(hosts):
 
 
 def test_lobby_addresses_of_a_host_bound_to_one_address_name_just_that_one():
-    from rum500.hosting import lan_addresses
+    from rum500.host.addresses import lan_addresses
 
     assert 'one bound to `::1` gives `["[::1]:PORT"]`' in DOC
     assert lan_addresses("::1", 5500) == ["[::1]:5500"]
@@ -436,7 +436,7 @@ async def test_the_password_wait_is_counted_from_the_failure(make_host):
 
 async def test_seq_starts_again_at_a_new_host(hosts):
     assert "**`seq` starts again at each new host.**" in DOC
-    from rum500.hosting import HostConfig, start_host
+    from rum500.host import HostConfig, start_host
     from tests.net.claim_tables import claim_position
 
     seats = [{"name": n, "token": f"token-{i}", "bot": False} for i, n in enumerate("ABC")]

@@ -12,7 +12,7 @@ from net.client import Client
 from net.framing import encode, read_frame
 from net.vault import split
 from rum500.handoff import Guest, Room
-from rum500.hosting import Host, HostConfig, start_host
+from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Options
 from tests.net.test_cli import HOST
 from tests.net.test_handoff import lost, mine

@@ -32,7 +32,7 @@ from net.framing import ConnectionClosed, FrameError, encode, read_frame
 from net.protocol import CLIENT_TYPES, ProtocolError, check_client_message
 from rum500.bots import make_bot
 from rum500.cards import deck, name
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options
 
 OPTIONS = Options(target=5000)

@@ -14,7 +14,7 @@ import pytest
 from net.client import ActionRefused, Client, ConnectionLost
 from rum500.handoff import FROZEN, Guest, HandoffError, TableMover
 from rum500.handoff.document import decode_chunks, encode_chunks, table_document
-from rum500.hosting import Host, HostConfig, start_host
+from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Options
 from rum500.store.journal import Journal
 from tests.net.util import wait_for

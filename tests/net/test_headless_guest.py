@@ -8,7 +8,7 @@ import os
 import sys
 
 from rum500.handoff import TableMover
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Options
 from tests.net.util import read_lines, wait_for
 

@@ -10,7 +10,7 @@ import pytest
 
 from net.client import Client, HandshakeError
 from rum500.bots import make_bot
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options
 from tests.net.util import play_as_bot, wait_for, waiting_for_me
 
@@ -88,7 +88,7 @@ async def test_a_failing_journal_does_not_stop_the_game(make_host, clients, capl
 
     host = await make_host(players=2, bots=1, journal=Broken(), options=Options(target=60))
     ann = await clients(host, "Ann")
-    with caplog.at_level(logging.WARNING, logger="rum500.hosting"):
+    with caplog.at_level(logging.WARNING, logger="rum500.host"):
         final = await asyncio.wait_for(play_as_bot(ann), 60)
     assert final["phase"] == "game_over"
     assert any("disk full" in r.getMessage() for r in caplog.records)
@@ -268,7 +268,7 @@ async def test_start_now_fills_with_bots(make_host, clients):
 
 
 async def test_an_unknown_bot_level_falls_back_to_random(make_host, clients, caplog):
-    with caplog.at_level(logging.WARNING, logger="rum500.hosting"):
+    with caplog.at_level(logging.WARNING, logger="rum500.host"):
         host = await make_host(
             players=2, bots=1, bot_level="grandmaster", options=Options(target=60)
         )
@@ -309,7 +309,7 @@ async def test_a_very_long_match_never_outgrows_a_frame(make_host, clients):
     a view would pass the 64 KiB frame limit after some 260 hands); a view keeps the newest
     40, so an update stays far under the limit however long the match."""
     from net.framing import encode
-    from rum500.hosting import MAX_RESULTS
+    from rum500.host import MAX_RESULTS
 
     host = await make_host(players=8, bots=8, options=Options(target=10**6), seed=3)
     game = host.table.game

@@ -8,7 +8,7 @@ import asyncio
 
 import msgpack
 
-from rum500.hosting import MAX_RESULTS
+from rum500.host import MAX_RESULTS
 from rum500.rules import Game, Options
 from rum500.rules.game import UNDO_KEPT
 

@@ -13,7 +13,7 @@ import pytest
 
 from net.client import Client
 from rum500.handoff import Guest, Room
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.i18n import N_, set_language
 from rum500.rules import Options
 from rum500.tui.model import TableModel

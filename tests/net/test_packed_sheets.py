@@ -8,7 +8,7 @@ import asyncio
 import json
 import sys
 
-from rum500.hosting import MAX_RESULTS, PackedSheet
+from rum500.host import MAX_RESULTS, PackedSheet
 from rum500.rules import Game, Options
 
 

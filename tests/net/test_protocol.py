@@ -116,6 +116,6 @@ def test_net_does_not_know_the_rules():
 
 def test_the_game_table_speaks_the_table_protocol():
     from net.server import Table
-    from rum500.hosting import GameTable, HostConfig
+    from rum500.host import GameTable, HostConfig
 
     assert isinstance(GameTable(HostConfig(players=3), "t"), Table)

@@ -5,7 +5,7 @@ had watched it live."""
 from __future__ import annotations
 
 from rum500.bots import make_bot
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options, Phase
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from net.client import ActionRefused, Client, ConnectionLost
 from rum500.bots import make_bot
-from rum500.hosting import lan_addresses
+from rum500.host.addresses import lan_addresses
 from rum500.rules import Options
 from tests import capability
 from tests.net.util import wait_for
@@ -322,7 +322,7 @@ async def test_a_bot_that_raises_is_an_error_and_the_table_goes_on(make_host, cl
     game = host.table.game
     await play_until(ann, lambda: len(game.actions) > 6)
     assert any(
-        r.name == "rum500.hosting" and r.levelname == "ERROR" and r.exc_info for r in host_errors
+        r.name == "rum500.host" and r.levelname == "ERROR" and r.exc_info for r in host_errors
     )
 
 
@@ -356,7 +356,7 @@ async def test_the_lobby_says_where_a_loopback_host_listens(make_host, clients):
 ADDRESSES_IN_A_NAMESPACE = """
 import asyncio, json
 from net.client import Client
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 
 async def main():
     out = {}
@@ -445,7 +445,7 @@ async def test_a_closed_host_says_shutdown_to_every_client(make_host, clients):
 
 def test_the_review_timeout_comes_from_the_command_line():
     from rum500.cli import build_parser
-    from rum500.hosting import config_from_args
+    from rum500.runners import config_from_args
 
     args = build_parser().parse_args(["host", "--name", "T", "--review-timeout", "5"])
     assert config_from_args(args).review_timeout == 5.0

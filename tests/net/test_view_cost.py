@@ -10,7 +10,7 @@ import random
 import pytest
 
 from net.client import Client
-from rum500.hosting import GameTable, HostConfig
+from rum500.host import GameTable, HostConfig
 from rum500.rules import Game, Options
 from tests.net.util import play_as_bot, wait_for
 

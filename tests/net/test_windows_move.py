@@ -13,7 +13,7 @@ import asyncio
 
 from net.client import Client
 from rum500.handoff import Guest, TableMover
-from rum500.hosting import Host, HostConfig, start_host
+from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Options
 from tests.net.claim_tables import KnowsAll
 from tests.net.test_failover import Table, crash

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rum500.cli import main
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options, Phase
 from rum500.store import Journal, open_db
 from rum500.store.log import load_for_resume, load_match, rebuild

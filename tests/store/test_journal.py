@@ -298,7 +298,7 @@ async def test_a_resumed_match_hosts_the_same_table(home: Path) -> None:
     the host went down finds it again."""
     import argparse
 
-    from rum500.hosting import HostConfig, start_host
+    from rum500.host import HostConfig, start_host
     from rum500.store.resume import attach_journal
     from tests.net.util import wait_for
 

@@ -9,7 +9,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options
 from rum500.store import Journal
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options
 from rum500.store import Journal, StoreError
 from rum500.store.resume import attach_journal

@@ -14,7 +14,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.i18n import set_language
 from rum500.tui import tokens
 from rum500.tui.app import run_table

@@ -10,7 +10,7 @@ from prompt_toolkit.output import DummyOutput
 
 from net.client import Client
 from rum500.handoff import Guest, Room
-from rum500.hosting import HostConfig, start_host
+from rum500.host import HostConfig, start_host
 from rum500.rules import Options
 from rum500.tui.app import run_table
 from rum500.tui.connection import NetSession

@@ -26,7 +26,7 @@ from prompt_toolkit.output import DummyOutput
 from net.client import Client
 from rum500.handoff import Guest, Room
 from rum500.handoff.headless import play_seat
-from rum500.hosting import Host, HostConfig, start_host
+from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Options
 from rum500.tui import connection, render
 from rum500.tui.connection import SessionError

@@ -139,7 +139,7 @@ def test_a_malformed_score_sheet_is_one_line_not_a_crash() -> None:
 
 async def test_two_players_the_deal_waits_for_both() -> None:
     """Ann says ready: her screen and Bob's say the table waits for Bob; Bob's Enter deals."""
-    from rum500.hosting import HostConfig, start_host
+    from rum500.host import HostConfig, start_host
 
     host = await start_host(
         HostConfig(players=2, bots=0, seed=4, review_timeout=600.0, takeover_after=None)

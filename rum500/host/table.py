@@ -1,0 +1,450 @@
+"""The table adapter: a :class:`rum500.rules.Game` behind the :class:`net.server.Table` protocol
+(apply, view, start, …), with the hand-end review, take-back, the takeover countdown, the
+"Rummy!" claim window and the journal hook. See :mod:`rum500.host` for the contract."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import msgpack
+
+from net.server import Server
+from rum500.claims import ClaimWindow
+from rum500.host.config import MAX_RESULTS, SEED_OPTIONS, HostConfig
+from rum500.rules import Game, IllegalMove, Options, Phase
+
+log = logging.getLogger("rum500.host")
+
+
+class PackedSheet(Mapping):
+    """A finished hand's score sheet kept packed (msgpack bytes, ~150 bytes instead of ~1.3 KB
+    of dicts and lists): the host packs the sheets older than the last :data:`MAX_RESULTS`
+    that its views send, so a long match holds little per hand. It reads like the sheet
+    (``sheet["scores"]``, ``dict(sheet)``, ``==`` a dict), each read unpacking a fresh copy."""
+
+    __slots__ = ("_packed",)
+
+    def __init__(self, sheet: Mapping) -> None:
+        self._packed = msgpack.packb(dict(sheet), use_bin_type=True)
+
+    def _sheet(self) -> dict:
+        return msgpack.unpackb(self._packed, raw=False)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._sheet()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sheet())
+
+    def __len__(self) -> int:
+        return len(self._sheet())
+
+    def __repr__(self) -> str:
+        return f"PackedSheet({self._sheet()!r})"
+
+
+class GameTable:
+    """A :class:`Game` behind the :class:`net.server.Table` protocol, with the journal hook."""
+
+    def __init__(self, config: HostConfig, table_name: str) -> None:
+        self.config = config
+        self.table_name = table_name
+        self.game: Game | None = config.resume_game
+        self.seats = self.game.players if self.game else config.players
+        self.names: list[str] = [f"seat {i}" for i in range(self.seats)]
+        #: called with the events of every start and every applied action
+        self.listeners: list[Callable[[list[dict]], None]] = []
+        #: the server, once hosting: who is seated, connected, away (set by start_host)
+        self.server: Server | None = None
+        #: the hand-end review: seats that said ready, and when the host deals anyway
+        self.ready: set[int] = set()
+        self.review_until: float | None = None
+        self._host_acts = False  # the host itself applies the action (its deal ends a review)
+        #: "Rummy!" calls (option): the window after each discard (rum500/claims.py)
+        self.claim_window = ClaimWindow(config.claim_window)
+        #: after a move, the players who were here at the old host and have not rejoined
+        #: yet: a carried window waits for them as if they were connected (_carry_windows)
+        self.rejoining: set[int] = set()
+        self._log_failed = False  # a notice about the game log was sent, no success since
+        #: the seat that played each of ``game.actions`` (None: the host's own close_claims)
+        self.action_seats: list[int | None] = []
+        if self.game is not None:
+            self.action_seats = list(config.resume_action_seats or [])
+            if len(self.action_seats) != len(self.game.actions):
+                self.action_seats = action_seats(self.game)
+        if self.game is None:  # refuse impossible options now, not when the match starts
+            (config.options or Options()).validate(self.seats)
+
+    # -- Table protocol
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.phase is Phase.GAME_OVER
+
+    @property
+    def to_move(self) -> int | None:
+        return self.game.to_move if self.game is not None else None
+
+    def start(self, seats: list[dict]) -> list[dict]:
+        if self.game is None:
+            self.game = Game(self.seats, self.config.seed, self.config.options)
+        self.names = [s["name"] for s in seats]
+        if getattr(self.config.journal, "follow", None) is not None:
+            self._journal("follow", self.game)  # the log reads this game: no copy of its own
+        self._journal("start_match", self.match_info(seats))
+        if self.game.phase is Phase.HAND_OVER:  # a resumed match between two hands
+            self._open_review()
+        self.claim_window.follow(self.game)
+        self._carry_windows(self.config.resume_windows)
+        v = self.game.view(None)
+        events = [
+            {
+                "type": "deal",
+                "hand": v["hand_number"],
+                "dealer": v["dealer"],
+                "cutter": (v["dealer"] + 1) % self.seats,
+                "cut": None,
+                "upcard": v["discard_pile"][0] if v["discard_pile"] else None,
+            }
+        ]
+        self._tell(events)
+        return events
+
+    def match_info(self, seats: list[dict]) -> dict:
+        assert self.game is not None
+        return {
+            "players": self.game.players,
+            "seed": self.game.seed,
+            "options": self.game.options.to_dict(),
+            "deck": self.game.first_deck,
+            "table": self.table_name,
+            "table_id": self.server.table_id if self.server is not None else "",
+            "seats": [dict(s) for s in seats],
+        }
+
+    def apply(self, seat: int, action: dict) -> list[dict]:
+        game = self.game
+        if game is None:
+            raise ValueError("the match has not started yet")
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind == "ready" or (
+            kind == "deal" and game.phase is Phase.HAND_OVER and not self._host_acts
+        ):
+            return self._ready(seat)  # a player's deal only says "ready": the host deals
+        if kind == "take_back":
+            return self._take_back(seat)
+        if kind in ("pass", "rummy"):  # one that names its discard answers that one only
+            self.claim_window.check_on(action)
+        if kind == "pass":
+            return self.claim_window.pass_(game, seat)
+        if kind == "rummy":
+            self.claim_window.check_call(seat)
+        # the host closes the claim window itself (the engine refuses a seat's close_claims)
+        by = None if kind == "close_claims" and self._host_acts else seat
+        events = game.apply(action, seat=by)  # IllegalMove is a ValueError
+        self.action_seats.append(by)
+        self.rejoining.clear()  # the carried windows were of the position before
+        self.claim_window.follow(game)
+        # the seat as the engine took it: None for the host's own close_claims
+        self._journal("record", len(game.actions) - 1, by, dict(game.actions[-1]))
+        if game.phase is Phase.GAME_OVER:
+            self._journal("finish", game.winner, list(game.totals))
+        if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            self._pack_sheets()
+        if game.phase is Phase.HAND_OVER:
+            self._open_review()
+        else:
+            self.ready.clear()
+            self.review_until = None
+        self._tell(events)
+        return events
+
+    def _pack_sheets(self) -> None:
+        """Pack the score sheets older than the newest :data:`MAX_RESULTS` (those a view
+        sends stay as they are): from the newest such back to the first already packed."""
+        assert self.game is not None
+        results = self.game.results
+        i = len(results) - MAX_RESULTS - 1
+        while i >= 0 and not isinstance(results[i], PackedSheet):
+            results[i] = PackedSheet(results[i])
+            i -= 1
+
+    def host_apply(self, seat: int, action: dict) -> list[dict]:
+        """Apply an action the host plays itself (a bot's, an away player's, the deal that
+        ends a review) through the server, so that everyone is told."""
+        assert self.server is not None
+        self._host_acts = True
+        try:
+            return self.server.submit(seat, action)
+        finally:
+            self._host_acts = False
+
+    # -- the windows that carry across a move (a handoff, a failover)
+
+    def windows(self, timed: bool = True) -> dict:
+        """The open hand-end review and "Rummy!" claim window, as the table document
+        carries them (``windows``): ``review`` (``at``, ``ready``, ``seconds_left``) and
+        ``claim`` (``at``, ``passed``, ``seconds_left``), each None when not open; ``at`` is
+        the number of actions of the position it belongs to; and ``present``, the players
+        connected now (the new host's windows wait for them to rejoin). ``timed=False``:
+        without ``seconds_left`` (what changes only when someone says ready or passes)."""
+        out: dict = {"review": None, "claim": None, "present": []}
+        game = self.game
+        if game is None:
+            return out
+        at = len(game.actions)
+        if self.review_open or self.claim_open:
+            out["present"] = self.humans()
+        if self.review_open:
+            out["review"] = {"at": at, "ready": sorted(self.ready)}
+            if timed:
+                out["review"]["seconds_left"] = round(self.review_left(), 3)
+        if self.claim_open and self.claim_window.open:
+            out["claim"] = {"at": at, "passed": sorted(self.claim_window.passed)}
+            if timed:
+                out["claim"]["seconds_left"] = round(self.claim_window.left(), 3)
+        return out
+
+    def _carry_windows(self, windows: object) -> None:
+        """Go on with the review or claim window that was open where the table was before
+        (:meth:`windows`): who said ready or passed, and the time left — if it is of this
+        very position (as many actions); else each starts over."""
+        game = self.game
+        if not isinstance(windows, dict) or game is None:
+            return
+        at = len(game.actions)
+        review, claim = windows.get("review"), windows.get("claim")
+        if self.review_open and isinstance(review, dict) and review.get("at") == at:
+            self.ready = _seats_in(review.get("ready"), self.seats)
+            left = _seconds_in(review.get("seconds_left"), self.config.review_timeout)
+            self.review_until = time.monotonic() + left
+        carried = False
+        if self.claim_open and isinstance(claim, dict) and claim.get("at") == at:
+            left = _seconds_in(claim.get("seconds_left"), self.claim_window.length)
+            self.claim_window.carry(_seats_in(claim.get("passed"), self.seats), left)
+            carried = True
+        if carried or (self.review_open and isinstance(review, dict) and review.get("at") == at):
+            self.rejoining = _seats_in(windows.get("present"), self.seats)
+
+    # -- the hand-end review
+
+    def _open_review(self) -> None:
+        self.ready.clear()
+        self.review_until = time.monotonic() + max(0.0, self.config.review_timeout)
+
+    @property
+    def review_open(self) -> bool:
+        return self.game is not None and self.game.phase is Phase.HAND_OVER
+
+    def waiting(self) -> list[int]:
+        """The seats the review waits for: connected human players who have not said ready."""
+        if not self.review_open:
+            return []
+        return [s for s in self.humans() if s not in self.ready]
+
+    def humans(self) -> list[int]:
+        """The seats of the connected human players — and, while a window carried across a
+        move is open, of those who were connected at the old host and are on their way here
+        (:attr:`rejoining`): the window waits for them too, up to its deadline."""
+        if self.server is None:
+            return []
+        seats = self.server.seats
+        here = [s.index for s in seats if s.taken and not s.bot and s.conn is not None]
+        if not self.rejoining:
+            return here
+        self.rejoining = {k for k in self.rejoining - set(here) if not seats[k].bot}
+        return sorted({*here, *self.rejoining})
+
+    # -- the "Rummy!" claim window
+
+    @property
+    def claim_open(self) -> bool:
+        return self.game is not None and self.game.phase is Phase.CLAIM
+
+    def claim_due(self) -> float:
+        """Seconds until the host closes the claim window (0.0: now)."""
+        if self.game is None:
+            return 0.0
+        return self.claim_window.due(self.game, self.humans())
+
+    def review_left(self) -> float:
+        """Seconds until the host deals anyway (0.0 when no review is open)."""
+        if not self.review_open or self.review_until is None:
+            return 0.0
+        return max(0.0, self.review_until - time.monotonic())
+
+    def _ready(self, seat: int) -> list[dict]:
+        assert self.game is not None
+        if self.game.phase is not Phase.HAND_OVER:
+            raise IllegalMove("ready is only for the end of a hand")
+        if seat in self.ready:
+            return []  # said twice: nothing new
+        self.ready.add(seat)
+        return [{"type": "ready", "seat": seat}]
+
+    # -- take back
+
+    def _take_back(self, seat: int) -> list[dict]:
+        game = self.game
+        assert game is not None
+        seats = self.server.seats if self.server is not None else []
+        if any(s.index != seat and not s.bot for s in seats):
+            raise IllegalMove("take back is only for a table with no other human")
+        last = game.actions[-1] if game.actions else None
+        if (
+            game.phase is not Phase.PLAY
+            or game.turn != seat
+            or last is None
+            or last.get("type") not in ("meld", "layoff")
+        ):  # in the play phase, the actions since the draw are this turn's melds and lay-offs
+            raise IllegalMove("nothing to take back this turn")
+        undone = game.pop()
+        del self.action_seats[len(game.actions) :]
+        self._journal("take_back", len(game.actions))
+        events = [{"type": "take_back", "seat": seat, "action": undone}]
+        self._tell(events)
+        return events
+
+    def _tell(self, events: list[dict]) -> None:
+        for listener in self.listeners:
+            try:
+                listener(events)
+            except Exception:  # a bug (e.g. a bot's observe): logged as an error, not hidden
+                log.exception("a listener of the table failed on %r", events)
+
+    def view(self, seat: int | None) -> dict:
+        if self.game is None:
+            return {}
+        # a very long match must not outgrow a frame, nor cost more per hand: the newest
+        # score sheets only
+        v = self.game.view(seat, MAX_RESULTS)
+        v["names"] = list(self.names)
+        v["results_start"] = len(self.game.results) - len(v["results"])
+        v["review"] = (
+            {
+                "hand": self.game.hand_number,
+                "waiting": self.waiting(),
+                "seconds_left": round(self.review_left(), 2),
+            }
+            if self.review_open
+            else None
+        )
+        if v.get("claim"):
+            v["claim"].update(self.claim_window.view(self.game, self.humans()))
+        v["takeover"] = self.takeover()
+        return v
+
+    def own_view(self, seat: int) -> dict:
+        """The keys of ``view(seat)`` that differ from the spectators' ``view(None)``: with
+        them a host builds the public part of an update once for every seat."""
+        if self.game is None:
+            return {}
+        return self.game.own_view(seat)
+
+    def takeover(self) -> list[float | None]:
+        """Per seat: seconds until a bot plays the seat of an away player (0.0 while it does);
+        None for a present player or a bot, and for every seat when takeover is off or the
+        match is over."""
+        after = self.config.takeover_after
+        if self.server is None or after is None or self.finished:
+            return [None] * self.seats
+        now = time.monotonic()
+        out: list[float | None] = []
+        for s in self.server.seats:
+            if s.taken and not s.bot and s.conn is None:
+                since = s.away_since if s.away_since is not None else now
+                out.append(round(max(0.0, since + after - now), 1))
+            else:
+                out.append(None)
+        return out
+
+    def seats_changed(self, seats: list[dict]) -> None:
+        self.names = [s["name"] or f"seat {i}" for i, s in enumerate(seats)]
+        self._journal("seats", [dict(s) for s in seats])
+
+    def describe(self) -> dict:
+        options = self.game.options if self.game else self.config.options
+        d = {
+            "options": options.to_dict(),
+            "changed": options.changed(),
+            "host": self.config.host_player,
+        }
+        if options.rummy_calls:
+            d["claim_window"] = self.claim_window.length
+        return d
+
+    def refuse_hello(self, known: list[str] | None) -> str | None:
+        """Why a client that knows the table options ``known`` (hello's ``options``; None:
+        an older client, which knows the options of RULES.md §9) may not come in: an
+        option in force that it does not know. None when it may."""
+        options = self.game.options if self.game else self.config.options
+        knows = set(SEED_OPTIONS if known is None else known)
+        missing = sorted(k for k in options.changed() if k not in knows)
+        if not missing:
+            return None
+        return (
+            f"this table plays with {', '.join(missing)}, which your rum500 does not know: "
+            "update rum500 to sit here"
+        )
+
+    def _journal(self, method: str, *args: Any) -> None:
+        """Call the game log. Its I/O trouble (``OSError``, ``sqlite3.Error``) is expected:
+        a warning and a ``log_failed`` notice, and the game goes on. Anything else it raises
+        is a bug: logged as an error (with the traceback), and the players are told too."""
+        journal = self.config.journal
+        if journal is None:
+            return
+        try:
+            getattr(journal, method)(*args)
+        except (OSError, sqlite3.Error) as e:
+            log.warning("the game log failed (%s: %s); the game goes on in memory", method, e)
+            self.log_trouble(f"the game log could not be written ({e}); the match goes on")
+            return
+        except Exception as e:
+            log.exception("the game log's %s failed", method)
+            self.log_trouble(f"the game log failed ({type(e).__name__}); the match goes on")
+            return
+        self._log_failed = False
+
+    def log_trouble(self, text: str) -> None:
+        """Tell the players once (until the log works again) that the game log is failing."""
+        if self._log_failed:
+            return
+        self._log_failed = True
+        if self.server is not None:
+            self.server.notice("log_failed", text)
+
+
+def _seats_in(value: object, seats: int) -> set[int]:
+    """The seat numbers listed in ``value`` (a carried window's), others dropped."""
+    if not isinstance(value, list):
+        return set()
+    return {s for s in value if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < seats}
+
+
+def _seconds_in(value: object, longest: float) -> float:
+    """A carried window's ``seconds_left``, within 0 and ``longest`` (the window's length;
+    not a number: the whole length)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return max(0.0, longest)
+    return min(max(0.0, float(value)), max(0.0, longest))
+
+
+def action_seats(game: Game) -> list[int | None]:
+    """Who played each action of ``game`` as far as a replay tells: the seat to move, the
+    caller of a "Rummy!" (its ``seat``), None for a ``close_claims``."""
+    replay = Game(game.players, game.seed, game.options, game.first_deck)
+    seats: list[int | None] = []
+    for a in game.actions:
+        kind = a.get("type")
+        seat = None if kind == "close_claims" else a.get("seat", replay.to_move)
+        seats.append(seat if isinstance(seat, int) else None)
+        replay.apply(a, None if kind in ("rummy", "close_claims") else seat)
+    return seats

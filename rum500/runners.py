@@ -1,0 +1,222 @@
+"""The command-line runners (moved as they are from the old ``rum500/hosting.py``):
+``rum500 host-headless`` (:func:`run_headless`), ``rum500 list`` (:func:`run_list`), and
+the helpers that turn arguments into a :class:`HostConfig` and events into log lines."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import getpass
+import json
+import logging
+import signal
+import socket
+import sys
+from typing import Any
+
+from rum500.claims import CLAIM_WINDOW
+from rum500.host import Host, HostConfig, start_host
+from rum500.host.narrate import describe_event, options_text
+from rum500.rules import Options
+
+log = logging.getLogger(__name__)
+
+
+def options_from_args(args: Any) -> Options:
+    return Options(
+        target=args.target,
+        decks=args.decks,
+        top_card_free=args.top_card_free,
+        must_discard=args.must_discard,
+        empty_stock=args.empty_stock,
+        jokers=getattr(args, "jokers", False),
+        rummy_calls=getattr(args, "rummy_calls", False),
+        teams=getattr(args, "teams", None) or 0,
+        ace_always_15=getattr(args, "ace_always_15", False),
+    )
+
+
+def config_from_args(args: Any) -> HostConfig:
+    """A :class:`HostConfig` from the ``rum500 host`` arguments (may prompt for a password)."""
+    password = args.password
+    if password is True:
+        password = getpass.getpass("table password: ")
+    player = args.player
+    name = args.name or player or socket.gethostname().split(".")[0] or "rum500"
+    return HostConfig(
+        players=args.players,
+        bots=args.bots or 0,
+        bot_level=args.bot_level,
+        seed=args.seed,
+        options=options_from_args(args),
+        table_name=name,
+        host_player=player,
+        bind=args.bind,
+        port=args.port,
+        password=password or None,
+        announce=not getattr(args, "no_announce", False),
+        bot_delay=getattr(args, "bot_delay", 1.0),
+        review_timeout=getattr(args, "review_timeout", 30.0),
+        claim_window=getattr(args, "claim_window", None) or CLAIM_WINDOW,
+        journal=None,
+        failover=getattr(args, "failover", None) or "auto",
+    )
+
+
+def run_headless(args: Any) -> int:
+    """``rum500 host --headless``: host a table with no screen, log what happens."""
+    if args.verbose == 0:
+        logging.getLogger().setLevel(logging.INFO)
+    try:
+        config = config_from_args(args)
+    except (EOFError, KeyboardInterrupt):
+        print("rum500: no password given", file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print(f"rum500: {e}", file=sys.stderr)
+        return 2
+    from rum500.store.resume import StoreError, attach_journal  # the game log (issue 6)
+
+    try:
+        note = attach_journal(config, args)
+    except StoreError as e:
+        print(f"rum500: {e.said()}", file=sys.stderr)
+        return 2
+    if note:
+        print(note, flush=True)
+    try:
+        return asyncio.run(_headless(config))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _headless(config: HostConfig) -> int:
+    try:
+        host = await start_host(config)
+    except (ValueError, OSError) as e:
+        print(f"rum500: cannot host: {e}", file=sys.stderr)
+        return 2
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    where = f"{config.bind}:{host.port}"
+    print(
+        f"hosting table {host.table_name!r} on {where} "
+        f"({'announced on the LAN' if config.announce else 'not announced'})",
+        flush=True,
+    )
+    print(f"players join by hand at {', '.join(host.addresses)}", flush=True)
+    log.info(
+        "table %r: %d seats, bots in %d of them",
+        host.table_name,
+        len(host.server.seats),
+        config.bots,
+    )
+    host.server.on_change.append(_logger(host))
+    host.server.on_events.append(_event_logger(host))
+    from rum500.handoff import Room  # handoff and failover: the room beside the host
+    from rum500.handoff.headless import read_commands
+
+    room = Room(host)
+    moved = asyncio.Event()
+    commands = read_commands(room.mover, lambda line: print(line, flush=True), moved)
+    room.failover.on_cut_off.append(moved.set)  # the table goes on at the standby
+    finished = asyncio.create_task(host.finished())
+    stopping = asyncio.create_task(stop.wait())
+    gone = asyncio.create_task(moved.wait())
+    await asyncio.wait({finished, stopping, gone}, return_when=asyncio.FIRST_COMPLETED)
+    commands.cancel()
+    gone.cancel()
+    room.close()
+    if room.failover.cut_off:
+        print(
+            "cut off from the table: the standby takes it over; this host stopped serving",
+            flush=True,
+        )
+    if moved.is_set():
+        stopping.cancel()
+        finished.cancel()
+        await host.close()
+        return 0
+    if finished.done() and not stopping.done():
+        game = host.table.game
+        assert game is not None
+        names = host.table.names
+        winner = game.winner or 0
+        totals = " / ".join(str(t) for t in game.totals)
+        print(
+            f"game over: {names[winner]} wins with {game.totals[winner]} (totals {totals})",
+            flush=True,
+        )
+        await asyncio.sleep(1.0)  # let clients take in the last update
+    stopping.cancel()
+    finished.cancel()
+    await host.close()
+    print("table closed", flush=True)
+    return 0
+
+
+def _logger(host: Host) -> Any:
+    """Log the table's seats when they change."""
+    seen = {"lobby": ""}
+
+    def log_change() -> None:
+        server = host.server
+        lobby = ", ".join(
+            f"{s.name or '-'}{'' if s.bot or s.conn or not s.taken else ' (away)'}"
+            for s in server.seats
+        )
+        if lobby != seen["lobby"]:
+            seen["lobby"] = lobby
+            log.info("seats: %s [%s]", lobby, server.state)
+
+    return log_change
+
+
+def _event_logger(host: Host) -> Any:
+    def log_events(by: int | None, events: list[dict]) -> None:
+        for event in events:
+            log.info("%s", describe_event(event, host.table.names))
+
+    return log_events
+
+
+def run_list(args: Any) -> int:
+    """``rum500 list``: the tables announced on the LAN right now (in the language of
+    ``--lang``, which the command line has set)."""
+    from net.discovery import browse
+    from rum500.i18n import _, pgettext
+
+    try:
+        tables = asyncio.run(browse(args.timeout))
+    except KeyboardInterrupt:
+        return 130
+    except OSError as e:
+        print("rum500: " + _("cannot look for tables: {why}").format(why=e), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([t.to_dict() for t in tables], indent=2))
+        return 0
+    if not tables:
+        print(_("no tables found on the LAN (join by HOST:PORT if multicast is blocked)"))
+        return 0
+    states = {
+        "lobby": pgettext("table state", "lobby"),
+        "playing": pgettext("table state", "playing"),
+        "finished": pgettext("table state", "finished"),
+    }
+    for t in tables:
+        opts = options_text(t.options)
+        lock = " " + _("[password]") if t.password else ""
+        line = _("{table}  {where}  host {host}  seats {taken}/{seats}  {state}").format(
+            table=t.name,
+            where=t.where,
+            host=t.host_player or "-",
+            taken=t.seats_taken,
+            seats=t.seats_total,
+            state=states.get(t.state, t.state),
+        )
+        print(f"{line}{lock}{'  ' + opts if opts else ''}")
+    return 0
