@@ -8,9 +8,6 @@ runs the table screen and comes back to the lobby when the player leaves the tab
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +23,7 @@ from prompt_toolkit.output import Output
 
 from rum500.i18n import _, ngettext
 from rum500.rules.options import EMPTY_STOCK_RULES, MAX_PLAYERS, MIN_PLAYERS
-from rum500.tui.connection import SessionError, parse_address
+from rum500.tui.connection import parse_address
 from rum500.tui.keys import with_twins
 from rum500.tui.layout import plain
 from rum500.tui.render import STYLE
@@ -496,108 +493,3 @@ async def watch_lan(model: LobbyModel) -> None:
     except OSError as e:
         model.discovery = _("LAN discovery failed ({why}): join by host:port (a).").format(why=e)
         model.on_change()
-
-
-async def run_lobby_screen(
-    args: argparse.Namespace, input: Input | None = None, output: Output | None = None
-) -> int:
-    """The lobby, then the chosen table, then the lobby again, until the player quits."""
-    from rum500.tui.main import player_name
-
-    name = player_name(args)
-    message = ""
-    while True:
-        model = LobbyModel(name, ascii=bool(getattr(args, "ascii", False)))
-        model.message = message
-        model.resumable = _resumable()
-        app = build_lobby_app(model, input, output)
-        watcher: asyncio.Task | None = None
-
-        def start(model: LobbyModel = model, app: Application[Any] = app) -> None:
-            nonlocal watcher
-            watcher = app.create_background_task(watch_lan(model))
-
-        await app.run_async(pre_run=start)
-        if watcher is not None:
-            watcher.cancel()
-            with contextlib.suppress(BaseException):
-                await watcher
-        choice = model.choice
-        if choice is None:
-            return 0
-        try:
-            message = ""
-            await _play_choice(choice, args, input, output)
-        except SessionError as e:
-            message = str(e)
-
-
-def _resumable() -> dict | None:
-    try:
-        from rum500.store.log import solo_to_continue
-    except ImportError:  # a build without the game log
-        return None
-    return solo_to_continue()
-
-
-async def _play_choice(
-    choice: dict, args: argparse.Namespace, input: Input | None, output: Output | None
-) -> None:
-    from rum500.host import HostConfig
-    from rum500.rules import Options
-    from rum500.tui.main import DEFAULT_BOT_DELAY, host_and_play, play_at
-
-    ascii = bool(getattr(args, "ascii", False))
-    if choice["kind"] == "continue":
-        config = HostConfig(
-            host_player=choice["name"], bind="127.0.0.1", bot_delay=DEFAULT_BOT_DELAY
-        )
-        resume = argparse.Namespace(command="play", resume=str(choice["game_id"]), name=None)
-        await host_and_play(config, choice["name"], ascii, args=resume, input=input, output=output)
-        return
-    if choice["kind"] == "join":
-        await play_at(
-            choice["host"],
-            choice["port"],
-            name=choice["name"],
-            ascii=ascii,
-            password=choice["password"],
-            spectate=choice["spectate"],
-            input=input,
-            output=output,
-            table_id=choice.get("table_id"),  # its seat is found by id, wherever it was
-        )
-        return
-    options = Options(
-        target=choice["target"],
-        decks=choice["decks"],
-        top_card_free=choice["top_card_free"],
-        must_discard=choice["must_discard"],
-        empty_stock=choice["empty_stock"],
-        jokers=choice.get("jokers", False),
-        rummy_calls=choice.get("rummy_calls") is not None,
-        teams=choice.get("teams", 0),
-        ace_always_15=choice.get("ace_always_15", False),
-    )
-    solo = choice["kind"] == "solo"
-    players = choice["bots"] + 1 if solo else choice["players"]
-    config = HostConfig(
-        players=players,
-        bots=0 if solo else choice["bots"],  # solo: bots sit down once the player is in
-        bot_level=choice["bot_level"],
-        options=options,
-        host_player=choice["name"],
-        table_name=choice.get("table") or _("{name}'s table").format(name=choice["name"]),
-        bind="127.0.0.1" if solo else "0.0.0.0",
-        announce=not solo,
-        password=choice.get("password") or None,
-        bot_delay=DEFAULT_BOT_DELAY,
-        claim_window=float(choice.get("rummy_calls") or 3.0),
-    )
-    try:
-        options.validate(players)
-    except ValueError as e:
-        raise SessionError(str(e)) from None
-    await host_and_play(
-        config, choice["name"], ascii, interactive_start=not solo, input=input, output=output
-    )

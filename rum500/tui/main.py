@@ -18,11 +18,15 @@ import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rum500.i18n import _, set_language
 from rum500.tui.connection import NetSession, SessionError, parse_address
 from rum500.tui.model import TableModel
+
+if TYPE_CHECKING:
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
 
 DEFAULT_BOT_DELAY = 0.7
 
@@ -383,8 +387,6 @@ def run_lobby(args: argparse.Namespace) -> int:
     """``rum500``: the lobby; then the table chosen there; back to the lobby after it."""
     if why := _setup(args):
         return _fail(why)
-    from rum500.tui.lobby import run_lobby_screen
-
     return _run(run_lobby_screen(args))
 
 
@@ -469,3 +471,109 @@ class _Keep(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if len(self.into) < 100:
             self.into.append(record)
+
+
+async def run_lobby_screen(
+    args: argparse.Namespace, input: Input | None = None, output: Output | None = None
+) -> int:
+    """The lobby, then the chosen table, then the lobby again, until the player quits."""
+    from prompt_toolkit.application import Application
+
+    from rum500.tui.lobby import LobbyModel, build_lobby_app, watch_lan
+
+    name = player_name(args)
+    message = ""
+    while True:
+        model = LobbyModel(name, ascii=bool(getattr(args, "ascii", False)))
+        model.message = message
+        model.resumable = _resumable()
+        app = build_lobby_app(model, input, output)
+        watcher: asyncio.Task | None = None
+
+        def start(model: LobbyModel = model, app: Application[Any] = app) -> None:
+            nonlocal watcher
+            watcher = app.create_background_task(watch_lan(model))
+
+        await app.run_async(pre_run=start)
+        if watcher is not None:
+            watcher.cancel()
+            with contextlib.suppress(BaseException):
+                await watcher
+        choice = model.choice
+        if choice is None:
+            return 0
+        try:
+            message = ""
+            await _play_choice(choice, args, input, output)
+        except SessionError as e:
+            message = str(e)
+
+
+def _resumable() -> dict | None:
+    try:
+        from rum500.store.log import solo_to_continue
+    except ImportError:  # a build without the game log
+        return None
+    return solo_to_continue()
+
+
+async def _play_choice(
+    choice: dict, args: argparse.Namespace, input: Input | None, output: Output | None
+) -> None:
+    from rum500.host import HostConfig
+    from rum500.rules import Options
+
+    ascii = bool(getattr(args, "ascii", False))
+    if choice["kind"] == "continue":
+        config = HostConfig(
+            host_player=choice["name"], bind="127.0.0.1", bot_delay=DEFAULT_BOT_DELAY
+        )
+        resume = argparse.Namespace(command="play", resume=str(choice["game_id"]), name=None)
+        await host_and_play(config, choice["name"], ascii, args=resume, input=input, output=output)
+        return
+    if choice["kind"] == "join":
+        await play_at(
+            choice["host"],
+            choice["port"],
+            name=choice["name"],
+            ascii=ascii,
+            password=choice["password"],
+            spectate=choice["spectate"],
+            input=input,
+            output=output,
+            table_id=choice.get("table_id"),  # its seat is found by id, wherever it was
+        )
+        return
+    options = Options(
+        target=choice["target"],
+        decks=choice["decks"],
+        top_card_free=choice["top_card_free"],
+        must_discard=choice["must_discard"],
+        empty_stock=choice["empty_stock"],
+        jokers=choice.get("jokers", False),
+        rummy_calls=choice.get("rummy_calls") is not None,
+        teams=choice.get("teams", 0),
+        ace_always_15=choice.get("ace_always_15", False),
+    )
+    solo = choice["kind"] == "solo"
+    players = choice["bots"] + 1 if solo else choice["players"]
+    config = HostConfig(
+        players=players,
+        bots=0 if solo else choice["bots"],  # solo: bots sit down once the player is in
+        bot_level=choice["bot_level"],
+        options=options,
+        host_player=choice["name"],
+        table_name=choice.get("table") or _("{name}'s table").format(name=choice["name"]),
+        bind="127.0.0.1" if solo else "0.0.0.0",
+        announce=not solo,
+        password=choice.get("password") or None,
+        bot_delay=DEFAULT_BOT_DELAY,
+        claim_window=float(choice.get("rummy_calls") or 3.0),
+    )
+    try:
+        options.validate(players)
+    except ValueError as e:
+        raise SessionError(str(e)) from None
+    await host_and_play(
+        config, choice["name"], ascii, interactive_start=not solo, input=input, output=output
+    )
