@@ -29,7 +29,7 @@ HANDLERS = {
     "sim": ("rum500.sim", "run"),
     "history": ("rum500.store.commands", "run_history"),
     "stats": ("rum500.store.commands", "run_stats"),
-    "replay": ("rum500.store.commands", "run_replay"),
+    "replay": ("rum500.tui.replay", "run_replay"),
     "export": ("rum500.store.commands", "run_export"),
     "import": ("rum500.store.commands", "run_import"),
     "salvage": ("rum500.store.commands", "run_salvage"),

@@ -21,7 +21,8 @@ from rum500.store import log as L
 from rum500.store.db import StoreError, db_path, describe, open_db, reading
 
 
-def _fail(message: str) -> int:
+def fail(message: str) -> int:
+    """Say ``rum500: message`` on stderr; the exit status 1."""
     print(f"rum500: {message}", file=sys.stderr)
     return 1
 
@@ -59,7 +60,7 @@ def _read_log(args: argparse.Namespace, query: Callable[[Any], Any]) -> tuple[An
     except StoreError as e:
         if getattr(args, "json", False) and not db_path().exists():  # no game log yet
             return [], None
-        return None, _fail(e.said())
+        return None, fail(e.said())
 
 
 def run_history(args: argparse.Namespace) -> int:
@@ -152,9 +153,9 @@ def run_salvage(args: argparse.Namespace) -> int:
     try:
         report = salvage(source, target)
     except StoreError as e:
-        return _fail(e.said())
+        return fail(e.said())
     except (sqlite3.Error, OSError) as e:
-        return _fail(
+        return fail(
             _("cannot write {file}: {why}").format(file=target, why=_(describe(e, target)))
         )
     saved = [r for r in report if r["new_id"]]
@@ -201,7 +202,7 @@ def run_stats(args: argparse.Namespace) -> int:
         return 0
     if not table:
         if player:
-            return _fail(
+            return fail(
                 _("no finished match of a player named {name} in the game log").format(
                     name=repr(player)
                 )
@@ -251,31 +252,24 @@ def _bot_mark(bot: str | None) -> str:
     return " " + _("(bot: {level})").format(level=bot)
 
 
-def run_replay(args: argparse.Namespace) -> int:
-    """Step through a finished match in a full-screen viewer."""
-    try:
-        with reading() as conn:
-            mid = L.resolve(conn, args.game_id)
-            match = L.load_match(conn, mid)
-        if match["status"] != "finished":
-            command = "play" if L.is_solo(match["seats"]) else "host"  # as it was started
-            raise StoreError(
-                N_(
-                    "game {id} is not finished: a replay shows every hand face up, so only "
-                    "finished matches can be replayed (resume it with '{command}')"
-                ),
-                id=mid,
-                command=f"rum500 {command} --resume {mid}",
-            )
-        from rum500.store.replay import ReplayModel, run_viewer
-
-        model = ReplayModel(match)
-    except StoreError as e:
-        return _fail(e.said())
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return _fail(_("the replay viewer needs a terminal"))
-    run_viewer(model, ascii_only=bool(getattr(args, "ascii", False)))
-    return 0
+def finished_match(game_id: object) -> dict:
+    """The finished match ``game_id`` (a number or ``last``) as :func:`rum500.store.log.
+    load_match` reads it, for ``rum500 replay``; a :class:`StoreError` saying why not (an
+    unfinished match names the command that resumes it)."""
+    with reading() as conn:
+        mid = L.resolve(conn, game_id)
+        match = L.load_match(conn, mid)
+    if match["status"] != "finished":
+        command = "play" if L.is_solo(match["seats"]) else "host"  # as it was started
+        raise StoreError(
+            N_(
+                "game {id} is not finished: a replay shows every hand face up, so only "
+                "finished matches can be replayed (resume it with '{command}')"
+            ),
+            id=mid,
+            command=f"rum500 {command} --resume {mid}",
+        )
+    return match
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -291,7 +285,7 @@ def run_export(args: argparse.Namespace) -> int:
                 conn, mid, Path(args.file), overwrite=bool(getattr(args, "force", False))
             )
     except StoreError as e:
-        return _fail(e.said())
+        return fail(e.said())
     print(_("game {id} written to {file}").format(id=mid, file=args.file))
     return 0
 
@@ -301,7 +295,7 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         match = exchange.read_export(Path(args.file))
     except StoreError as e:
-        return _fail(e.said())
+        return fail(e.said())
     try:
         conn = open_db()
         try:
@@ -309,10 +303,10 @@ def run_import(args: argparse.Namespace) -> int:
         finally:
             conn.close()
     except StoreError as e:
-        return _fail(_("{why} (nothing was imported)").format(why=e.said()))
+        return fail(_("{why} (nothing was imported)").format(why=e.said()))
     except (sqlite3.Error, OSError) as e:  # while writing: the transaction rolled back
         why = _(describe(e, db_path()))
-        return _fail(_("cannot write the game log: {why}; nothing was imported").format(why=why))
+        return fail(_("cannot write the game log: {why}; nothing was imported").format(why=why))
     names = ", ".join(s["name"] for s in match["seats"])
     game = match["_game"]
     if game.winner is not None:

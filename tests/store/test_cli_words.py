@@ -14,7 +14,7 @@ from rum500.i18n import set_language
 from rum500.rules import Game, Options
 from rum500.store import Journal, open_db
 from rum500.store.log import load_match
-from rum500.store.replay import ReplayModel
+from rum500.tui.replay import ReplayModel
 
 from .conftest import match_info, play
 

@@ -16,7 +16,8 @@ from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options, Phase
 from rum500.store import Journal, open_db
 from rum500.store.log import load_for_resume, load_match, rebuild
-from rum500.store.replay import ReplayModel, plain_what
+from rum500.store.replay import plain_what
+from rum500.tui.replay import ReplayModel
 
 from .conftest import match_info
 

@@ -18,7 +18,7 @@ from rum500 import cards as C
 from rum500.rules import Game, Options
 from rum500.store import Journal, open_db
 from rum500.store.log import load_match
-from rum500.store.replay import ReplayModel, build_app
+from rum500.tui.replay import ReplayModel, build_app
 
 from .conftest import play
 

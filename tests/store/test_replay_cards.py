@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rum500.store import Journal, open_db
 from rum500.store.log import load_match
-from rum500.store.replay import ReplayModel
+from rum500.tui.replay import ReplayModel
 
 from .conftest import play
 
