@@ -1,0 +1,688 @@
+"""Move generation and the fast path's play checks (``docs/rules.md``, "The fast path").
+
+:class:`MoveGen` is the part of :class:`rum500.rules.game.Game` that lists the legal moves of
+a position as ``MOVE_*`` tuples (:mod:`rum500.rules.notation`) from card masks — the draws
+(which digs into the discard pile may be taken), the plays (melds, lay-offs, discards), and
+what the melds on the table take, kept between positions (:meth:`MoveGen._table_spots`) —
+and decides whether a play leaves the turn's obligation reachable (:meth:`MoveGen._play_problem`,
+which the checked dict API shares). It reads the position's fields, which ``Game`` sets, and
+changes none of them but its own cache of the table; it imports nothing of the engine above
+it (``game`` builds on it, never the other way round)."""
+
+from __future__ import annotations
+
+from rum500 import cards as C
+from rum500.rules.melds import (
+    HIGH_ACE,
+    RANK_BITS,
+    RUN_STARTS,
+    SUIT_BITS,
+    IllegalMove,
+    Meld,
+    candidate_joker_melds,
+    candidate_meld_tuples,
+    card_mask,
+    grown,
+    joker_fits,
+    layoff_cards,
+    layoff_position,
+    listed_meld_reach,
+    make_meld,
+    placeable,
+    placement_cost,
+    placement_cost_masks,
+    placement_cost_wild,
+    placement_cost_wild_masks,
+)
+from rum500.rules.notation import (
+    DIG_MOVES,
+    DISCARD_MOVES,
+    END_HAND_MOVE,
+    MOVE_LAYOFF,
+    MOVE_MELD,
+    STOCK_MOVE,
+    Phase,
+)
+from rum500.rules.options import Options
+
+JOKER = C.JOKER
+
+
+class MoveGen:
+    """The legal moves of a position and the checks of a play (see the module docstring).
+    A base of :class:`rum500.rules.game.Game`, which sets the fields below."""
+
+    options: Options
+    decks: int
+    hands: list[list[int]]
+    _cm: list[int]  # each hand's card mask
+    stock: list[int]
+    pile: list[int]
+    melds: list[Meld]
+    turn: int
+    must_play: int | None
+    no_discard: int | None
+    _table: tuple | None  # see _table_spots
+    players: int
+    phase: Phase
+    claim_from: int | None
+
+    def _legal_draws(self) -> list[tuple]:
+        stock = self.stock
+        seat = self.turn
+        cm = self._cm[seat]
+        options = self.options
+        must_discard = options.must_discard
+        free_top = options.top_card_free and bool(stock)
+        wild = options.jokers
+        # direct: the cards a meld on the table takes as they are, placed at a cost of 1 and
+        # always allowed (the hand holds at least one other card to discard)
+        kept = self._table
+        if kept is not None and kept[0] is self.melds:
+            direct, runs, _ = kept[1]
+        else:
+            direct, runs, _ = self._table_spots()
+        pile = self.pile
+        top = len(pile) - 1
+        found: list[int] = []
+        if not must_discard:
+            # a dig is allowed when its card can reach the table at all: placeable (inlined
+            # for the quick cases), else — only when jokers are held — the ways with jokers
+            jokers = self.hands[seat].count(JOKER) if wild else 0
+            gaps = None
+            start = top
+            if free_top and top >= 0:
+                cm |= 1 << pile[top]
+                jokers += pile[top] == JOKER
+                if self._free_take_ok(pile[top]):
+                    found.append(top)
+                start = top - 1
+            for i in range(start, -1, -1):
+                c = pile[i]
+                cm |= 1 << c
+                if direct >> c & 1:
+                    found.append(i)  # a meld takes it as it is (a joker: a meld takes one)
+                    if c == JOKER:
+                        jokers += 1  # (the cards below may use it)
+                elif c == JOKER:
+                    jokers += 1
+                    if _wild_cost(c, cm, jokers, self.melds) is not None:
+                        found.append(i)
+                elif (cm & _NEAR[c]).bit_count() < 3 and not jokers:
+                    # no new set or run: at most a lay-off on a run after the one card
+                    # between (two would be near it), see _gaps
+                    if gaps is None:
+                        gaps = _gaps(runs)
+                    if (gaps[1] >> c & 1 and cm >> _BELOW[c] & 1) or (
+                        gaps[2] >> c & 1 and cm >> c + 1 & 1
+                    ):
+                        found.append(i)
+                elif (cm & RANK_BITS[c % 13]).bit_count() >= 3:
+                    found.append(i)  # a new set
+                else:
+                    x = cm >> 13 * (c // 13) & SUIT_BITS
+                    x |= (x & 1) << HIGH_ACE
+                    if x & (x >> 1) & (x >> 2) & RUN_STARTS[c]:
+                        found.append(i)  # a new run
+                    elif runs[c // 13] and placeable(c, cm, 0, runs):
+                        found.append(i)  # a lay-off on a run after the cards between
+                    elif jokers and _wild_cost(c, cm, jokers, self.melds) is not None:
+                        found.append(i)
+        else:
+            melds = self.melds
+            size = len(self.hands[seat])
+            by_rank, by_suit, jokers = _hand_masks(self.hands[seat])
+            for i in range(top, -1, -1):
+                c = pile[i]
+                if c == JOKER:
+                    jokers += 1
+                else:
+                    by_rank[c % 13] |= _SUIT_BIT[c]
+                    by_suit[c // 13] |= _POS_BITS[c]
+                size += 1
+                if i == top and free_top:
+                    if self._free_take_ok(c):
+                        found.append(i)
+                    continue
+                if direct >> c & 1:
+                    found.append(i)
+                    continue
+                if wild:
+                    cost = placement_cost_wild_masks(c, by_rank, by_suit, jokers, melds)
+                else:
+                    cost = placement_cost_masks(c, by_rank, by_suit, melds)
+                if cost is not None and not (must_discard and cost >= size):
+                    found.append(i)
+        if not found:
+            return [STOCK_MOVE] if stock else [END_HAND_MOVE]
+        found.reverse()
+        out: list[tuple] = [STOCK_MOVE] if stock else []
+        out += map(DIG_MOVES.__getitem__, found)  # (a pile holds fewer cards than DIG_MOVES)
+        if not stock:
+            out.append(END_HAND_MOVE)
+        return out
+
+    def claim_seats(self) -> list[int]:
+        """The seats that may call "Rummy!" now, in seat order from the discarder's left (the
+        order in which bots' calls are judged when no window opens, RULES.md §11.2)."""
+        if self.phase is not Phase.CLAIM or self.claim_from is None:
+            return []
+        return [(self.claim_from + k) % self.players for k in range(1, self.players)]
+
+    def claims(self, seat: int) -> list[dict]:
+        """The "Rummy!" calls ``seat`` may make now: one per meld the last discard could be
+        laid off on (per name a joker could take). Empty outside the claim phase and for the
+        discarder."""
+        if self.phase is not Phase.CLAIM or seat == self.claim_from:
+            return []
+        card = self.pile[-1]
+        out = []
+        for m in self.melds:
+            if card == C.JOKER:
+                if joker_fits(m):
+                    out += [
+                        {"type": "rummy", "seat": seat, "meld": m.id, "joker": C.name(c)}
+                        for c in layoff_cards(m)
+                    ]
+            elif layoff_position(m, card) is not None:
+                out.append({"type": "rummy", "seat": seat, "meld": m.id})
+        return out
+
+    def _table_spots(self) -> tuple[int, list[list[tuple[int, int]]], list[tuple]]:
+        """What the melds on the table take, kept until the list of melds is replaced (it is
+        on every change: melds are never changed in place, nor the list):
+
+        - the card mask of every card held that a meld takes as it is (the joker's bit when
+          a meld takes one), see :func:`placeable`;
+        - per suit, the (lo, hi) of the runs;
+        - per meld, the card mask of the cards held its lay-offs need and the lay-offs as
+          ``(card held, move)``, in the order of :meth:`legal_moves` (its cards, then a joker
+          standing for each)."""
+        kept = self._table
+        melds = self.melds
+        if kept is not None and kept[0] is melds:
+            return kept[1]
+        needs = 0
+        runs: list[list[tuple[int, int]]] = [[], [], [], []]
+        layoffs: list[tuple] = []
+        jokers = self.options.jokers  # (a meld is only ever on tables of the same options)
+        for m in melds:
+            moves = m.moves
+            if moves is None:
+                moves = m.moves = _layoff_moves(m, jokers)
+            needs |= moves[0]
+            layoffs.append(moves)
+            if m.kind == "run":
+                runs[m.suit].append((m.lo, m.hi))
+        found = (needs, runs, layoffs)
+        self._table = (melds, found)
+        return found
+
+    def _table_follows(self, old: list[Meld], meld: Meld, k: int) -> None:
+        """The melds were ``old`` and ``meld`` has just joined them (in place of ``old[k]``,
+        or at the end when ``k`` is -1): what :meth:`_table_spots` kept for ``old`` follows,
+        without going through every meld again."""
+        kept = self._table
+        if kept is None or kept[0] is not old:
+            return
+        needs, runs, layoffs = kept[1]
+        moves = meld.moves = _layoff_moves(meld, self.options.jokers)
+        if k < 0:
+            needs |= moves[0]
+            layoffs = layoffs + [moves]
+            if meld.kind == "run":
+                runs = list(runs)
+                runs[meld.suit] = runs[meld.suit] + [(meld.lo, meld.hi)]
+        else:
+            layoffs = list(layoffs)
+            layoffs[k] = moves
+            needs = 0
+            for m in self.melds:
+                needs |= m.moves[0]  # type: ignore[index]
+            if meld.kind == "run":  # (lo, hi) of the run it was becomes the grown one's
+                runs = list(runs)
+                mine = runs[meld.suit] = list(runs[meld.suit])
+                mine[mine.index((old[k].lo, old[k].hi))] = (meld.lo, meld.hi)
+        self._table = (self.melds, (needs, runs, layoffs))
+
+    def _free_take_ok(self, card: int) -> bool:
+        """May the seat to move take ``card`` free (top card free)? Unless another card could
+        then be discarded, only if every card in hand (all copies of it) could be laid off."""
+        hand = self.hands[self.turn]
+        if any(h != card for h in hand):
+            return True
+        return not self.options.must_discard and _can_lay_off_all(
+            [card] * (len(hand) + 1), self.melds
+        )
+
+    def _legal_plays(self) -> list[tuple]:
+        hand = self.hands[self.turn]
+        cm = self._cm[self.turn]
+        n = len(hand)
+        out: list[tuple] = []
+        keep_one = self.options.must_discard
+        jokers = self.options.jokers and cm >> JOKER & 1
+        kept = self._table
+        if kept is not None and kept[0] is self.melds:
+            needs, _, layoffs = kept[1]
+        else:
+            needs, _, layoffs = self._table_spots()
+        if self.must_play is None and self.no_discard is None:
+            # Without an obligation or a card that may not be discarded, only "must discard"
+            # can refuse a play (one that would empty the hand): skip the full check.
+            for t in candidate_meld_tuples(cm):
+                if not keep_one or len(t) < n:
+                    out.append((MOVE_MELD, t, None))
+            if jokers:
+                for ids, wild in candidate_joker_melds(hand):
+                    if not keep_one or len(ids) < n:
+                        out.append((MOVE_MELD, tuple(ids), tuple(wild)))
+            if needs & cm and (not keep_one or n > 1):
+                for need, moves in layoffs:
+                    if need & cm:
+                        for c, move in moves:
+                            if cm >> c & 1:
+                                out.append(move)
+        else:
+            may = _PlayCheck(self, hand, cm, needs)
+            # the quick answers of may.meld and may.layoff inlined: a play of the card that
+            # must be played (without "must discard"), or one that keeps its way
+            mp = self.must_play if may.fast and not keep_one else -1
+            way = may.way
+            if way is not None and n - 1 > way[2]:
+                way_uses, way_meld = way[0], way[1]
+            else:
+                way_uses, way_meld = -1, -2
+            for t in candidate_meld_tuples(cm):
+                if mp in t or may.meld(t, None):
+                    out.append((MOVE_MELD, t, None))
+            if jokers:
+                for ids, wild in candidate_joker_melds(hand):
+                    if may.meld(ids, wild):
+                        out.append((MOVE_MELD, tuple(ids), tuple(wild)))
+            if needs & cm:
+                for need, moves in layoffs:
+                    if not need & cm:
+                        continue
+                    for c, move in moves:
+                        if cm >> c & 1 and (
+                            c == mp
+                            or (move[2] != way_meld and not way_uses >> c & 1)
+                            or may.layoff(c, self._meld_by_id(move[2]), move[3], move[4])
+                        ):
+                            out.append(move)
+        if self.must_play is None:
+            nd = self.no_discard
+            discards = DISCARD_MOVES
+            if nd is None:
+                # (one deck and no joker: every card is held once)
+                once = self.decks == 1 and not cm >> JOKER & 1
+                out += map(discards.__getitem__, sorted(hand if once else set(hand)))
+            else:
+                out += [discards[c] for c in sorted(set(hand)) if c != nd]
+        return out
+
+    def _play_problem(
+        self,
+        played: list[int],
+        onto: Meld | None,
+        card: int | None,
+        new: Meld | None = None,
+        wild: bool = False,
+    ) -> IllegalMove | None:
+        """Why putting ``played`` (the cards as held, jokers as JOKER) on the table is refused
+        now, or None: a new meld (``new``, built from ``played`` when not given), or ``card``
+        laid off on ``onto`` (by a joker standing for it when ``wild``). Assumes the cards are
+        held and form a valid play."""
+        hand = self.hands[self.turn]
+        left = len(hand) - len(played)
+        if left == 0:
+            if self.options.must_discard:
+                return IllegalMove(
+                    "you must keep a card to discard (the table plays 'must discard')"
+                )
+            return None
+        nd = self.no_discard
+        if nd is not None and hand.count(nd) - played.count(nd) == left:
+            # Only copies of the free card would be left: fine if they can all go to the
+            # table, one lay-off after another, so the player goes out (RULES.md §4.2).
+            if self.options.must_discard or not _can_lay_off_all(
+                [nd] * left, self._melds_after(played, onto, card, new, wild)
+            ):
+                return IllegalMove(
+                    "you would be left with only {card}, which you may not discard again this turn",
+                    card=C.name(nd),
+                )
+            return None
+        mp = self.must_play
+        if mp is None or mp in played:
+            return None
+        rest = list(hand)
+        for c in played:
+            rest.remove(c)
+        melds = self._melds_after(played, onto, card, new, wild)
+        cost = self._placement_cost(mp, rest, melds)
+        if cost is None or (self.options.must_discard and cost >= len(rest)):
+            return IllegalMove(
+                "{card} must be played this turn, and this would leave no way to play it",
+                card=C.name(mp),
+            )
+        return None
+
+    def _melds_after(
+        self,
+        played: list[int],
+        onto: Meld | None,
+        card: int | None,
+        new: Meld | None = None,
+        wild: bool = False,
+    ) -> list[Meld]:
+        """The table's melds once ``played`` is down (a new meld, or ``card`` on ``onto``);
+        the game's own melds are not touched."""
+        if onto is None:
+            return self.melds + [new or make_meld(-1, played, self.turn)]
+        bigger = grown(onto, card, self.turn, wild)  # type: ignore[arg-type]
+        return [bigger if m is onto else m for m in self.melds]
+
+    def _placement_cost(self, card: int, hand: list[int], melds: list[Meld]) -> int | None:
+        if self.options.jokers:
+            return placement_cost_wild(card, hand, melds)
+        return placement_cost(card, hand, melds)
+
+    def _meld_by_id(self, meld_id: int) -> Meld:
+        melds = self.melds
+        if 0 <= meld_id < len(melds) and melds[meld_id].id == meld_id:
+            return melds[meld_id]
+        return next(m for m in melds if m.id == meld_id)
+
+
+def _can_lay_off_all(cards: list[int], melds: list[Meld]) -> bool:
+    """Could ``cards`` all be laid off on ``melds``, one after another (each lay-off may
+    extend a meld for the next)? ``melds`` are not changed."""
+    if not cards:
+        return True
+    card, rest = cards[0], cards[1:]
+    for i, m in enumerate(melds):
+        if card == C.JOKER:
+            spots = layoff_cards(m) if joker_fits(m) else []
+        else:
+            spots = [card] if layoff_position(m, card) is not None else []
+        for spot in spots:
+            if not rest:
+                return True
+            bigger = grown(m, spot, -1, card == C.JOKER)
+            if _can_lay_off_all(rest, melds[:i] + [bigger] + melds[i + 1 :]):
+                return True
+    return False
+
+
+class _PlayCheck:
+    """Whether each play of :meth:`MoveGen._legal_plays` is allowed when the turn has an
+    obligation (a card that must be played, or one that may not be discarded): ``True``
+    exactly when :meth:`MoveGen._play_problem` finds nothing. The usual case — the card that
+    must be played can still go down whatever else is played — is settled from the hand's
+    card mask against the melds already on the table (one meld fewer for a lay-off: the one
+    it changes), which can only overstate the cost; otherwise the full check decides. At a
+    table without "must discard", the card mask decides every case exactly (:meth:`_plain`)
+    but those where jokers left in hand would be needed."""
+
+    def __init__(self, g: MoveGen, hand: list[int], cm: int, direct: int) -> None:
+        self.g = g
+        self.hand = hand
+        self.cm = cm
+        # the cards held once (None: all, one deck and no joker); a second copy keeps its bit
+        several = g.decks > 1 or cm >> JOKER & 1
+        self.single = {c for c in hand if hand.count(c) == 1} if several else None
+        self.fast = g.must_play is not None and g.no_discard is None
+        self.masks: tuple[list[int], list[int], int] | None = None  # see _hand_masks
+        self.way = _way(g, g.must_play, cm, direct) if self.fast else None
+        self.n = len(hand)
+        self.plain = self.fast and not g.options.must_discard and g.must_play != JOKER
+
+    def meld(
+        self, ids: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
+    ) -> bool:
+        played = [JOKER if w else c for c, w in zip(ids, wild, strict=True)] if wild else ids
+        if self.fast and self.g.must_play in played:  # as _play_problem decides it
+            return self.n > len(played) or not self.g.options.must_discard
+        way = self.way
+        if way is not None and self.n - len(played) > way[2]:
+            uses = way[0]
+            for c in played:
+                if uses >> c & 1:
+                    break
+            else:
+                return True  # the way stays: the melds on the table only gain one
+        if self.plain:
+            plain = self._plain(played, None, 0, tuple(ids))  # type: ignore[arg-type]
+            if plain is not None:
+                return plain
+        if self.fast and self._still_placed(played, None):
+            return True
+        new = make_meld(-1, list(ids), self.g.turn, list(wild)) if wild else None
+        return self.g._play_problem(list(played), None, None, new) is None
+
+    def layoff(self, held: int, onto: Meld, card: int, wild: bool) -> bool:
+        if self.fast and held == self.g.must_play:  # as _play_problem decides it
+            return self.n > 1 or not self.g.options.must_discard
+        way = self.way
+        if way is not None and self.n - 1 > way[2] and not way[0] >> held & 1 and onto.id != way[1]:
+            return True
+        if self.plain:
+            plain = self._plain((held,), onto, card, ())
+            if plain is not None:
+                return plain
+        if self.fast and self._still_placed((held,), onto):
+            return True
+        return self.g._play_problem([held], onto, card, None, wild) is None
+
+    def _plain(
+        self, played: tuple[int, ...], onto: Meld | None, card: int, new: tuple[int, ...]
+    ) -> bool | None:
+        """:meth:`MoveGen._play_problem` finds nothing — at a table without "must discard", the
+        card that must be played (not a joker) not among ``played`` (a new meld ``new``, or
+        ``card`` laid off on ``onto``), which leave other cards in hand: can that card still
+        reach the table once the play is made? (:func:`placeable` against the table after
+        the play: what ``placement_cost`` would find.) None when that takes the ways with
+        jokers (jokers left in hand): the full check decides."""
+        g = self.g
+        mp: int = g.must_play  # type: ignore[assignment]
+        cm = self.cm
+        single = self.single
+        for c in played:
+            if single is None or c in single:
+                cm &= ~(1 << c)
+        direct, runs, _ = g._table_spots()
+        s = mp // 13
+        suit_runs = runs[s]
+        if onto is None:
+            spots, run = listed_meld_reach(new)
+            direct |= spots
+            if run is not None and run[0] == s:
+                suit_runs = [*suit_runs, (run[1], run[2])]
+        else:
+            bigger = grown(onto, card, g.turn)
+            direct = 0
+            for m in g.melds:
+                if m is not onto:
+                    direct |= m.moves[0]  # type: ignore[index]
+            for c in layoff_cards(bigger):
+                direct |= 1 << c
+            if onto.kind == "run" and onto.suit == s:
+                suit_runs = [
+                    (m.lo, m.hi)
+                    for m in g.melds
+                    if m is not onto and m.kind == "run" and m.suit == s
+                ]
+                suit_runs.append((bigger.lo, bigger.hi))
+        if placeable(mp, cm, direct, [suit_runs] * 4):
+            return True
+        return None if cm >> JOKER & 1 else False
+
+    def _still_placed(self, played: list[int] | tuple[int, ...], onto: Meld | None) -> bool:
+        """Can the card that must be played clearly still go down once ``played`` is?"""
+        g = self.g
+        mp = g.must_play
+        left = len(self.hand) - len(played)
+        if not left or mp in played:
+            return False  # the full check is quick
+        single = self.single
+        options = g.options
+        if not options.jokers and not options.must_discard:
+            cm = self.cm
+            for c in played:
+                if single is None or c in single:
+                    cm &= ~(1 << c)
+            if onto is None:
+                direct, runs, _ = g._table_spots()
+            else:
+                direct, runs = 0, _NO_RUNS  # the hand alone
+            if placeable(mp, cm, direct, runs):  # type: ignore[arg-type]
+                return True
+        if self.masks is None:
+            self.masks = _hand_masks(self.hand)
+        by_rank, by_suit, jokers = self.masks
+        by_rank = list(by_rank)
+        by_suit = list(by_suit)
+        for c in played:
+            if c == JOKER:
+                jokers -= 1
+            elif single is None or c in single:
+                by_rank[c % 13] &= ~_SUIT_BIT[c]
+                by_suit[c // 13] &= ~_POS_BITS[c]
+        melds = g.melds if onto is None else [m for m in g.melds if m is not onto]
+        if options.jokers:
+            cost = placement_cost_wild_masks(mp, by_rank, by_suit, jokers, melds)  # type: ignore[arg-type]
+        else:
+            cost = placement_cost_masks(mp, by_rank, by_suit, melds)  # type: ignore[arg-type]
+        return cost is not None and not (options.must_discard and cost >= left)
+
+
+def _way(g: MoveGen, card: int | None, cm: int, direct: int) -> tuple[int, int, int] | None:
+    """One way to put ``card`` (held, not a joker) on the table as the hand ``cm`` and the
+    table stand: ``(card mask of the other cards of the hand it uses, id of the meld it
+    goes on or -1, its cost)`` — laid off on a meld as it is, or in a new set or run of
+    three — or None (``direct``: the card mask of what the table's melds take as it is).
+    While a play neither uses those cards nor changes that meld, the way stays."""
+    if card is None or card == JOKER:
+        return None
+    if direct >> card & 1:
+        for m in g.melds:
+            if card in layoff_cards(m):
+                return 0, m.id, 1
+    others = cm & RANK_BITS[card % 13] & ~(1 << card)
+    if others.bit_count() >= 2:
+        first = others & -others
+        others ^= first
+        return first | (others & -others), -1, 3
+    s = card // 13
+    x = cm >> 13 * s & SUIT_BITS
+    mask = x | (x & 1) << HIGH_ACE
+    starts = mask & (mask >> 1) & (mask >> 2) & RUN_STARTS[card]
+    if not starts:
+        return None
+    a = (starts & -starts).bit_length() - 1
+    uses = 0
+    for p in (a, a + 1, a + 2):
+        c = s * 13 + (0 if p == HIGH_ACE else p)
+        if c != card:
+            uses |= 1 << c
+    return uses, -1, 3
+
+
+def _gaps(runs: list[list[tuple[int, int]]]) -> tuple[object, int, int]:
+    """For the runs on the table (per suit, their (lo, hi)): ``(runs, up, down)``, the card
+    masks of the cards one place beyond a run's end — two above its high end (``up``: laid off
+    after the card below it) or two below its low end (``down``: after the card above it), an
+    ace only on a run without one. The last one is remembered (runs are replaced on every
+    change, never changed in place)."""
+    global _GAPS_LAST
+    last = _GAPS_LAST
+    if last[0] is runs:
+        return last
+    up = down = 0
+    for s, suit_runs in enumerate(runs):
+        for lo, hi in suit_runs:
+            ace = lo == 0 or hi == HIGH_ACE
+            if hi + 2 < HIGH_ACE or (hi + 2 == HIGH_ACE and not ace):
+                up |= 1 << (s * 13 + (hi + 2) % 13)
+            if lo - 2 > 0 or (lo - 2 == 0 and not ace):
+                down |= 1 << (s * 13 + lo - 2)
+    last = _GAPS_LAST = (runs, up, down)
+    return last
+
+
+_GAPS_LAST: tuple[object, int, int] = (None, 0, 0)
+_RANKS = range(13)
+#: per card, the card below it in a run (an ace: the king, as it sits high two above a run)
+_BELOW = [c + 12 if c % 13 == 0 else c - 1 for c in range(C.DECK_SIZE)]
+
+
+def _wild_cost(card: int, cm: int, jokers: int, melds: list[Meld]) -> int | None:
+    """:func:`placement_cost_wild_masks` of ``card`` for the hand whose card mask is ``cm``
+    and which holds ``jokers`` jokers."""
+    a = cm & SUIT_BITS
+    b = cm >> 13 & SUIT_BITS
+    c = cm >> 26 & SUIT_BITS
+    d = cm >> 39 & SUIT_BITS
+    by_rank = [
+        (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3 for r in _RANKS
+    ]
+    by_suit = [
+        a | (a & 1) << HIGH_ACE,
+        b | (b & 1) << HIGH_ACE,
+        c | (c & 1) << HIGH_ACE,
+        d | (d & 1) << HIGH_ACE,
+    ]
+    return placement_cost_wild_masks(card, by_rank, by_suit, jokers, melds)
+
+
+def _hand_masks(hand: list[int]) -> tuple[list[int], list[int], int]:
+    """The hand's :func:`rank_suits`, :func:`suit_masks` and number of jokers."""
+    by_rank = [0] * 13
+    by_suit = [0, 0, 0, 0]
+    jokers = 0
+    for c in hand:
+        if c == JOKER:
+            jokers += 1
+        else:
+            by_rank[c % 13] |= _SUIT_BIT[c]
+            by_suit[c // 13] |= _POS_BITS[c]
+    return by_rank, by_suit, jokers
+
+
+def _layoff_moves(m: Meld, jokers: bool) -> tuple[int, tuple[tuple[int, tuple], ...]]:
+    """The lay-offs onto ``m`` as ``(card held, move)`` (its cards, then, when the table
+    plays ``jokers``, a joker for each), after the card mask of the cards held they need."""
+    spots = layoff_cards(m)
+    needs = 0
+    out = []
+    for c in spots:
+        needs |= 1 << c
+        out.append((c, (MOVE_LAYOFF, c, m.id, c, False)))
+    if jokers and spots and joker_fits(m):
+        needs |= 1 << JOKER
+        out += [(JOKER, (MOVE_LAYOFF, JOKER, m.id, c, True)) for c in spots]
+    return needs, tuple(out)
+
+
+#: per card (jokers aside): its bit in a rank's suit mask, and its bits in its suit's position
+#: mask (an ace at both ends, as :func:`rum500.rules.melds.suit_masks`)
+_SUIT_BIT = [1 << (c // 13) for c in range(C.DECK_SIZE)]
+_POS_BITS = [(1 | 1 << HIGH_ACE) if c % 13 == 0 else 1 << (c % 13) for c in range(C.DECK_SIZE)]
+
+_NO_RUNS: list[list[tuple[int, int]]] = [[], [], [], []]
+
+#: per card, the card mask of it and the cards a set or run of three through it could hold:
+#: its rank, and its suit two places either way (an ace: at both ends)
+_NEAR = [
+    RANK_BITS[c % 13]
+    | card_mask(
+        [
+            c // 13 * 13 + p % 13
+            for q in ((0, HIGH_ACE) if c % 13 == 0 else (c % 13,))
+            for p in range(max(q - 2, 0), min(q + 2, HIGH_ACE) + 1)
+        ]
+    )
+    for c in range(C.DECK_SIZE)
+]
