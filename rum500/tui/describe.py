@@ -9,12 +9,12 @@ the suit symbol ``♠♥♦♣``, or the letter ``S H D C`` with ``--ascii``. A 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from rum500 import cards as C
+from rum500 import narrate
 from rum500.i18n import N_, _, pgettext
 
-NameOf = Callable[[int | None], str]
+NameOf = narrate.NameOf
 JOKER_SYMBOL = "🃏"
 JOKER_ASCII = "*"
 
@@ -73,77 +73,19 @@ def named_cards_text(cards: list, jokers: object, ascii: bool = False) -> str:
     )
 
 
+def log_voice(ascii: bool = False) -> narrate.Voice:
+    """The terminal log's voice of :mod:`rum500.narrate`, writing cards as :func:`card_text`."""
+    return narrate.LOG.with_cards(lambda card, stands_for: card_text(card, ascii, stands_for))
+
+
 def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
-    """Log lines for one public event from the host."""
-    kind = e.get("type")
-    who = name_of(e.get("seat"))
-    if kind == "deal":
-        return [
-            _("— Hand {n}: {dealer} deals; the upcard is {card}.").format(
-                n=e.get("hand"),
-                dealer=name_of(e.get("dealer")),
-                card=card_text(e.get("upcard", "?"), ascii),
-            )
-        ]
-    if kind == "draw":
-        if e.get("source") == "stock":
-            return [_("{who} draws from the stock.").format(who=who)]
-        return [
-            _("{who} takes {cards} from the discard pile.").format(
-                who=who, cards=cards_text(e.get("cards") or [], ascii)
-            )
-        ]
-    if kind == "meld":
-        shown = named_cards_text(e.get("cards") or [], e.get("jokers"), ascii)
-        return [_("{who} melds {cards}.").format(who=who, cards=shown)]
-    if kind == "layoff":
-        card = card_text(str(e.get("card", "?")), ascii, e.get("joker"))
-        return [_("{who} lays off {card}.").format(who=who, card=card)]
-    if kind == "discard":
-        return [
-            _("{who} discards {card}.").format(who=who, card=card_text(e.get("card", "?"), ascii))
-        ]
-    if kind == "rummy":
-        return [rummy_text(e, name_of, ascii)]
-    if kind == "pass":
-        return [_("{who} does not call Rummy!").format(who=who)]
-    if kind == "take_back":
-        undone = e.get("action") if isinstance(e.get("action"), dict) else {}
-        if undone.get("type") == "meld":
-            what = cards_text([str(c) for c in undone.get("cards") or []], ascii)
-        else:
-            what = card_text(str(undone.get("card", "?")), ascii)
-        return [_("{who} takes back {cards}.").format(who=who, cards=what)]
-    if kind == "ready":
-        return [_("{who} is ready for the next hand.").format(who=who)]
-    if kind == "reshuffle":
-        return [_("The discard pile is shuffled into a new stock.")]
-    if kind == "end_hand":
-        return [_("{who} ends the hand: the stock is empty.").format(who=who)]
-    if kind == "hand_end":
-        lines = []
-        if e.get("went_out") is not None:
-            lines.append(_("{who} goes out.").format(who=name_of(e["went_out"])))
-        scores = e.get("scores") or []
-        parts = [f"{name_of(s)} {v:+d}" for s, v in enumerate(scores)]
-        lines.append(_("Hand {n} over: {scores}.").format(n=e.get("hand"), scores=", ".join(parts)))
-        return lines
-    if kind == "tie":
-        return [_("Tied at {total}: another hand is played.").format(total=e.get("total"))]
-    if kind == "game_over":
-        totals = e.get("totals") or []
-        w = e.get("winner")
-        total = totals[w] if isinstance(w, int) and 0 <= w < len(totals) else "?"
-        return [_("{who} wins the match with {total}!").format(who=name_of(w), total=total)]
-    return []
+    """Log lines for one public event from the host (:func:`rum500.narrate.narrate`)."""
+    return narrate.narrate(e, name_of, log_voice(ascii))
 
 
 def rummy_text(e: dict, name_of: NameOf, ascii: bool = False) -> str:
     """``Bea calls Rummy! and takes 7♦ from Ann.`` (a ``rummy`` event)."""
-    card = card_text(str(e.get("card", "?")), ascii, e.get("joker"))
-    return _("{who} calls Rummy! and takes {card} from {whom}.").format(
-        who=name_of(e.get("seat")), card=card, whom=name_of(e.get("from"))
-    )
+    return narrate.narrate({**e, "type": "rummy"}, name_of, log_voice(ascii))[0]
 
 
 def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
