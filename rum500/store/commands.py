@@ -1,7 +1,9 @@
-"""``rum500 history | stats | replay | export | import``: the game log from the command line.
+"""``rum500 history | stats | export | import | salvage``: the game log from the command line.
 
 Each ``run_*(args) -> int`` returns the exit status; every problem a user can meet is one
-line on stderr (``rum500: …``) and status 1, never a traceback.
+line on stderr (``rum500: …``, :func:`fail`) and status 1, never a traceback. ``rum500
+replay`` is :func:`rum500.tui.replay.run_replay` (a screen); it reads its match with
+:func:`finished_match`.
 """
 
 from __future__ import annotations

@@ -38,42 +38,21 @@ class ReplayModel(Replay):
 
     def render(self, ascii_only: bool = False, width: int = 80) -> StyleAndTextTuples:
         """The screen as styled text, ``width`` columns wide."""
+        screen = _Screen(ascii_only)
+        self._render_head(screen)
+        self._render_seats(screen, width)
+        self._render_table(screen, width)
+        return screen.out
+
+    def _render_head(self, out: _Screen) -> None:
+        """The title, where we are, the action that led here, the winner or the sheet's head."""
         f = self.frame
         m = self.match
-        out: StyleAndTextTuples = []
-
-        def line(text: str = "", style: str = "") -> None:
-            out.append((style, text + "\n"))
-
-        def shown(card: str, stands_for: str | None = None) -> str:
-            if card == "JK":  # a joker; on the table with the card it stands for
-                mark = "JK=" if ascii_only else "🃏"
-                return mark + shown(stands_for) if stands_for else mark.rstrip("=")
-            suit = card[-1] if ascii_only else SUITS.get(card[-1], card[-1])
-            return rank_text(card[:-1]) + suit  # the rank as the player's language writes it
-
-        def cards(names: list[str], stands: list | None = None) -> None:
-            for k, c in enumerate(names):
-                if k:
-                    out.append(("", " "))
-                s = stands[k] if stands and k < len(stands) else None
-                if s is None and "=" in c:  # a joker in Frame.what, with what it stands for
-                    c, s = c.split("=", 1)
-                red = (s or c)[-1] in "HD"
-                out.append(("class:red" if red else "class:black", shown(c, s)))
-
-        def number(n: int, sign: bool = False) -> str:
-            """``-49`` (``+5`` with ``sign``) with the one minus sign of the screen."""
-            text = f"{n:+d}" if sign else str(n)
-            return text if ascii_only else text.replace("-", "−")
-
-        minus = "-" if ascii_only else "−"
-
         title = _("Replay of game {id}").format(id=m["id"])
         if m.get("table"):
             title += f" — {m['table']}"
-        line(title, "class:title")
-        line(
+        out.line(title, "class:title")
+        out.line(
             _("Hand {hand} of {hands} · move {move} of {moves} · step {step} of {steps}").format(
                 hand=f.hand_number,
                 hands=self.hands_total,
@@ -87,21 +66,26 @@ class ReplayModel(Replay):
         for k, part in enumerate(f.what.split(CARD_START)):  # the cards as everywhere else
             card, sep, rest = part.partition(CARD_END) if k else ("", "", part)
             if sep:
-                cards([card])
-            out.append(("class:what", rest))
-        out.append(("", "\n"))
+                out.cards([card])
+            out.add(rest, "class:what")
+        out.add("\n")
         if f.winner is not None:
-            line(_("{who} wins the match.").format(who=self._who(f.winner)), "class:title")
-        r = f.result
-        if r is not None:
-            line(
+            out.line(_("{who} wins the match.").format(who=self._who(f.winner)), "class:title")
+        if f.result is not None:
+            out.line(
                 _("Hand {n} is over — score sheet: table {minus} in hand = score").format(
-                    n=r["hand"], minus=minus
+                    n=f.result["hand"], minus=out.minus
                 ),
                 "class:title",
             )
         else:
-            line()
+            out.line()
+
+    def _render_seats(self, out: _Screen, width: int) -> None:
+        """One line per seat (two when it does not fit): marks, points, the hand face up."""
+        f = self.frame
+        r = f.result
+        number = out.number
         for seat, hand in enumerate(f.hands):
             to_move = f.turn == seat and f.phase in ("draw", "play")
             marks = [_("dealer")] if seat == f.dealer else []
@@ -113,7 +97,7 @@ class ReplayModel(Replay):
             if r is not None:
                 score = "  " + _("table {table} {minus} {hand} = {score}  total {total}").format(
                     table=number(r["table_points"][seat]),
-                    minus=minus,
+                    minus=out.minus,
                     hand=number(r["hand_points"][seat]),
                     score=number(r["scores"][seat], sign=True),
                     total=number(r["totals"][seat]),
@@ -123,44 +107,85 @@ class ReplayModel(Replay):
                     table=number(f.table_points[seat]), total=number(f.totals[seat])
                 )
             hand_label = "  " + _("hand ({n}):").format(n=len(hand)) + " "
-            shown_hand = hand_label + " ".join(shown(c) for c in hand)
-            out.append(("class:seat", head))
-            out.append(("", score))
+            shown_hand = hand_label + " ".join(out.shown(c) for c in hand)
+            out.add(head, "class:seat")
+            out.add(score)
             # one line per seat when it fits (so eight seats fit on 24 rows), else two
             if len(head) + len(score) + len(shown_hand) > width:
-                out.append(("", "\n  "))
-            out.append(("", hand_label))
-            cards(hand)
-            out.append(("", "\n"))
-        out.append(("", _("Stock: {n}   Discard pile (bottom → top):").format(n=f.stock) + " "))
-        cards(f.pile)
-        out.append(("", "\n"))
+                out.add("\n  ")
+            out.add(hand_label)
+            out.cards(hand)
+            out.add("\n")
+
+    def _render_table(self, out: _Screen, width: int) -> None:
+        """The stock, the discard pile, a card that must be played, the melds side by side."""
+        f = self.frame
+        out.add(_("Stock: {n}   Discard pile (bottom → top):").format(n=f.stock) + " ")
+        out.cards(f.pile)
+        out.add("\n")
         if f.must_play:
-            cards([f.must_play])
-            line(" " + _("must be played this turn"), "class:what")
-        if f.melds:
-            melds_label = _("Melds:")
-            out.append(("", melds_label))
-            used = len(melds_label)
-            for meld in f.melds:  # packed side by side, as many as fit on a line
-                owner = self._who(meld.get("owner"))
-                laid = sorted({self._who(b) for b in meld["by"]} - {owner})
-                extra = f" (+{', '.join(laid)})" if laid else ""
-                label = f"  [{meld['id']}] {owner}: "
-                stands = meld.get("stands_for") or [None] * len(meld["cards"])
-                size = len(label) + len(extra)
-                size += sum(
-                    len(shown(c, s)) + 1 for c, s in zip(meld["cards"], stands, strict=False)
-                )
-                if used + size > width and used > 0:
-                    out.append(("", "\n"))
-                    used = 0
-                out.append(("", label))
-                cards(meld["cards"], stands)
-                out.append(("class:laid", extra))
-                used += size
-            out.append(("", "\n"))
-        return out
+            out.cards([f.must_play])
+            out.line(" " + _("must be played this turn"), "class:what")
+        if not f.melds:
+            return
+        melds_label = _("Melds:")
+        out.add(melds_label)
+        used = len(melds_label)
+        for meld in f.melds:  # packed side by side, as many as fit on a line
+            owner = self._who(meld.get("owner"))
+            laid = sorted({self._who(b) for b in meld["by"]} - {owner})
+            extra = f" (+{', '.join(laid)})" if laid else ""
+            label = f"  [{meld['id']}] {owner}: "
+            stands = meld.get("stands_for") or [None] * len(meld["cards"])
+            size = len(label) + len(extra)
+            size += sum(
+                len(out.shown(c, s)) + 1 for c, s in zip(meld["cards"], stands, strict=False)
+            )
+            if used + size > width and used > 0:
+                out.add("\n")
+                used = 0
+            out.add(label)
+            out.cards(meld["cards"], stands)
+            out.add(extra, "class:laid")
+            used += size
+        out.add("\n")
+
+
+class _Screen:
+    """Styled text being written, with the viewer's way of writing cards and numbers."""
+
+    def __init__(self, ascii_only: bool) -> None:
+        self.ascii_only = ascii_only
+        self.out: StyleAndTextTuples = []
+        self.minus = "-" if ascii_only else "−"
+
+    def add(self, text: str, style: str = "") -> None:
+        self.out.append((style, text))
+
+    def line(self, text: str = "", style: str = "") -> None:
+        self.out.append((style, text + "\n"))
+
+    def shown(self, card: str, stands_for: str | None = None) -> str:
+        if card == "JK":  # a joker; on the table with the card it stands for
+            mark = "JK=" if self.ascii_only else "🃏"
+            return mark + self.shown(stands_for) if stands_for else mark.rstrip("=")
+        suit = card[-1] if self.ascii_only else SUITS.get(card[-1], card[-1])
+        return rank_text(card[:-1]) + suit  # the rank as the player's language writes it
+
+    def cards(self, names: list[str], stands: list | None = None) -> None:
+        for k, c in enumerate(names):
+            if k:
+                self.add(" ")
+            s = stands[k] if stands and k < len(stands) else None
+            if s is None and "=" in c:  # a joker in Frame.what, with what it stands for
+                c, s = c.split("=", 1)
+            red = (s or c)[-1] in "HD"
+            self.add(self.shown(c, s), "class:red" if red else "class:black")
+
+    def number(self, n: int, sign: bool = False) -> str:
+        """``-49`` (``+5`` with ``sign``) with the one minus sign of the screen."""
+        text = f"{n:+d}" if sign else str(n)
+        return text if self.ascii_only else text.replace("-", "−")
 
 
 HELP = N_(" ←/→ move · ↑/↓ hand · Home/End: start/end · q quit ")
