@@ -139,15 +139,6 @@ class Claim:
         """``action`` naming the discard this window is for (``on``), when the host said it."""
         return action if self.on is None else {**action, "on": self.on}
 
-    def keys(self) -> list[tuple[str, str, Callable[[], None]]]:
-        if not self.may_act():
-            return []
-        out: list[tuple[str, str, Callable[[], None]]] = []
-        if self.table.legal("rummy"):
-            out.append(("r", _("Rummy!"), self.call))
-        out.append(("x", _("no call"), self.pass_))
-        return out
-
     # ------------------------------------------------------------------ words
 
     def status_text(self) -> str:

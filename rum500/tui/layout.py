@@ -12,6 +12,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import fragment_list_to_text
 from prompt_toolkit.layout import (
+    AnyContainer,
     ConditionalContainer,
     Float,
     FloatContainer,
@@ -27,9 +28,11 @@ from prompt_toolkit.widgets import Frame
 from prompt_toolkit.widgets.base import Border
 
 from rum500.i18n import _
-from rum500.tui import render, sheets
+from rum500.tui import render
+from rum500.tui.keys import key_bar
 from rum500.tui.model import TableModel
-from rum500.tui.wrapping import ASCII_TEXT, wrap_text
+from rum500.tui.overlays.registry import OVERLAYS
+from rum500.tui.wrapping import ASCII_TEXT
 
 
 def plain(model: TableModel | Any, fragments: StyleAndTextTuples) -> StyleAndTextTuples:
@@ -137,7 +140,7 @@ class Plan:
         self.melds, self.meld_focus = render.meld_lines(model, cols)
         self.hand, self.hand_focus = render.hand_lines(model, cols)
         self.recent = render.recent_lines(model, cols)
-        self.keys = render.key_lines(model, cols)
+        self.keys = render.key_lines(key_bar(model), cols)
         self.status = render.status_lines(model, cols)
         #: the chat column's width, and the log's beside it (both wrapped to it)
         self.chat_w = max(16, min(34, cols * 3 // 8))
@@ -230,176 +233,104 @@ def _scrolled(model: TableModel, get_lines, get_scroll, pinned=lambda: 0) -> Win
     return _window(model, text)
 
 
-def _quit_lines(model: TableModel) -> list[render.Line]:
-    """The quit question, wrapped to the overlay's width (it may say how to resume)."""
-    question = [("class:label", model.quit_question())]
-    return wrap_text(question, _screen_width() - 6, indent=0, ascii=model.ascii)
+class _Kit:
+    """The windows an overlay's body is made of (:class:`rum500.tui.overlays.keymap.Kit`)."""
+
+    def __init__(self, model: TableModel) -> None:
+        self.model = model
+
+    def window(self, get_text, **kw) -> Window:  # type: ignore[no-untyped-def]
+        return _window(self.model, get_text, **kw)
+
+    def scrolled(self, get_lines, get_scroll, pinned=lambda: 0) -> Window:  # type: ignore[no-untyped-def]
+        return _scrolled(self.model, get_lines, get_scroll, pinned)
+
+    def rule(self) -> Window:
+        return Window(height=1, char="-" if self.model.ascii else "─", style="class:dim")
+
+    def stack(self, parts: list[AnyContainer]) -> HSplit:
+        return HSplit(parts)
+
+    def screen_width(self) -> int:
+        return _screen_width()
+
+    def above_the_keys(self) -> dict:
+        """The big overlays cover the table down to the key bar and the status line."""
+        model = self.model
+        return {
+            "top": 0,
+            "left": 0,
+            "right": 0,
+            "height": lambda: max(3, plan(model).rows - plan(model).bottom()),
+        }
 
 
 def _build_layout(model: TableModel) -> Layout:
-    body = HSplit(
-        [
-            _window(
-                model,
-                lambda: render.joined(plan(model).banner[: plan(model).h["banner"]]),
-                height=lambda: Dimension.exact(plan(model).h["banner"]),
-            ),
-            _window(model, lambda: render.title(model), height=1, style="class:title"),
-            _part(model, "players", lambda p: (p.players, -1, False)),
-            _part(model, "pile", lambda p: (p.pile, p.pile_focus, True)),
-            _part(model, "melds", lambda p: (p.melds, p.meld_focus, False)),
-            _part(model, "hand", lambda p: (p.hand, p.hand_focus, False)),
-            _window(
-                model,
-                lambda: render.joined(plan(model).recent[: plan(model).h["recent"]]),
-                height=lambda: Dimension.exact(plan(model).h["recent"]),
-            ),
-            Window(
-                height=lambda: Dimension.exact(plan(model).h["rule"]),
-                char="-" if model.ascii else "─",
-                style="class:dim",
-            ),
-            VSplit(
-                [
-                    _tail_window(
-                        model,
-                        lambda: render.log_lines(model, plan(model).log_w),
-                        width=lambda: Dimension.exact(plan(model).log_w),
-                    ),
-                    Window(width=1, char="│" if not model.ascii else "|", style="class:dim"),
-                    _tail_window(
-                        model,
-                        lambda: render.chat_lines(model, plan(model).chat_w),
-                        width=lambda: Dimension.exact(plan(model).chat_w),
-                    ),
-                ],
-                height=lambda: Dimension.exact(plan(model).h["log"]),
-            ),
-            _window(
-                model,
-                lambda: render.cut(render.last_chat(model), _screen_width(), model.ascii),
-                height=lambda: Dimension.exact(plan(model).h["chat"]),
-            ),
-            _part(model, "keys", lambda p: (p.keys, -1, False)),
-            _window(
-                model,
-                lambda: render.joined(plan(model).status[: plan(model).h["status"]]),
-                height=lambda: Dimension.exact(plan(model).h["status"]),
-            ),
-        ]
-    )
-    # the big overlays cover the table down to the key bar and the status line
-    above_the_keys: dict = {
-        "top": 0,
-        "left": 0,
-        "right": 0,
-        "height": lambda: max(3, plan(model).rows - plan(model).bottom()),
-    }
-
-    def review_scroll(n: int, room: int) -> int:
-        model.review.scroll = max(0, min(model.review.scroll, n - room))
-        return model.review.scroll
-
-    def scores_scroll(n: int, room: int) -> int:
-        if model.scores.scroll is None:
-            return n  # the newest hands
-        model.scores.scroll = max(0, min(model.scores.scroll, n - room))
-        return model.scores.scroll
-
+    """The table's regions top to bottom, and every overlay of the registry floating over
+    them."""
+    body = HSplit([*_board(model), _feed(model), *_foot(model)])
+    kit = _Kit(model)
     floats = [
-        _overlay(
-            model,
-            "help",
-            _scrolled(
-                model,
-                lambda w: [[("", line)] for line in model.help_lines(w)],
-                lambda n, room: model.help_scroll,
-            ),
-            _("Help"),
-            **above_the_keys,
-        ),
-        _overlay(
-            model,
-            "quit",
-            _window(
-                model,
-                lambda: render.joined(_quit_lines(model)),
-                height=lambda: Dimension.exact(len(_quit_lines(model))),
-            ),
-            _("Leave"),
-        ),
-        _overlay(
-            model,
-            "confirm",
-            _window(model, lambda: [("class:label", model.confirm_text)], wrap_lines=True),
-            _("Are you sure?"),
-            left=2,
-            right=2,
-        ),
-        _overlay(
-            model,
-            "choose",
-            _window(
-                model,
-                lambda: (
-                    [("class:label", model.choose_text)]
-                    + [
-                        ("", f"\n {i + 1}  {label}")
-                        for i, (label, _action) in enumerate(model.choices)
-                    ]
-                ),
-                wrap_lines=True,
-            ),
-            _("Choose"),
-            left=2,
-            right=2,
-        ),
-        _overlay(
-            model,
-            "sheet",
-            HSplit(
-                [
-                    _scrolled(
-                        model,
-                        lambda w: sheets.review_lines(model, w),
-                        review_scroll,
-                        lambda: len(sheets.review_footer(model)) + 1,
-                    ),
-                    Window(height=1, char="-" if model.ascii else "─", style="class:dim"),
-                    _window(
-                        model,
-                        lambda: render.joined(sheets.review_footer(model)),
-                        height=lambda: Dimension.exact(len(sheets.review_footer(model))),
-                    ),
-                ]
-            ),
-            _("Hand over"),
-            **above_the_keys,
-        ),
-        _overlay(
-            model,
-            "scores",
-            _scrolled(model, lambda w: sheets.score_table_lines(model, w), scores_scroll),
-            _("Scores, hand by hand"),
-            **above_the_keys,
-        ),
-        _overlay(
-            model,
-            "final",
-            _window(model, lambda: render.final(model, width=_screen_width() - 8)),
-            _("Final standings"),
-            **{**above_the_keys, "left": 2, "right": 2},
-        ),
-        _overlay(
-            model,
-            "chat",
-            _window(
-                model,
-                lambda: [("", _("Say: ")), ("class:label", model.chat_input + "_")],
-                height=1,
-                width=60,
-            ),
-            _("Chat (Enter sends, Esc cancels)"),
-        ),
+        _overlay(model, o.name, o.body(model, kit), o.title(), **o.place(kit)) for o in OVERLAYS
     ]
     return Layout(FloatContainer(content=body, floats=floats))
+
+
+def _lines_window(model: TableModel, part: str, lines) -> Window:  # type: ignore[no-untyped-def]
+    """A region of ``plan(model).h[part]`` lines: the first of ``lines(plan)``."""
+    return _window(
+        model,
+        lambda: render.joined(lines(plan(model))[: plan(model).h[part]]),
+        height=lambda: Dimension.exact(plan(model).h[part]),
+    )
+
+
+def _board(model: TableModel) -> list[AnyContainer]:
+    """The banner, the title, the players, the pile, the melds, the hand, the recent moves."""
+    return [
+        _lines_window(model, "banner", lambda p: p.banner),
+        _window(model, lambda: render.title(model), height=1, style="class:title"),
+        _part(model, "players", lambda p: (p.players, -1, False)),
+        _part(model, "pile", lambda p: (p.pile, p.pile_focus, True)),
+        _part(model, "melds", lambda p: (p.melds, p.meld_focus, False)),
+        _part(model, "hand", lambda p: (p.hand, p.hand_focus, False)),
+        _lines_window(model, "recent", lambda p: p.recent),
+        Window(
+            height=lambda: Dimension.exact(plan(model).h["rule"]),
+            char="-" if model.ascii else "─",
+            style="class:dim",
+        ),
+    ]
+
+
+def _feed(model: TableModel) -> VSplit:
+    """The log and the chat side by side, the newest lines in sight."""
+    return VSplit(
+        [
+            _tail_window(
+                model,
+                lambda: render.log_lines(model, plan(model).log_w),
+                width=lambda: Dimension.exact(plan(model).log_w),
+            ),
+            Window(width=1, char="│" if not model.ascii else "|", style="class:dim"),
+            _tail_window(
+                model,
+                lambda: render.chat_lines(model, plan(model).chat_w),
+                width=lambda: Dimension.exact(plan(model).chat_w),
+            ),
+        ],
+        height=lambda: Dimension.exact(plan(model).h["log"]),
+    )
+
+
+def _foot(model: TableModel) -> list[AnyContainer]:
+    """The last chat line, the key bar and the status line."""
+    return [
+        _window(
+            model,
+            lambda: render.cut(render.last_chat(model), _screen_width(), model.ascii),
+            height=lambda: Dimension.exact(plan(model).h["chat"]),
+        ),
+        _part(model, "keys", lambda p: (p.keys, -1, False)),
+        _lines_window(model, "status", lambda p: p.status),
+    ]

@@ -258,97 +258,9 @@ class TableModel:
             left[c] -= 1
         return flags
 
-    def available_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
-        """The keys that work right now, as (key, label, method): only legal moves are
-        offered, and with an overlay open only that overlay's keys."""
-        overlay = self.overlay
-        if self.link_down and overlay in (None, "sheet", "final"):
-            return self._offline_keys()
-        if overlay == "sheet":
-            return self.review.keys() + self._always_keys()
-        if overlay == "scores":
-            return self.scores.keys() + self._always_keys()
-        if overlay == "confirm":
-            return [
-                ("y", _("yes"), self.confirm_yes),
-                ("n", _("no"), self.close_overlay),
-            ]
-        if overlay == "quit":
-            return [("y", _("leave"), self.confirm_quit), ("n", _("stay"), self.close_overlay)]
-        if overlay == "choose":
-            return [
-                (str(i + 1), label, lambda i=i: self.choose_pick(i))
-                for i, (label, _a) in enumerate(self.choices)
-            ] + [("Esc", _("cancel"), self.close_overlay)]
-        if overlay == "help":
-            return [
-                ("↑↓", _("scroll"), lambda: self.scroll_help(1, len(self.help_lines()))),
-                ("Esc", _("close"), self.close_overlay),
-            ]
-        if overlay == "final":
-            return [
-                ("p", _("scores"), self.scores.toggle),
-                ("Esc", _("look at the table"), self.close_overlay),
-            ] + self._always_keys()
-        if overlay == "chat":
-            return [("Enter", _("send"), self.chat_send), ("Esc", _("cancel"), self.close_overlay)]
-        out: list[tuple[str, str, Callable[[], None]]] = list(self.claim.keys())
-        if self.can_start():
-            out.append(("g", _("start with bots"), self.start_with_bots))
-        if self.my_turn:
-            if self.can_draw_stock():
-                out.append(("s", _("draw from stock"), self.draw_stock))
-            if self.legal_pile_indices():
-                out.append(("t", _("take from pile"), self.take_pile))
-            if self.legal("meld"):
-                out.append(("m", _("meld"), self.meld_selected))
-            if self.legal("layoff"):
-                out.append(("l", _("lay off"), self.lay_off))
-            if self.legal("discard"):
-                out.append(("d", _("discard"), self.discard))
-            if self.legal("end_hand"):
-                out.append(("e", _("end the hand"), self.end_hand))
-            if self.can_take_back():
-                out.append(("u", _("take back"), self.take_back))
-            if self.legal("deal") and not self.review.open:
-                out.append(("n", _("deal"), self.deal))
-        if self.phase == "hand_over" and self.view and self.view.get("last_hand"):
-            ready = self.review.waits_for_me
-            out.append(
-                ("Enter", _("ready for the next hand") if ready else _("review"), self.enter)
-            )
-        if self.view and self.view.get("hand"):
-            out.append(("o", _("sort"), self.toggle_sort))
-        if self.my_turn and self.phase in ("draw", "play") and self.hint_allowed:
-            out.append(("h", _("hint"), self.hint))
-        if self.view and self.view.get("results"):
-            out.append(("p", _("scores"), self.scores.toggle))
-        if self.hosting and self.view and self.successors is not None and self.successors():
-            out.append(("H", _("hand the table over"), self.offer_handoff))
-        if self.can_set_table_hint():
-            label = _("hint off for all") if self.hint_allowed else _("hint on for all")
-            out.append(("I", label, self.toggle_table_hint))
-        return out + self._always_keys()
-
-    def _offline_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
-        """While the link to the host is down: nothing that would go to the host."""
-        out: list[tuple[str, str, Callable[[], None]]] = []
-        if self.overlay in ("sheet", "final"):
-            out.append(("Esc", _("look at the table"), self.close_overlay))
-        if self.view and self.view.get("results"):
-            out.append(("p", _("scores"), self.scores.toggle))
-        return out + [("?", _("help"), self.toggle_help), ("q", _("quit"), self.ask_quit)]
-
     def offline_key(self, key: str) -> None:
         """A key that would play or talk to the host while the link is down."""
         self.say(_("The host cannot be reached: wait for the table to come back (q leaves)."))
-
-    def _always_keys(self) -> list[tuple[str, str, Callable[[], None]]]:
-        return [
-            ("c", _("chat"), self.open_chat),
-            ("?", _("help"), self.toggle_help),
-            ("q", _("quit"), self.ask_quit),
-        ]
 
     # ------------------------------------------------------------------ messages from the host
 
@@ -1087,24 +999,6 @@ class TableModel:
             self._need_turn()
         else:
             self.say(_("You can deal only when a hand is over and it is your deal."), error=True)
-
-    def overlay_key(self, key: str) -> None:
-        """A key the open overlay does not use: say in one line why nothing happens."""
-        overlay = self.overlay
-        if self.link_down and overlay in ("sheet", "final"):
-            self.offline_key(key)
-        elif overlay == "sheet":
-            self.say(self.review.why_not())
-        elif overlay == "scores":
-            self.say(_("The score table is open: p or Esc closes it."))
-        elif overlay == "help":
-            self.say(_("The help is open: Esc closes it."))
-        elif overlay == "final":
-            self.say(_("The match is over: q leaves, Esc shows the table."))
-        elif overlay == "confirm":
-            self.say(_("Answer first: y = yes, n = no."), error=True)
-        elif overlay == "quit":
-            self.say(_("Answer first: y = leave, n = stay."), error=True)
 
     # ------------------------------------------------------------------ take back, confirm
 

@@ -67,7 +67,7 @@ SERIES_COLOURS = [
 ]
 
 
-def _click(action: Callable[[], None]) -> Callable[[MouseEvent], object]:
+def _click(action: Callable[[], object]) -> Callable[[MouseEvent], object]:
     def handler(event: MouseEvent) -> object:
         if event.event_type == MouseEventType.MOUSE_UP:
             action()
@@ -575,16 +575,14 @@ def recent_lines(model: TableModel, width: int = 80) -> list[Line]:
     return lines
 
 
-def key_lines(model: TableModel, width: int = 80) -> list[Line]:
+def key_lines(keys: list[tuple[str, str, Callable[[], object]]], width: int = 80) -> list[Line]:
+    """The key bar: ``keys`` (key, label, method; :func:`rum500.tui.keys.key_bar`), wrapped
+    to ``width``, each key clickable."""
     tokens: list[Token] = []
-    for key, label, method in model.available_keys():
+    for key, label, method in keys:
         handler = _click(method)
         tokens.append(([("class:key", key, handler), ("", f" {label} ", handler)], False, False))
     return wrap(tokens, width, indent=0)[0]
-
-
-def actions(model: TableModel) -> StyleAndTextTuples:
-    return joined(key_lines(model))
 
 
 def status(model: TableModel) -> StyleAndTextTuples:

@@ -18,16 +18,10 @@ from rum500.i18n import _, ngettext
 from rum500.tui.countdown import deadline, whole_seconds_left
 
 
-class _Toggle(Protocol):
-    def toggle(self) -> None: ...
-
-
 class ReviewTable(Protocol):
     """What :class:`Review` reads and calls of the table screen (a narrow port)."""
 
     spectator: bool
-    finished: bool
-    scores: _Toggle
 
     @property
     def seat(self) -> int | None: ...
@@ -117,18 +111,6 @@ class Review:
         self.ready_sent = True
         t.submit_action({"type": "ready"})
         t.say(self.wait_text())
-
-    def keys(self) -> list[tuple[str, str, Callable[[], None]]]:
-        """The review's own keys for the key bar (key, label, method)."""
-        t = self.table
-        out = [
-            ("Enter", self.enter_label(), self.enter),
-            ("↑↓", _("scroll"), lambda: self.scroll_by(1)),
-            ("p", _("scores"), t.scores.toggle),
-        ]
-        if self.open or t.finished:
-            out.append(("Esc", _("look at the table"), t.close_overlay))
-        return out
 
     def enter_label(self) -> str:
         if self.waits_for_me:

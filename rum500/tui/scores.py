@@ -6,7 +6,6 @@ earlier ones it left out); :mod:`rum500.tui.sheets` draws them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
 from rum500.i18n import _
@@ -34,14 +33,6 @@ class Scores:
 
     def rows(self) -> int:
         return len((self.table.view or {}).get("results") or [])
-
-    def keys(self) -> list[tuple[str, str, Callable[[], None]]]:
-        """The score table's own keys for the key bar (key, label, method)."""
-        return [
-            ("↑↓", _("scroll"), lambda: self.scroll_by(1)),
-            ("p", _("close"), self.toggle),
-            ("Esc", _("close"), self.table.close_overlay),
-        ]
 
     def toggle(self) -> None:
         """Open the table (again: close it)."""

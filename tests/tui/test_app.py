@@ -19,6 +19,7 @@ from rum500.i18n import set_language
 from rum500.tui import tokens
 from rum500.tui.app import run_table
 from rum500.tui.connection import NetSession, parse_address
+from rum500.tui.keys import key_bar
 from rum500.tui.lobby import LobbyModel, build_lobby_app
 from rum500.tui.model import TableModel
 
@@ -322,7 +323,7 @@ async def test_spectator_and_password_messages() -> None:
         pump = asyncio.ensure_future(watcher.pump(model))
         await until(lambda: model.view is not None)
         assert model.spectator and model.view["hand"] is None
-        assert not {k for k, _l, _f in model.available_keys()} & {"s", "t", "m", "d"}
+        assert not {k for k, _l, _f in key_bar(model)} & {"s", "t", "m", "d"}
         model.draw_stock()
         assert model.sent == [] and "watching" in model.message
         await watcher.close()
@@ -357,7 +358,7 @@ async def test_hosting_waits_for_players_until_g(home: Path) -> None:
             )
         )
         await until(lambda: model.lobby is not None and model.can_start())
-        assert model.view is None and "g" in {k for k, _l, _f in model.available_keys()}
+        assert model.view is None and "g" in {k for k, _l, _f in key_bar(model)}
         assert [s.get("name") for s in model.lobby["seats"]] == ["Ann", None, None]
         inp.send_text("q")  # nothing at stake yet: leaves at once ...
         assert await asyncio.wait_for(task, 5) == 0

@@ -13,6 +13,7 @@ from rum500 import cards as C
 from rum500.i18n import set_language
 from rum500.rules import Game
 from rum500.tui import describe, render
+from rum500.tui.keys import key_bar
 from rum500.tui.layout import Plan
 from rum500.tui.model import TableModel, Zone
 from tests.tui.test_model import at_position, seated, settle
@@ -133,7 +134,7 @@ async def test_the_hint_is_one_key_from_being_played(phase: str) -> None:
     hint = model.message
     assert hint.startswith("Hint: ") and "(press " in hint, hint
     key = hint.split("(press ")[1][0]
-    method = {k: f for k, _l, f in model.available_keys()}[key]
+    method = {k: f for k, _l, f in key_bar(model)}[key]
     before = model.view
     sent = len(model.sent)
     method()  # one key plays it: the hint selected the cards / put the cursor there

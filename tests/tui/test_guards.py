@@ -12,6 +12,7 @@ import pytest
 from rum500.i18n import set_language
 from rum500.tui import render
 from rum500.tui.helptext import help_lines
+from rum500.tui.keys import key_bar
 from rum500.tui.model import TableModel, Zone
 from tests.rules.positions import position
 from tests.tui.test_model import at_position, keys_of, put_cursor_on, seated, settle
@@ -103,7 +104,7 @@ async def test_e_asks_first_and_shows_the_score() -> None:
     assert model.overlay == "confirm" and model.sent == []
     # nothing on the table yet; K K K 5 2 in hand = 37
     assert "You would score -37 (on the table 0, in hand -37)" in model.confirm_text
-    assert {k for k, _l, _f in model.available_keys()} == {"y", "n"}
+    assert {k for k, _l, _f in key_bar(model)} == {"y", "n"}
     model.close_overlay()  # n: nothing sent
     assert model.overlay is None and model.sent == []
     model.end_hand()

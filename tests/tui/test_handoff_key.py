@@ -14,6 +14,7 @@ from rum500.host import HostConfig, start_host
 from rum500.rules import Options
 from rum500.tui.app import run_table
 from rum500.tui.connection import NetSession
+from rum500.tui.keys import key_bar
 from rum500.tui.model import TableModel
 from tests.tui.test_app import home, until  # noqa: F401  (home: fixture)
 
@@ -44,7 +45,7 @@ async def test_h_hands_the_table_over_and_the_screen_follows(home) -> None:  # n
         with create_pipe_input() as inp:
             task = asyncio.ensure_future(run_table(session, model, input=inp, output=DummyOutput()))
             await until(lambda: model.view is not None)
-            assert "H" in {k for k, _l, _f in model.available_keys()}
+            assert "H" in {k for k, _l, _f in key_bar(model)}
             assert "HOSTING" in model.help_lines()
             hand = list(model.view["hand"])
             inp.send_text("H")

@@ -10,6 +10,7 @@ import pytest
 from rum500.i18n import set_language
 from rum500.rules import Game, Options
 from rum500.tui import describe, render
+from rum500.tui.keys import key_bar
 from rum500.tui.layout import Plan
 from rum500.tui.model import TableModel, Zone
 from tests.rules.positions import position
@@ -47,7 +48,7 @@ def seated_at(game: Game, seat: int = 0, ascii: bool = False, **extra: object) -
 
 
 def keys_of(model: TableModel) -> set[str]:
-    return {k for k, _label, _fn in model.available_keys()}
+    return {k for k, _label, _fn in key_bar(model)}
 
 
 # ---------------------------------------------------------------------- jokers

@@ -53,9 +53,21 @@ def test_compile_command_writes_what_gettext_reads(tmp_path: Path) -> None:
     po = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / "rum500.po"
     out = tmp_path / "rum500.mo"
     r = subprocess.run(
-        [sys.executable, "-m", "babel.messages.frontend", "compile", "-i", str(po),
-         "-o", str(out), "-l", "ru"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "babel.messages.frontend",
+            "compile",
+            "-i",
+            str(po),
+            "-o",
+            str(out),
+            "-l",
+            "ru",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert r.returncode == 0, r.stderr
     assert _mo_catalog(out.read_bytes()) == _mo_catalog(po.with_suffix(".mo").read_bytes())
@@ -116,7 +128,10 @@ def test_babel_extract_and_update_keep_every_translation(tmp_path: Path) -> None
     babel = [sys.executable, "-m", "babel.messages.frontend"]
     r = subprocess.run(
         [*babel, "extract", "-F", str(i18n.BABEL_CFG), "-o", str(pot), str(i18n.PROJECT_DIR)],
-        capture_output=True, text=True, timeout=120, cwd=i18n.PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=i18n.PROJECT_DIR,
     )
     assert r.returncode == 0, r.stderr
     po = tmp_path / "ru" / "LC_MESSAGES" / "rum500.po"
@@ -124,13 +139,27 @@ def test_babel_extract_and_update_keep_every_translation(tmp_path: Path) -> None
     shipped = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / "rum500.po"
     po.write_bytes(shipped.read_bytes())
     r = subprocess.run(
-        [*babel, "update", "-i", str(pot), "-d", str(tmp_path), "-D", "rum500",
-         "--no-fuzzy-matching"],
-        capture_output=True, text=True, timeout=120,
+        [
+            *babel,
+            "update",
+            "-i",
+            str(pot),
+            "-d",
+            str(tmp_path),
+            "-D",
+            "rum500",
+            "--no-fuzzy-matching",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert r.returncode == 0, r.stderr
-    before = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m.string
-              for m in i18n.read_catalog(shipped) if m.id and m.string}
+    before = {
+        (m.context, m.id if isinstance(m.id, str) else m.id[0]): m.string
+        for m in i18n.read_catalog(shipped)
+        if m.id and m.string
+    }
     after = i18n.read_catalog(po)
     marked = set(i18n.extract_messages())
     for (ctx, msgid), text in before.items():

@@ -11,7 +11,8 @@ import pytest
 from rum500.bots import make_bot
 from rum500.i18n import set_language
 from rum500.rules import Game, Options
-from rum500.tui import render, sheets
+from rum500.tui import keys, render, sheets
+from rum500.tui.keys import key_bar
 from rum500.tui.model import Refused, TableModel, Zone
 from tests.rules.positions import position
 from tests.tui.local import LocalSession
@@ -39,7 +40,7 @@ async def seated(players: int = 2, seed: int = 7, **kw: object) -> tuple[TableMo
 
 
 def keys_of(model: TableModel) -> set[str]:
-    return {k for k, _label, _fn in model.available_keys()}
+    return {k for k, _label, _fn in key_bar(model)}
 
 
 def put_cursor_on(model: TableModel, card: str) -> None:
@@ -350,7 +351,7 @@ async def test_mouse_clicks_select_choose_depth_and_meld() -> None:
     assert model.zone == Zone.PILE and model.pile_index() == 0
     fragments = render.pile(model)
     assert any("class:take" in f[0] for f in fragments)
-    clickable = [f for f in render.actions(model) if len(f) == 3 and f[1] == "s"]
+    clickable = [f for f in keys.actions(model) if len(f) == 3 and f[1] == "s"]
     assert clickable, "the draw key is not clickable"
     from prompt_toolkit.data_structures import Point
     from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType

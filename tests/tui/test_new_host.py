@@ -30,13 +30,14 @@ from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Options
 from rum500.tui import connection, render
 from rum500.tui.connection import SessionError
+from rum500.tui.keys import key_bar
 from rum500.tui.main import play_at
 from rum500.tui.model import TableModel
 from tests.tui.test_app import home, until  # noqa: F401  (home: fixture)
 
 
 def keys(model: TableModel) -> set[str]:
-    return {k for k, _label, _f in model.available_keys()}
+    return {k for k, _label, _f in key_bar(model)}
 
 
 class Table:

@@ -10,12 +10,13 @@ import pytest
 
 from rum500.tui import sheets
 from rum500.tui.connection import NetSession
+from rum500.tui.keys import key_bar
 from rum500.tui.model import TableModel
 from tests.tui.test_app import Running, home, open_table, until  # noqa: F401  (home: fixture)
 
 
 def keys(model: TableModel) -> set[str]:
-    return {k for k, _l, _f in model.available_keys()}
+    return {k for k, _l, _f in key_bar(model)}
 
 
 def shown(lines) -> str:  # type: ignore[no-untyped-def]
@@ -115,7 +116,7 @@ async def test_esc_shows_the_table_and_enter_there_is_ready(table: Running) -> N
     await until(lambda: m.review.open and m.overlay == "sheet")
     table.keys("\x1b")  # look at the table
     await until(lambda: m.overlay is None)
-    assert ("Enter", "ready for the next hand") in {(k, la) for k, la, _f in m.available_keys()}
+    assert ("Enter", "ready for the next hand") in {(k, la) for k, la, _f in key_bar(m)}
     assert not keys(m) & {"s", "t", "d", "m", "h"}
     table.keys("t")  # a game key at the table during the review says why not
     await until(lambda: "press Enter when you are ready" in m.message)

@@ -19,6 +19,7 @@ from rum500.i18n import set_language
 from rum500.tui import describe, render, sheets
 from rum500.tui.changes import Changes
 from rum500.tui.helptext import help_lines
+from rum500.tui.keys import key_bar
 from rum500.tui.layout import Plan
 from rum500.tui.lobby import LobbyModel, _lobby_text
 from rum500.tui.model import TableModel
@@ -275,13 +276,13 @@ def _two_people(hosting: bool) -> tuple[TableModel, list[bool]]:
 
 def test_the_host_turns_the_hint_off_and_on_for_everyone() -> None:
     host, sent = _two_people(hosting=True)
-    keys = {k: label for k, label, _m in host.available_keys()}
+    keys = {k: label for k, label, _m in key_bar(host)}
     assert keys.get("I") == "hint off for all" and "h" in keys
     host.toggle_table_hint()
     assert sent == [False]
     # the host's message reaches every player, the host's own screen too
     guest, _ = _two_people(hosting=False)
-    assert "I" not in {k for k, _l, _m in guest.available_keys()}
+    assert "I" not in {k for k, _l, _m in key_bar(guest)}
     for m in (host, guest):
         m.apply_message(
             {
@@ -292,10 +293,10 @@ def test_the_host_turns_the_hint_off_and_on_for_everyone() -> None:
             }
         )
         assert m.log[-1] == "The host turned the hint off for everyone at this table."
-        assert "h" not in {k for k, _l, _m in m.available_keys()}
+        assert "h" not in {k for k, _l, _m in key_bar(m)}
         m.hint()
         assert m.message == "The host turned the hint off at this table."
-    assert {k: label for k, label, _m in host.available_keys()}["I"] == "hint on for all"
+    assert {k: label for k, label, _m in key_bar(host)}["I"] == "hint on for all"
     host.toggle_table_hint()
     assert sent == [False, True]
     guest.apply_message(

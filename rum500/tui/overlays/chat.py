@@ -1,0 +1,37 @@
+"""Chat input (``c``): printable keys type, Enter sends, Esc cancels."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.layout import AnyContainer
+
+from rum500.i18n import _
+from rum500.tui.overlays.keymap import Key, Kit, Overlay
+
+if TYPE_CHECKING:
+    from rum500.tui.model import TableModel
+
+
+def keys(model: TableModel) -> list[Key]:
+    return [
+        Key(("enter",), model.chat_send, "Enter", lambda: _("send")),
+        Key(("escape",), model.close_overlay, "Esc", lambda: _("cancel")),
+        Key(("backspace", "c-h"), model.chat_backspace),
+        Key(("c-c",), model.close_overlay),
+    ]
+
+
+def body(model: TableModel, kit: Kit) -> AnyContainer:
+    return kit.window(
+        lambda: [("", _("Say: ")), ("class:label", model.chat_input + "_")], height=1, width=60
+    )
+
+
+def why(model: TableModel, data: str) -> None:
+    """Any other key: a printable one is typed into the line."""
+    if data and data.isprintable():
+        model.chat_type(data)
+
+
+OVERLAY = Overlay("chat", lambda: _("Chat (Enter sends, Esc cancels)"), keys, body, why=why)

@@ -1,0 +1,52 @@
+"""Keys several modes share: chat, help and quit at the end of the bar, the score table's p,
+and scrolling."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rum500.i18n import _
+from rum500.tui.overlays.keymap import Key
+
+if TYPE_CHECKING:
+    from rum500.tui.model import TableModel
+
+
+def online(model: TableModel) -> Callable[[], bool]:
+    return lambda: not model.link_down
+
+
+def has_results(model: TableModel) -> bool:
+    return bool(model.view and model.view.get("results"))
+
+
+def always_keys(model: TableModel) -> list[Key]:
+    """c (chat), ? (help), q (leave): the end of the bar of the table and of the sheets."""
+    return [
+        Key(("c",), model.open_chat, "c", lambda: _("chat"), when=online(model)),
+        Key(("?",), model.toggle_help, "?", lambda: _("help"), offline=3),
+        Key(("q", "c-c"), model.ask_quit, "q", lambda: _("quit"), offline=4),
+    ]
+
+
+def scores_key(model: TableModel, offered: Callable[[], bool]) -> Key:
+    """p: the score table (shown while offline only when there are scores)."""
+    return Key(
+        ("p",),
+        model.scores.toggle,
+        "p",
+        lambda: _("scores"),
+        offered=lambda: has_results(model) if model.link_down else offered(),
+        offline=2,
+    )
+
+
+def scroll_keys(scroll_by: Callable[[int], None]) -> list[Key]:
+    """↑/↓ a line, PgUp/PgDn (and space) a page; the bar shows "↑↓ scroll"."""
+    return [
+        Key(("up",), lambda: scroll_by(-1)),
+        Key(("down",), lambda: scroll_by(1), "↑↓", lambda: _("scroll")),
+        Key(("pageup",), lambda: scroll_by(-10)),
+        Key(("pagedown", "space"), lambda: scroll_by(10)),
+    ]

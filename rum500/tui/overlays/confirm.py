@@ -1,0 +1,33 @@
+"""A yes/no question (ending the hand): y runs the action, n (Esc) does not."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.layout import AnyContainer
+
+from rum500.i18n import _
+from rum500.tui.overlays.keymap import Key, Kit, Overlay
+
+if TYPE_CHECKING:
+    from rum500.tui.model import TableModel
+
+
+def keys(model: TableModel) -> list[Key]:
+    return [
+        Key(("y", "Y"), model.confirm_yes, "y", lambda: _("yes")),
+        Key(("n", "N", "escape", "c-c"), model.close_overlay, "n", lambda: _("no")),
+    ]
+
+
+def body(model: TableModel, kit: Kit) -> AnyContainer:
+    return kit.window(lambda: [("class:label", model.confirm_text)], wrap_lines=True)
+
+
+def why(model: TableModel, key: str) -> None:
+    model.say(_("Answer first: y = yes, n = no."), error=True)
+
+
+OVERLAY = Overlay(
+    "confirm", lambda: _("Are you sure?"), keys, body, lambda kit: {"left": 2, "right": 2}, why
+)

@@ -1,0 +1,43 @@
+"""The final standings, once the match is over (until closed once): p the score table, Esc
+the table, q leaves."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.layout import AnyContainer
+
+from rum500.i18n import _
+from rum500.tui import render
+from rum500.tui.overlays.common import always_keys, scores_key
+from rum500.tui.overlays.keymap import Key, Kit, Overlay
+
+if TYPE_CHECKING:
+    from rum500.tui.model import TableModel
+
+
+def keys(model: TableModel) -> list[Key]:
+    return [
+        scores_key(model, lambda: True),
+        Key(("escape",), model.close_overlay, "Esc", lambda: _("look at the table"), offline=1),
+        *always_keys(model),
+    ]
+
+
+def body(model: TableModel, kit: Kit) -> AnyContainer:
+    return kit.window(lambda: render.final(model, width=kit.screen_width() - 8))
+
+
+def why(model: TableModel, key: str) -> None:
+    model.say(_("The match is over: q leaves, Esc shows the table."))
+
+
+OVERLAY = Overlay(
+    "final",
+    lambda: _("Final standings"),
+    keys,
+    body,
+    lambda kit: {**kit.above_the_keys(), "left": 2, "right": 2},
+    why,
+    offline_bar=True,
+)

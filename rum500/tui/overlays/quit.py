@@ -1,0 +1,39 @@
+"""Leaving (``q``) when something is at stake: y leaves, n stays."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.layout import AnyContainer
+from prompt_toolkit.layout.dimension import Dimension
+
+from rum500.i18n import _
+from rum500.tui import render
+from rum500.tui.overlays.keymap import Key, Kit, Overlay
+from rum500.tui.wrapping import wrap_text
+
+if TYPE_CHECKING:
+    from rum500.tui.model import TableModel
+
+
+def keys(model: TableModel) -> list[Key]:
+    return [
+        Key(("y", "Y", "c-c"), model.confirm_quit, "y", lambda: _("leave")),
+        Key(("n", "N", "escape", "q"), model.close_overlay, "n", lambda: _("stay")),
+    ]
+
+
+def body(model: TableModel, kit: Kit) -> AnyContainer:
+    def lines() -> list[render.Line]:
+        """The quit question, wrapped to the overlay's width (it may say how to resume)."""
+        question = [("class:label", model.quit_question())]
+        return wrap_text(question, kit.screen_width() - 6, indent=0, ascii=model.ascii)
+
+    return kit.window(lambda: render.joined(lines()), height=lambda: Dimension.exact(len(lines())))
+
+
+def why(model: TableModel, key: str) -> None:
+    model.say(_("Answer first: y = leave, n = stay."), error=True)
+
+
+OVERLAY = Overlay("quit", lambda: _("Leave"), keys, body, why=why)

@@ -1,0 +1,71 @@
+"""The hand-end review: the score sheet of the hand just over; Enter = ready (or deal, or
+close), the arrows scroll, Esc shows the table. :mod:`rum500.tui.review` keeps its state."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.layout import AnyContainer
+from prompt_toolkit.layout.dimension import Dimension
+
+from rum500.i18n import _
+from rum500.tui import render, sheets
+from rum500.tui.overlays.common import always_keys, online, scores_key, scroll_keys
+from rum500.tui.overlays.keymap import Key, Kit, Overlay
+
+if TYPE_CHECKING:
+    from rum500.tui.model import TableModel
+
+
+def keys(model: TableModel) -> list[Key]:
+    review = model.review
+    return [
+        Key(("enter", "n"), review.enter, "Enter", review.enter_label, when=online(model)),
+        *scroll_keys(review.scroll_by),
+        scores_key(model, lambda: True),
+        Key(
+            ("escape",),
+            model.close_overlay,
+            "Esc",
+            lambda: _("look at the table"),
+            lambda: model.link_down or review.open or model.finished,
+            offline=1,
+        ),
+        *always_keys(model),
+    ]
+
+
+def body(model: TableModel, kit: Kit) -> AnyContainer:
+    def scroll(n: int, room: int) -> int:
+        model.review.scroll = max(0, min(model.review.scroll, n - room))
+        return model.review.scroll
+
+    return kit.stack(
+        [
+            kit.scrolled(
+                lambda w: sheets.review_lines(model, w),
+                scroll,
+                lambda: len(sheets.review_footer(model)) + 1,
+            ),
+            kit.rule(),
+            kit.window(
+                lambda: render.joined(sheets.review_footer(model)),
+                height=lambda: Dimension.exact(len(sheets.review_footer(model))),
+            ),
+        ]
+    )
+
+
+def why(model: TableModel, key: str) -> None:
+    model.say(model.review.why_not())
+
+
+OVERLAY = Overlay(
+    "sheet",
+    lambda: _("Hand over"),
+    keys,
+    body,
+    lambda kit: kit.above_the_keys(),
+    why,
+    offline_bar=True,
+)

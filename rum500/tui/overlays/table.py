@@ -1,0 +1,121 @@
+"""The table itself (no overlay open): the moves, the cursor, and the keys every player has.
+
+Only legal moves are offered in the bar; a key that would go to the host does not act while
+the link is down (the bar then shows only p, ? and q).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rum500.i18n import _
+from rum500.tui.overlays.common import always_keys, has_results, online, scores_key
+from rum500.tui.overlays.keymap import Key
+
+if TYPE_CHECKING:
+    from rum500.tui.model import TableModel
+
+
+def keys(model: TableModel) -> list[Key]:
+    m = model
+    play = online(m)  # keys that go to the host
+
+    def turn(kind: str) -> bool:
+        return m.my_turn and bool(m.legal(kind))
+
+    def enter_label() -> str:
+        return _("ready for the next hand") if m.review.waits_for_me else _("review")
+
+    def table_hint_label() -> str:
+        return _("hint off for all") if m.hint_allowed else _("hint on for all")
+
+    return [
+        Key(("left",), lambda: m.move(-1)),
+        Key(("right",), lambda: m.move(1)),
+        Key(("home",), m.move_home),
+        Key(("end",), m.move_end),
+        Key(("up",), lambda: m.switch_zone(-1)),
+        Key(("down",), lambda: m.switch_zone(1)),
+        Key(("space",), m.toggle_select, when=play),
+        Key(("escape",), m.clear_selection),
+        Key(
+            ("r",),
+            m.claim.call,
+            "r",
+            lambda: _("Rummy!"),
+            lambda: m.claim.may_act() and bool(m.legal("rummy")),
+            play,
+        ),
+        Key(("x",), m.claim.pass_, "x", lambda: _("no call"), m.claim.may_act, play),
+        Key(("g",), m.start_with_bots, "g", lambda: _("start with bots"), m.can_start, play),
+        Key(
+            ("s",),
+            m.draw_stock,
+            "s",
+            lambda: _("draw from stock"),
+            lambda: m.my_turn and m.can_draw_stock(),
+            play,
+        ),
+        Key(
+            ("t",),
+            m.take_pile,
+            "t",
+            lambda: _("take from pile"),
+            lambda: m.my_turn and bool(m.legal_pile_indices()),
+            play,
+        ),
+        Key(("m",), m.meld_selected, "m", lambda: _("meld"), lambda: turn("meld"), play),
+        Key(("l",), m.lay_off, "l", lambda: _("lay off"), lambda: turn("layoff"), play),
+        Key(("d",), m.discard, "d", lambda: _("discard"), lambda: turn("discard"), play),
+        Key(("e",), m.end_hand, "e", lambda: _("end the hand"), lambda: turn("end_hand"), play),
+        Key(
+            ("u",),
+            m.take_back,
+            "u",
+            lambda: _("take back"),
+            lambda: m.my_turn and m.can_take_back(),
+            play,
+        ),
+        Key(
+            ("n",),
+            m.deal,
+            "n",
+            lambda: _("deal"),
+            lambda: turn("deal") and not m.review.open,
+            play,
+        ),
+        Key(
+            ("enter",),
+            m.enter,
+            "Enter",
+            enter_label,
+            lambda: m.phase == "hand_over" and bool(m.view and m.view.get("last_hand")),
+            play,
+        ),
+        Key(
+            ("o",),
+            m.toggle_sort,
+            "o",
+            lambda: _("sort"),
+            lambda: bool(m.view and m.view.get("hand")),
+        ),
+        Key(
+            ("h",),
+            m.hint,
+            "h",
+            lambda: _("hint"),
+            lambda: m.my_turn and m.phase in ("draw", "play") and m.hint_allowed,
+            play,
+        ),
+        scores_key(m, lambda: has_results(m)),
+        Key(
+            ("H",),
+            m.offer_handoff,
+            "H",
+            lambda: _("hand the table over"),
+            lambda: bool(m.hosting and m.view and m.successors is not None and m.successors()),
+            play,
+        ),
+        Key(("I",), m.toggle_table_hint, "I", table_hint_label, m.can_set_table_hint, play),
+        *always_keys(m),
+    ]
