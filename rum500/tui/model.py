@@ -93,8 +93,9 @@ class TableModel:
         self.message = ""
         self.message_is_error = False
         self.banner = ""
-        # "help", "quit", "sheet" (the hand-end review), "scores", "confirm", "final", "chat"
-        self.overlay: str | None = None
+        #: the open overlays, the top one shown (tui/overlays/registry.py names them: "help",
+        #: "quit", "sheet" (the hand-end review), "scores", "confirm", "choose", "final", "chat")
+        self.overlay_stack: list[str] = []
         self.help_scroll = 0
         self.help_width = 76  # the help's width when it was last drawn (80 columns)
         self.review = Review(self)
@@ -637,13 +638,13 @@ class TableModel:
         if self.choose_local is not None:
             local, self.choose_local = self.choose_local, None
             self.choices = []
-            self.overlay = self._resting()
+            self.close_top()
             local(i)
             self.on_change()
             return
         action = self.choices[i][1]
         self.choices = []
-        self.overlay = self._resting()
+        self.close_top()
         self.selected.clear()
         self.choosing_meld_for = None
         self.zone = Zone.HAND
@@ -993,7 +994,7 @@ class TableModel:
         elif self.legal("deal"):
             self.sheet = None
             if self.overlay == "sheet":
-                self.overlay = self._resting()
+                self.close_top()
             self._submit({"type": "deal"})
         elif self.phase == "hand_over":
             self._need_turn()
@@ -1038,7 +1039,7 @@ class TableModel:
     def confirm_yes(self) -> None:
         action = self.confirm_action
         self.confirm_action = None
-        self.overlay = self._resting()
+        self.close_top()
         if action is not None:
             action()
         self.on_change()
@@ -1137,6 +1138,44 @@ class TableModel:
 
     # ------------------------------------------------------------------ overlays
 
+    @property
+    def overlay(self) -> str | None:
+        """The overlay shown (the top of :attr:`overlay_stack`), None: the table."""
+        return self.overlay_stack[-1] if self.overlay_stack else None
+
+    @overlay.setter
+    def overlay(self, name: str | None) -> None:
+        """Open ``name`` over the others (pyvim's focus push); one already open comes back to
+        the top, closing those over it; None closes them all."""
+        if name is None:
+            self.overlay_stack.clear()
+        elif name in self.overlay_stack:
+            del self.overlay_stack[self.overlay_stack.index(name) + 1 :]
+        else:
+            self.overlay_stack.append(name)
+
+    def close_top(self) -> None:
+        """Close the overlay on top (pyvim's focus pop): the one under it shows again while it
+        still holds (help over the review pops back to the review), else the resting one."""
+        if self.overlay_stack:
+            self.overlay_stack.pop()
+        while self.overlay_stack and not self._holds(self.overlay_stack[-1]):
+            self.overlay_stack.pop()
+        if not self.overlay_stack:
+            self.overlay = self._resting()
+
+    def _holds(self, name: str) -> bool:
+        """Whether an overlay under the top one still has something to show."""
+        if name == "sheet":
+            return self.sheet is not None
+        if name == "final":
+            return self.finished and not self.final_closed
+        if name == "choose":
+            return bool(self.choices)
+        if name == "confirm":
+            return self.confirm_action is not None
+        return True
+
     def _resting(self) -> str | None:
         """The overlay to show when no other is open: a score sheet not yet closed, else the
         final standings until closed once."""
@@ -1147,7 +1186,10 @@ class TableModel:
         return None
 
     def toggle_help(self) -> None:
-        self.overlay = self._resting() if self.overlay == "help" else "help"
+        if self.overlay == "help":
+            self.close_top()
+        else:
+            self.overlay = "help"
         self.help_scroll = 0
         self.on_change()
 
@@ -1171,7 +1213,7 @@ class TableModel:
             self.choices = []
         if not self.message_is_error:
             self.message = ""  # what was said about the overlay goes with it
-        self.overlay = self._resting()
+        self.close_top()
         self.on_change()
 
     @property
@@ -1249,7 +1291,7 @@ class TableModel:
 
     def chat_send(self) -> None:
         text = self.chat_input.strip()
-        self.overlay = self._resting()
+        self.close_top()
         self.chat_input = ""
         if text and self.send_chat:
             self.spawn(self._chat(text))
