@@ -541,11 +541,16 @@ class Server:
         if self.frozen is not None:
             raise ValueError(self.frozen)
         events = self.table.apply(seat, action)
+        self.applied(seat, events)
+        return events
+
+    def applied(self, seat: int | None, events: list[dict]) -> None:
+        """The table applied an action (``seat``'s) of its own accord — one its host plays:
+        send everyone their update, as :meth:`submit` does after applying."""
         self._broadcast_state(events, seat)
         if self.table.finished and self.state != FINISHED:
             self.state = FINISHED
             self.broadcast_lobby()
-        return events
 
     def resend(self, events: list[dict] | None = None) -> None:
         """Send every connection its view again (with ``events``, none by default): for a

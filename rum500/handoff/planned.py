@@ -102,7 +102,7 @@ class TableMover:
                 raise HandoffError(f"{conn.name} could not take the table: {reply['message']}")
         except BaseException as e:
             server.frozen = None
-            host._wake.set()
+            host.driver.wake()
             why = "no answer" if isinstance(e, TimeoutError) else str(e)
             host.notice(
                 "handoff_failed",

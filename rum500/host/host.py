@@ -9,16 +9,14 @@ import json
 import logging
 import secrets
 import socket
-import time
 from typing import Any
 
 from net.protocol import PROTOCOL_VERSION
-from net.server import PLAYING, Server
-from rum500.bots import make_bot
+from net.server import Server
 from rum500.host.addresses import connectable, lan_addresses, lan_hosts
 from rum500.host.config import HostConfig
+from rum500.host.seats import SeatDriver
 from rum500.host.table import GameTable
-from rum500.rules import Game, Phase
 
 log = logging.getLogger("rum500.host")
 
@@ -35,14 +33,12 @@ class Host:
         self.seat: int | None = None
         self.token: str | None = None
         self.announcer: Any = None
-        self._bots: dict[int, Any] = {}
-        self._wake = asyncio.Event()
-        self._plan: tuple[int, int, float] | None = None  # (seq, seat, when)
+        #: who plays the host's seats (bots, away players, the deal), bots in a worker
+        self.driver = SeatDriver(config, table, server)
         self._done = asyncio.Event()
         self._closing = False
-        self._driver: asyncio.Task | None = None
         self._txt: dict | None = None
-        table.listeners.append(self._observe)
+        table.listeners.append(self.driver.observe)
         self._txt_task: asyncio.Task | None = None
         self._sent: tuple | None = None  # waiting list and away seats in the last update
         table.server = server
@@ -111,7 +107,7 @@ class Host:
         """Fill every free seat with a bot and start the match."""
         for seat in self.server.seats:
             if not seat.taken:
-                self.server.reserve(seat.index, self._bot_name(), bot=True)
+                self.server.reserve(seat.index, self.driver.bot_name(), bot=True)
         self.server.maybe_start()
 
     async def finished(self) -> None:
@@ -131,13 +127,8 @@ class Host:
         await self.server.abandon()
 
     async def _stop(self) -> None:
-        # a flag as well as cancel(): asyncio.wait_for in Python 3.11 may swallow a
-        # cancellation that arrives just as the event it waits for is set
         self._closing = True
-        self._wake.set()
-        if self._driver:
-            self._driver.cancel()
-            await asyncio.wait({self._driver}, timeout=5)
+        await self.driver.stop()
         if self._txt_task:
             self._txt_task.cancel()
         if self.announcer is not None:
@@ -146,47 +137,6 @@ class Host:
                 await announcer.close()
 
     # ------------------------------------------------------------------ internals
-
-    def _bot_name(self) -> str:
-        return f"Bot {sum(1 for s in self.server.seats if s.bot) + 1}"
-
-    def _bot(self, seat: int) -> Any:
-        bot = self._bots.get(seat)
-        if bot is None:
-            seed = None if self.config.seed is None else self.config.seed * 31 + seat
-            try:
-                bot = make_bot(self.config.bot_level, seed)
-            except ValueError as e:
-                log.warning("%s; seat %d gets a random bot", e, seat)
-                bot = make_bot("random", seed)
-            self._bots[seat] = bot
-        return bot
-
-    def _remind_bots(self) -> None:
-        """A resumed match (``--resume``, a handoff, a failover): show the bots the public
-        events of the hand under way again, from its deal, so that they remember it as if
-        they had watched it here (what each opponent took from the discard pile and threw)."""
-        game = self.table.game
-        bots = [s.index for s in self.server.seats if s.bot]
-        if game is None or not bots or game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
-            return
-        again = Game(game.players, game.seed, game.options, game.first_deck)
-        for action in game.actions:
-            events = again.apply(action)
-            if again.hand_number == game.hand_number:
-                for seat in bots:
-                    observe = getattr(self._bot(seat), "observe", None)
-                    if observe is not None:
-                        observe(events, again.view(seat))
-
-    def _observe(self, events: list[dict]) -> None:
-        """Show every bot at the table what happened (the hard bot remembers the hand)."""
-        for s in self.server.seats:
-            if s.bot:
-                bot = self._bot(s.index)
-                observe = getattr(bot, "observe", None)
-                if observe is not None:
-                    observe(events, self.table.view(s.index))
 
     def _who_waits(self) -> tuple:
         """What views show of the players' presence: the review's waiting list, and the
@@ -199,7 +149,7 @@ class Host:
         self._sent = self._who_waits()
 
     def _changed(self) -> None:
-        self._wake.set()
+        self.driver.wake()
         if self.table.finished:
             self._done.set()
         if self._sent is not None and self._who_waits() != self._sent:
@@ -232,98 +182,6 @@ class Host:
             "password": "1" if self.config.password else "0",
             "id": self.server.table_id,
         }
-
-    def _humans_seated(self) -> bool:
-        return any(not s.bot and s.conn is not None for s in self.server.seats)
-
-    def _next(self) -> tuple[int, float] | None:
-        """(seat, seconds to wait) of the next host-played action, or None."""
-        server, table = self.server, self.table
-        if server.state != PLAYING or table.to_move is None or server.frozen is not None:
-            return None
-        seat = server.seats[table.to_move]
-        now = time.monotonic()
-        if table.review_open:  # the dealer deals when every connected human is ready, or at
-            return seat.index, table.review_left() if table.waiting() else 0.0  # the timeout
-        if table.claim_open:  # "Rummy!" calls: bots' calls, then the host closes the window
-            self._ask_bots()
-            return seat.index, table.claim_due()
-        if seat.bot:
-            return seat.index, self.config.bot_delay if self._humans_seated() else 0.0
-        if seat.conn is None and self.config.takeover_after is not None:
-            since = seat.away_since if seat.away_since is not None else now
-            wait = max(0.0, since + self.config.takeover_after - now)
-            if wait > 0:
-                return seat.index, wait
-            return seat.index, self.config.bot_delay if self._humans_seated() else 0.0
-        return None
-
-    async def _drive(self) -> None:
-        """Play the host's seats: bots, away players, and the deal between hands."""
-        while not self._closing:
-            self._wake.clear()
-            nxt = self._next()
-            if nxt is None:
-                self._plan = None
-                await self._wake.wait()
-                continue
-            seat, wait = nxt
-            key = (self.server.seq, seat)
-            # a review's deadline is the table's own: no plan of ours to keep
-            own = self.table.review_open or self.table.claim_open
-            if own or self._plan is None or self._plan[:2] != key:
-                self._plan = (*key, time.monotonic() + wait)
-            left = self._plan[2] - time.monotonic()
-            if left > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), left)
-                continue  # whatever happened, decide again
-            self._plan = None
-            try:
-                self._play(seat)
-            except Exception:  # a bug: say so loudly, and do not spin on it
-                log.exception("the host could not play seat %d", seat)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), 1.0)
-            await asyncio.sleep(0)
-
-    def _ask_bots(self) -> None:
-        """Once per claim phase: each bot seat says, from its view, whether and when it calls
-        "Rummy!" (rum500/claims.py)."""
-        table = self.table
-        if table.game is None:
-            return
-        bots = {s.index: self.config.bot_level for s in self.server.seats if s.bot}
-        table.claim_window.ask(table.game, bots, table.view, self.config.seed)
-
-    def _play(self, seat: int) -> None:
-        """Play one action for ``seat``: the deal that ends a review, or its bot's choice.
-        A bot that raises or chooses an illegal action is a bug: logged as an error (tests
-        fail on it), and the seat plays its first legal action so the table goes on."""
-        table = self.table
-        if table.review_open:
-            table.host_apply(seat, {"type": "deal"})
-            return
-        if table.claim_open:  # bots' calls due now (rum500/claims.py), else the close
-            assert table.game is not None
-            for by, action in table.claim_window.now(table.game, table.humans()):
-                try:
-                    table.host_apply(seat if by is None else by, action)
-                    return
-                except ValueError as e:
-                    log.info("the call of seat %s was refused: %s", by, e)
-            return
-        view = table.view(seat)
-        try:
-            action = self._bot(seat).choose(view)
-        except Exception:
-            log.exception("the bot of seat %d failed; it plays the first legal action", seat)
-            action = view["legal_actions"][0]
-        try:
-            table.host_apply(seat, action)
-        except ValueError as e:
-            log.error("the bot of seat %d chose an illegal action %r: %s", seat, action, e)
-            table.host_apply(seat, view["legal_actions"][0])
 
 
 async def start_host(config: HostConfig, sock: socket.socket | None = None) -> Host:
@@ -358,7 +216,7 @@ async def start_host(config: HostConfig, sock: socket.socket | None = None) -> H
             # every seat is away until its player rejoins: the views a player is sent on
             # rejoining show that, so each seat coming back sends them again (_changed)
             host._sent = host._who_waits()
-            host._remind_bots()
+            host.driver.remind()
             for s in server.seats:
                 if config.host_player and s.name == config.host_player and not s.bot:
                     host.seat, host.token = s.index, s.token
@@ -367,13 +225,13 @@ async def start_host(config: HostConfig, sock: socket.socket | None = None) -> H
                 seat = server.reserve(0, config.host_player, bot=False)
                 host.seat, host.token = 0, seat.token
             for i in range(players - config.bots, players):
-                server.reserve(i, host._bot_name(), bot=True)
+                server.reserve(i, host.driver.bot_name(), bot=True)
         if config.announce and not config.announce_later:
             await host.announce()
     except BaseException:
         await host.close()
         raise
-    host._driver = asyncio.create_task(host._drive())
+    host.driver.start()
     host._changed()
     return host
 

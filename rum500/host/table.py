@@ -63,7 +63,6 @@ class GameTable:
         #: the hand-end review: seats that said ready, and when the host deals anyway
         self.ready: set[int] = set()
         self.review_until: float | None = None
-        self._host_acts = False  # the host itself applies the action (its deal ends a review)
         #: "Rummy!" calls (option): the window after each discard (rum500/claims.py)
         self.claim_window = ClaimWindow(config.claim_window)
         #: after a move, the players who were here at the old host and have not rejoined
@@ -91,6 +90,11 @@ class GameTable:
     @property
     def to_move(self) -> int | None:
         return self.game.to_move if self.game is not None else None
+
+    def position(self) -> int:
+        """How many actions the match has had (0 before it starts): changes with every
+        applied action and every take-back."""
+        return len(self.game.actions) if self.game is not None else 0
 
     def start(self, seats: list[dict]) -> list[dict]:
         if self.game is None:
@@ -129,14 +133,16 @@ class GameTable:
             "seats": [dict(s) for s in seats],
         }
 
-    def apply(self, seat: int, action: dict) -> list[dict]:
+    def apply(self, seat: int, action: dict, *, by_host: bool = False) -> list[dict]:
+        """Apply ``seat``'s action; its events. ``by_host``: the host plays it itself (a
+        bot's, an away player's, the deal that ends a review, the close of a claim window) —
+        the caller then has the server tell everyone (``Server.applied``). Raises
+        ``ValueError`` (an :class:`IllegalMove`) when refused."""
         game = self.game
         if game is None:
             raise ValueError("the match has not started yet")
         kind = action.get("type") if isinstance(action, dict) else None
-        if kind == "ready" or (
-            kind == "deal" and game.phase is Phase.HAND_OVER and not self._host_acts
-        ):
+        if kind == "ready" or (kind == "deal" and game.phase is Phase.HAND_OVER and not by_host):
             return self._ready(seat)  # a player's deal only says "ready": the host deals
         if kind == "take_back":
             return self._take_back(seat)
@@ -147,7 +153,7 @@ class GameTable:
         if kind == "rummy":
             self.claim_window.check_call(seat)
         # the host closes the claim window itself (the engine refuses a seat's close_claims)
-        by = None if kind == "close_claims" and self._host_acts else seat
+        by = None if kind == "close_claims" and by_host else seat
         events = game.apply(action, seat=by)  # IllegalMove is a ValueError
         self.action_seats.append(by)
         self.rejoining.clear()  # the carried windows were of the position before
@@ -175,16 +181,6 @@ class GameTable:
         while i >= 0 and not isinstance(results[i], PackedSheet):
             results[i] = PackedSheet(results[i])
             i -= 1
-
-    def host_apply(self, seat: int, action: dict) -> list[dict]:
-        """Apply an action the host plays itself (a bot's, an away player's, the deal that
-        ends a review) through the server, so that everyone is told."""
-        assert self.server is not None
-        self._host_acts = True
-        try:
-            return self.server.submit(seat, action)
-        finally:
-            self._host_acts = False
 
     # -- the windows that carry across a move (a handoff, a failover)
 

@@ -101,6 +101,7 @@ async def test_without_a_window_bots_calls_are_judged_at_once_from_the_discarder
     await wait_for(lambda: calls(game), 10)
     assert calls(game)[0] == {"type": "rummy", "seat": 1, "meld": 0}
     i = game.actions.index(calls(game)[0])
+    await wait_for(lambda: len(game.actions) > i + 1, 10)  # the bots think in a worker
     assert game.actions[i + 1]["type"] == "draw"  # seat 1, next anyway, then draws
 
 

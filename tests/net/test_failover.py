@@ -21,9 +21,7 @@ from tests.net.util import wait_for
 
 def stop(host: Host) -> None:
     """The host stops at once: no bot plays, no ping goes out, no connection is taken."""
-    host._closing = True
-    if host._driver is not None:
-        host._driver.cancel()
+    host.driver.halt()
     server = host.server
     if server._pinger is not None:
         server._pinger.cancel()
@@ -109,7 +107,9 @@ async def play_a_little(table: Table, moves: int = 6) -> None:
     """The clients to move play a draw or a discard from their legal actions (the bot plays
     its own turns at once)."""
     host = table.host
-    for _ in range(moves):
+    made = 0
+    end = asyncio.get_running_loop().time() + 30
+    while made < moves and asyncio.get_running_loop().time() < end:  # the bot thinks apart
         seat = host.table.to_move
         if (
             seat is None
@@ -129,6 +129,7 @@ async def play_a_little(table: Table, moves: int = 6) -> None:
             (a for a in actions if a["type"] == "discard"), actions[0]
         )
         await client.act(pick)
+        made += 1
     await wait_for(lambda: all(c.seq == host.server.seq for c in table.clients))
 
 

@@ -4,6 +4,7 @@ resume from a restored position."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 
 import pytest
@@ -153,13 +154,14 @@ def host_played(host) -> list[int]:
     """The seats of the actions the host plays itself (bots, away players, the deal), in
     order, from now on."""
     seats: list[int] = []
-    apply = host.table.host_apply
+    apply = host.table.apply
 
-    def spy(seat: int, action: dict) -> list[dict]:
-        seats.append(seat)
-        return apply(seat, action)
+    def spy(seat: int, action: dict, *, by_host: bool = False) -> list[dict]:
+        if by_host:
+            seats.append(seat)
+        return apply(seat, action, by_host=by_host)
 
-    host.table.host_apply = spy
+    host.table.apply = spy
     return seats
 
 
@@ -282,7 +284,7 @@ async def test_bots_pause_only_while_people_are_seated(make_host, clients):
     """A bot waits ``bot_delay`` while a person is seated (here far longer than the test), and
     plays at once when nobody is."""
     host = await make_host(players=2, bots=1, bot_delay=300.0)
-    assert host._next() is None  # lobby: nothing to play
+    assert host.driver.next() is None  # lobby: nothing to play
     ann = await clients(host, "Ann")
     await wait_for(lambda: host.table.game is not None and ann.view is not None)
     if host.table.to_move == 0:
@@ -290,7 +292,7 @@ async def test_bots_pause_only_while_people_are_seated(make_host, clients):
         await ann.act({"type": "discard", "card": ann.view["hand"][0]})
     game = host.table.game
     assert game.to_move == 1
-    seat, wait = host._next()
+    seat, wait = host.driver.next()
     assert seat == 1 and 0 < wait <= 300.0
     played = len(game.actions)
     await ann.drop()
@@ -329,7 +331,7 @@ async def test_bots_are_shown_every_update(make_host, clients):
     ann = await clients(host, "Ann")
     playing = asyncio.create_task(play_as_bot(ann))
     await wait_for(lambda: host.table.game is not None and len(host.table.game.actions) > 6)
-    tracker = host._bots[1].tracker
+    tracker = await host.driver.worker.call(lambda: copy.deepcopy(host.driver.bots[1].tracker))
     assert tracker.seat == 1  # only observe() sets it, from the bot's own view
     assert tracker.hand_number == host.table.game.hand_number
     playing.cancel()

@@ -33,7 +33,7 @@ async def test_the_bots_of_a_resumed_host_remember_the_hand_under_way():
         HostConfig(resume_game=resumed, resume_seats=seats, bot_level="hard", seed=3)
     )
     try:  # before the host's bots play on (they wait for the event loop)
-        memory = host._bot(1).tracker
+        memory = await host.driver.worker.call(lambda: host.driver.worker.bot(1).tracker)
         assert memory.known == watcher.tracker.known and any(memory.known.values())
         assert memory.avoid == watcher.tracker.avoid and memory.top == watcher.tracker.top
         assert memory.hand_number == 2

@@ -317,7 +317,7 @@ class RaisingBot:
 @pytest.mark.allow_host_errors
 async def test_a_bot_that_raises_is_an_error_and_the_table_goes_on(make_host, clients, host_errors):
     host = await make_host(players=2, bots=1, options=LONG)
-    host._bots[1] = RaisingBot()
+    host.driver.bots[1] = RaisingBot()
     ann = await clients(host, "Ann")
     game = host.table.game
     await play_until(ann, lambda: len(game.actions) > 6)
@@ -469,7 +469,7 @@ class BlindBot:
 @pytest.mark.allow_host_errors
 async def test_a_listener_that_raises_is_an_error_not_silence(make_host, clients, host_errors):
     host = await make_host(players=2, bots=1, options=LONG)
-    host._bots[1] = BlindBot()
+    host.driver.bots[1] = BlindBot()
     ann = await clients(host, "Ann")
     await play_until(ann, lambda: len(host.table.game.actions) > 4)
     failed = [r for r in host_errors if "listener" in r.getMessage()]
