@@ -19,8 +19,7 @@ from typing import Any
 
 from rum500 import cards as C
 from rum500.i18n import _, from_host
-from rum500.rules.melds import IllegalMove, make_meld
-from rum500.tui import describe
+from rum500.tui import describe, moves
 from rum500.tui import hint as hints
 from rum500.tui.changes import Changes
 from rum500.tui.claim import Claim
@@ -729,11 +728,6 @@ class TableModel:
             self.say(text)
         self.on_change()
 
-    def _joker_choices(self, actions: list[dict]) -> list[tuple[str, dict]]:
-        return [
-            (describe.action(a, self.view or {}, self.player_name, self.ascii), a) for a in actions
-        ]
-
     def _submit(self, action: dict) -> None:
         if not self.send:
             self.say(_("Not connected to a table."), error=True)
@@ -759,233 +753,46 @@ class TableModel:
             self.busy = False
             self.on_change()
 
-    def _need_turn(self) -> bool:
-        if self.spectator or self.seat is None:
-            self.say(_("You are watching: spectators do not play."), error=True)
-            return False
-        if not self.my_turn:
-            if self.phase == "hand_over" and self.review.open:
-                self.say(self.review.why_not())
-            elif self.phase == "hand_over":
-                self.say(
-                    _("Waiting for {name} to deal.").format(
-                        name=self.player_name(self.view["turn"] if self.view else None)
-                    )
-                )
-            else:
-                self.say(
-                    _("Wait for your turn: {name} is playing.").format(
-                        name=self.player_name(self.view["turn"] if self.view else None)
-                    ),
-                    error=True,
-                )
-            return False
-        return True
+    def play(self, outcome: moves.Outcome | None) -> None:
+        """Carry out what a move (:mod:`rum500.tui.moves`) came to: send its action, say its
+        line, or ask its question."""
+        if isinstance(outcome, moves.Send):
+            self._submit(outcome.action)
+        elif isinstance(outcome, moves.Say):
+            self.say(outcome.text, error=outcome.error)
+        elif isinstance(outcome, moves.Choose):
+            self.choose(outcome.question, outcome.choices)
+        elif isinstance(outcome, moves.Confirm):
+            action = outcome.action
+            self.ask(outcome.question, lambda: self._submit(action))
 
-    def _need_play_phase(self) -> bool:
-        """Melding, laying off and discarding come after the draw."""
-        if self.phase != "play":
-            self.say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
-            return False
-        return True
+    def _need_turn(self) -> bool:
+        """Whether this seat may play now (else said why)."""
+        why = moves.need_turn(self)
+        self.play(why)
+        return why is None
 
     def draw_stock(self) -> None:
-        if not self._need_turn():
-            return
-        if self.can_draw_stock():
-            self._submit({"type": "draw", "source": "stock"})
-        elif self.phase == "play":
-            self.say(_("You have already drawn this turn."), error=True)
-        elif self.view and self.view["stock"] == 0:
-            self.say(
-                _("The stock is empty: take from the discard pile or end the hand (e)."), error=True
-            )
-        else:
-            self.say(_("You cannot draw now."), error=True)
+        self.play(moves.draw_stock(self))
 
     def take_pile(self) -> None:
         """Take the card at the cursor's depth and every card above it."""
-        if not self._need_turn():
-            return
-        i = self.pile_index()
-        if self.phase != "draw":
-            self.say(_("You have already drawn this turn."), error=True)
-            return
-        if i is None:
-            self.say(_("The discard pile is empty."), error=True)
-            return
-        if i in self.legal_pile_indices():
-            self._submit({"type": "draw", "source": "discard", "index": i})
-            self.zone = Zone.HAND
-            self.pile_cursor = None
-            return
-        card = self.pile()[i]
-        self.say(
-            _(
-                "You may not take {card}: it must be played this turn and no meld or lay-off "
-                "could take it."
-            ).format(card=describe.card_text(card, self.ascii)),
-            error=True,
-        )
+        self.play(moves.take_pile(self))
 
     def meld_selected(self) -> None:
-        if not self._need_turn():
-            return
-        chosen = self.selected_cards()
-        if not self._need_play_phase():
-            return
-        if len(chosen) < 3:
-            self.say(_("Select three or more cards with space, then press m to meld."), error=True)
-            return
-        want = Counter(chosen)
-        ways = [a for a in self.legal("meld") if Counter(a["cards"]) == want]
-        if len(ways) == 1:
-            self._submit(ways[0])
-            self.selected.clear()
-            return
-        if ways:  # a joker that may stand for more than one card: ask which
-            self.choose(_("What does the joker stand for?"), self._joker_choices(ways))
-            return
-        shown = describe.cards_text(chosen, self.ascii)
-        try:
-            make_meld(0, [C.parse(c) for c in chosen], 0)
-        except IllegalMove as e:  # say exactly why, as the rules put it
-            self.say(describe.refusal(str(e), e.template, e.params, self.ascii), error=True)
-            return
-        self.say(
-            _("{cards} may not be melded now: {card} must still be played this turn.").format(
-                cards=shown, card=describe.card_text(self.view["must_play"] or "?", self.ascii)
-            )
-            if self.view and self.view.get("must_play")
-            else _("{cards} may not be melded now.").format(cards=shown),
-            error=True,
-        )
-
-    def _layoff_card(self) -> str | None:
-        chosen = self.selected_cards()
-        if self.choosing_meld_for:
-            return self.choosing_meld_for
-        if len(chosen) == 1:
-            return chosen[0]
-        if not chosen and self.zone == Zone.HAND:
-            return self.cursor_card()
-        return None
+        self.play(moves.meld_selected(self))
 
     def lay_off(self) -> None:
         """Lay off the selected card: on the meld under the cursor, or the only one it fits."""
-        if not self._need_turn():
-            return
-        if not self._need_play_phase():
-            return
-        card = self._layoff_card()
-        if card is None:
-            self.say(_("Select one card with space, then press l to lay it off."), error=True)
-            return
-        fits = [a for a in self.legal("layoff") if a["card"] == card]
-        shown = describe.card_text(card, self.ascii)
-        if not fits:
-            self.choosing_meld_for = None
-            self.say(_("{card} cannot be laid off on any meld now.").format(card=shown), error=True)
-            return
-        melds = self.melds()
-        if self.zone == Zone.MELDS and melds:
-            meld_id = melds[min(self.meld_cursor, len(melds) - 1)]["id"]
-            on = [a for a in fits if a["meld"] == meld_id]
-            if not on:
-                self.say(
-                    _("{card} does not fit that meld; choose another with ←/→.").format(card=shown),
-                    error=True,
-                )
-                return
-            if len(on) > 1:  # a joker: which card it stands for
-                self.choose(_("What does the joker stand for?"), self._joker_choices(on))
-                return
-            action = on[0]
-        elif len({a["meld"] for a in fits}) == 1:
-            if len(fits) > 1:
-                self.choose(_("What does the joker stand for?"), self._joker_choices(fits))
-                return
-            action = fits[0]
-        else:
-            self.choosing_meld_for = card
-            self.zone = Zone.MELDS
-            first = fits[0]["meld"]
-            self.meld_cursor = next(i for i, m in enumerate(melds) if m["id"] == first)
-            self.say(
-                _("Choose the meld for {card} with ←/→, then press l or Enter.").format(card=shown)
-            )
-            return
-        self.choosing_meld_for = None
-        self.selected.clear()
-        self.zone = Zone.HAND
-        self._submit(action)
+        self.play(moves.lay_off(self))
 
     def discard(self) -> None:
-        """Discard the selected card: this ends the turn. With nothing selected, the first d
-        selects the card under the cursor and the second discards it (no discard by a
-        stray cursor)."""
-        if not self._need_turn():
-            return
-        if not self._need_play_phase():
-            return
-        chosen = self.selected_cards()
-        if len(chosen) > 1:
-            self.say(_("Select just one card to discard."), error=True)
-            return
-        card = chosen[0] if chosen else self.cursor_card()
-        if card is None:
-            return
-        if any(a["card"] == card for a in self.legal("discard")):
-            if not chosen:
-                self.zone = Zone.HAND
-                self.selected[card] += 1
-                self.say(
-                    _("Press d again to discard {card} (or select another card).").format(
-                        card=describe.card_text(card, self.ascii)
-                    )
-                )
-                return
-            self.selected.clear()
-            self._submit({"type": "discard", "card": card})
-            return
-        v = self.view or {}
-        if v.get("must_play"):
-            self.say(
-                _("{card} must be played this turn.").format(
-                    card=describe.card_text(v["must_play"], self.ascii)
-                ),
-                error=True,
-            )
-        elif v.get("no_discard") == card:
-            self.say(
-                _(
-                    "You took {card} from the discard pile this turn: you may not discard it again."
-                ).format(card=describe.card_text(card, self.ascii)),
-                error=True,
-            )
-        else:
-            self.say(
-                _("You may not discard {card} now.").format(
-                    card=describe.card_text(card, self.ascii)
-                ),
-                error=True,
-            )
+        """Discard the selected card (the first d with nothing selected selects it)."""
+        self.play(moves.discard(self))
 
     def end_hand(self) -> None:
         """e: end the hand (the stock is empty), after a question that shows its score."""
-        if not self._need_turn():
-            return
-        if self.legal("end_hand"):
-            table, left = self.hand_score()
-            self.ask(
-                _(
-                    "End the hand now? You would score {score:+d} (on the table {table}, in "
-                    "hand -{left}). y = end the hand, n = keep playing"
-                ).format(score=table - left, table=table, left=left),
-                lambda: self._submit({"type": "end_hand"}),
-            )
-        else:
-            self.say(_("You may only end the hand when the stock is empty."), error=True)
+        self.play(moves.end_hand(self))
 
     def deal(self) -> None:
         """n: deal the next hand when it is my deal (during a review: I am ready)."""
@@ -1020,14 +827,7 @@ class TableModel:
 
     def take_back(self) -> None:
         """u: take back my last meld or lay-off of this turn (solo tables only)."""
-        if not self._need_turn():
-            return
-        if self.can_take_back():
-            self._submit({"type": "take_back"})
-        elif not self.solo:
-            self.say(_("Take back is only for a table with no other human."), error=True)
-        else:
-            self.say(_("Nothing to take back this turn: only melds and lay-offs."), error=True)
+        self.play(moves.take_back(self))
 
     def ask(self, question: str, action: Callable[[], None]) -> None:
         """A yes/no question in an overlay; y runs ``action``."""
