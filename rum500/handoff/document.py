@@ -50,8 +50,8 @@ class DocumentError(ValueError):
 
 def table_document(host: Host) -> dict:
     """The document of ``host``'s table as it stands (the match must have started)."""
-    table, server, config = host.table, host.server, host.config
-    game = table.game
+    config = host.config
+    game = host.game()
     if game is None:
         raise DocumentError("the match has not started yet")
     journal = config.journal
@@ -60,14 +60,14 @@ def table_document(host: Host) -> dict:
         "format": FORMAT,
         "version": VERSION,
         "table": host.table_name,
-        "table_id": server.table_id,
+        "table_id": host.table_id,
         "players": game.players,
         "seed": game.seed,
         "options": game.options.to_dict(),
         "deck": game.first_deck,
         "actions": [dict(a) for a in game.actions],
-        "action_seats": list(table.action_seats),
-        "seats": [s.record() for s in server.seats],
+        "action_seats": host.action_seats(),
+        "seats": [s.record() for s in host.seats()],
         "config": {
             "bot_level": config.bot_level,
             "password": config.password,
@@ -78,9 +78,9 @@ def table_document(host: Host) -> dict:
             "failover": config.failover,
             "announce": config.announce,
         },
-        "chat": list(server.chat_log),
+        "chat": host.chat(),
         "match": {"uid": meta.get("uid"), "created_at": meta.get("created_at")},
-        "windows": table.windows(),
+        "windows": host.windows(),
     }
 
 

@@ -118,15 +118,15 @@ class Failover:
         self._watcher: asyncio.Task | None = None
         with contextlib.suppress(RuntimeError):  # no event loop: nothing to watch
             self._watcher = asyncio.get_running_loop().create_task(self._watch())
-        host.server.on_message["standby_ready"] = self._on_ready
-        host.server.on_message["standby_ack"] = self._on_ack
+        host.on_message("standby_ready", self._on_ready)
+        host.on_message("standby_ack", self._on_ack)
         self._held_since: float | None = None  # the clients' updates wait for an ack since
         #: a standby dropped for not answering (its connection, when): passed over until
         #: that connection is heard from again
         self._passed_over: tuple[Connection, float] | None = None
-        host.server.on_change.append(self.check)
-        host.table.listeners.append(lambda events: self.sync())  # before anyone is told
-        host.server.on_events.append(lambda by, events: self.sync())  # a ready, a pass
+        host.on_change(self.check)
+        host.on_applied(lambda events: self.sync())  # before anyone is told
+        host.on_told(lambda by, events: self.sync())  # a ready, a pass
         self.check()
 
     # ------------------------------------------------------------------ choosing
@@ -134,8 +134,7 @@ class Failover:
     @property
     def armed(self) -> bool:
         """Whether this table wants a standby now (mode and people seated)."""
-        server = self.host.server
-        if self.closed or server.state != "playing" or self.mode == "off":
+        if self.closed or self.host.state != "playing" or self.mode == "off":
             return False
         if self.mode == "on":
             return self.people() >= 2
@@ -143,11 +142,11 @@ class Failover:
 
     def people(self) -> int:
         """Seats taken by people (not bots), the host's own player included."""
-        return sum(1 for s in self.host.server.seats if s.taken and not s.bot)
+        return sum(1 for s in self.host.seats() if s.taken and not s.bot)
 
     def others(self) -> int:
         """People seated besides the host's own player (a headless host has none)."""
-        seats = self.host.server.seats
+        seats = self.host.seats()
         mine = self.host.seat
         own = mine is not None and seats[mine].taken and not seats[mine].bot
         return self.people() - (1 if own else 0)
@@ -159,7 +158,7 @@ class Failover:
         passed = self._passed_over
         return [
             s.index
-            for s in self.host.server.seats
+            for s in self.host.seats()
             if s.can_host
             and s.index != self.host.seat
             and not (passed is not None and s.conn is passed[0] and s.conn.heard <= passed[1])
@@ -167,7 +166,7 @@ class Failover:
 
     def check(self) -> None:
         """Choose (again) when needed: on every change at the table."""
-        if self.closed or self.host.server.frozen is not None:
+        if self.closed or self.host.frozen is not None:
             return
         if not self.armed:
             if self.standby_seat is not None:
@@ -180,7 +179,7 @@ class Failover:
                 self._drop("nobody else can hold a share")
             self._say_note()
             return
-        conn = self.host.server.seat_conn(self.standby_seat)
+        conn = self.host.connection_of(self.standby_seat)
         if not seats and self.standby_seat is None:
             pass  # nobody can stand by yet
         elif self.standby_seat not in seats or conn is not self._conn:
@@ -203,23 +202,21 @@ class Failover:
         self._sealer = None
         self._release()
         self.standby_seat = seat
-        self._conn = self.host.server.seat_conn(seat) if seat is not None else None
+        self._conn = self.host.connection_of(seat) if seat is not None else None
         if self._conn is None:
             self.standby_seat = None
             return
         log.info("asking seat %d to stand by (epoch %d)", seat, self.epoch)
-        self._conn.send(
-            {"type": "standby_ask", "id": self.epoch, "table_id": self.host.server.table_id}
-        )
+        self._conn.send({"type": "standby_ask", "id": self.epoch, "table_id": self.host.table_id})
 
     def _drop(self, why: str) -> None:
         """The standby of now is no longer: tell it and everyone."""
         if self._conn is not None and not self._conn.closed:
             self._conn.send({"type": "standby_end", "id": self.epoch})
-        self.host.server.broadcast({"type": "standby", "epoch": self.epoch, "seat": None})
+        self.host.broadcast({"type": "standby", "epoch": self.epoch, "seat": None})
         log.info("no standby (%s)", why)
         self._release()
-        if self.host.server.state != "playing":
+        if self.host.state != "playing":
             self._voters = None  # the match is over: nothing left to take over
         self.standby_seat, self._conn, self._ready, self._sealer = None, None, False, None
         self.holders, self._told = [], set()
@@ -233,7 +230,7 @@ class Failover:
         self._ready = True
         self.standby_addresses, self.standby_port = msg["addresses"], msg["port"]
         self.holders = self._holders_now()
-        server = self.host.server
+        host = self.host
         key = new_key()
         holders = len(self.holders)
         shares = split(key, max(2, holders), 2)
@@ -252,21 +249,21 @@ class Failover:
             }
         )
         for seat, share in zip(self.holders, shares, strict=False):
-            holder = server.seat_conn(seat)
+            holder = host.connection_of(seat)
             if holder is not None:
                 holder.send(
                     {
                         "type": "share",
                         "epoch": self.epoch,
-                        "table_id": server.table_id,
+                        "table_id": host.table_id,
                         "share": share,
                     }
                 )
         self._told = set()
         self._tell_newcomers()
-        holder_conns = [c for c in map(server.seat_conn, self.holders) if c is not None]
+        holder_conns = [c for c in map(host.connection_of, self.holders) if c is not None]
         self._voters = (conn, holder_conns, quorum)
-        self._sealer = Sealer(key, f"{server.table_id}/{self.epoch}")
+        self._sealer = Sealer(key, f"{host.table_id}/{self.epoch}")
         self._seq = 0
         document = table_document(self.host)
         chunks = encode_chunks(document, STANDBY_CHUNK)
@@ -274,7 +271,7 @@ class Failover:
             self._record({"k": "doc", "part": k, "parts": len(chunks), "data": chunk})
         self._sent = len(document["actions"])
         self._seats = document["seats"]
-        self._windows = self.host.table.windows(timed=False)
+        self._windows = self.host.windows(timed=False)
         log.info(
             "seat %d stands by at port %d (epoch %d, %d holders)",
             self.standby_seat,
@@ -285,7 +282,7 @@ class Failover:
         self._say_note()  # "if this host goes, Bea's machine takes the table over"
 
     def _tell_newcomers(self) -> None:
-        server = self.host.server
+        host = self.host
         seat = self.standby_seat
         if seat is None:
             return
@@ -293,16 +290,17 @@ class Failover:
             "type": "standby",
             "epoch": self.epoch,
             "seat": seat,
-            "name": server.seats[seat].name,
-            "table_id": server.table_id,
+            "name": host.seats()[seat].name,
+            "table_id": host.table_id,
             "addresses": self.standby_addresses,
             "port": self.standby_port,
         }
-        for conn in list(server.conns):
+        conns = host.connections()
+        for conn in conns:
             if conn not in self._told:
                 self._told.add(conn)
                 conn.send(message)
-        self._told &= server.conns
+        self._told &= conns
 
     # ------------------------------------------------------------------ the stream
 
@@ -313,8 +311,8 @@ class Failover:
         players are told of them)."""
         if self._sealer is None or self._conn is None or self._conn.closed:
             return
-        table = self.host.table
-        game = table.game
+        host = self.host
+        game = host.game()
         if game is None:
             return
         n = len(game.actions)
@@ -322,17 +320,17 @@ class Failover:
             self._record({"k": "trim", "n": n})
             self._sent = n
         for k in range(self._sent, n):
-            seat = table.action_seats[k] if k < len(table.action_seats) else None
+            seat = host.action_seat(k)
             self._record({"k": "act", "seat": seat, "action": dict(game.actions[k])})
         self._sent = n
-        seats = [s.record() for s in self.host.server.seats]
+        seats = [s.record() for s in self.host.seats()]
         if seats != self._seats:
             self._seats = seats
             self._record({"k": "seats", "seats": seats})
-        windows = table.windows(timed=False)
+        windows = host.windows(timed=False)
         if windows != self._windows:  # a window opened or closed, a ready, a pass
             self._windows = windows
-            self._record({"k": "win", "windows": table.windows()})
+            self._record({"k": "win", "windows": host.windows()})
 
     def _record(self, record: dict) -> None:
         """Send the standby one sealed record; nobody else hears from the host until the
@@ -342,7 +340,7 @@ class Failover:
         sealed = self._sealer.seal(self._seq, data)
         self._conn.send({"type": "standby_log", "id": self.epoch, "seq": self._seq, "data": sealed})
         self._seq += 1
-        self.host.server.hold(self._conn)
+        self.host.hold(self._conn)
         if self._held_since is None:
             self._held_since = time.monotonic()
 
@@ -354,7 +352,7 @@ class Failover:
 
     def _release(self) -> None:
         self._held_since = None
-        self.host.server.release()
+        self.host.release()
 
     # ------------------------------------------------------------------ one host at a time
 
@@ -370,8 +368,8 @@ class Failover:
             now = time.monotonic()
             if now - pinged >= ARMED_PING:
                 pinged = now  # a voter's connection is a seat's, or closed (sends nothing)
-                ping = self.host.server.ping_frame()
-                for seat in self.host.server.seats:
+                ping = self.host.ping_frame()
+                for seat in self.host.seats():
                     if seat.can_host and seat.conn is not None:
                         seat.conn.send_frame(ping)
             if self.standby_seat is None and self.armed and self._passed_over is not None:
@@ -416,7 +414,7 @@ class Failover:
         table), so that the table never has two hosts; every client still here follows it
         to the standby."""
         host = self.host
-        name = host.server.seats[self.standby_seat].name if self.standby_seat is not None else "?"
+        name = host.seats()[self.standby_seat].name if self.standby_seat is not None else "?"
         log.warning(
             "cut off from the table: no word from the standby (%s) and the share holders "
             "for %.0f s; this host stops serving and the standby takes the table over",
@@ -426,7 +424,7 @@ class Failover:
         self.cut_off = True
         self.closed = True
         self._sealer = None
-        host.server.frozen = "this host was cut off from the table: it moves to the standby"
+        host.freeze("this host was cut off from the table: it moves to the standby")
         await host.abandon()
         for callback in list(self.on_cut_off):
             callback()
@@ -434,7 +432,7 @@ class Failover:
     # ------------------------------------------------------------------ the lobby's note
 
     def _say_note(self) -> None:
-        server = self.host.server
+        host = self.host
         people = self.people()
         params: dict[str, str] = {}
         if people < 2:
@@ -444,23 +442,26 @@ class Failover:
         elif self.others() < 2 and self.mode == "auto":
             template = NOTES["two"] if people == 2 else NOTES["off"]
         elif self.standby_seat is not None and self._ready:
-            params = {"name": server.seats[self.standby_seat].name or "?"}
+            params = {"name": host.seats()[self.standby_seat].name or "?"}
             template = NOTES["armed"] if self.holders else NOTES["two_on"]
         elif self.mode == "auto" and len(self.candidates()) == 1:
             template = NOTES["alone"]
         else:
             template = NOTES["waiting"]
         note = template.format(**params) if "{" in template else template
-        server.lobby_extra["failover"] = {
-            "mode": self.mode,
-            "armed": self.armed,
-            "note": note,
-            "template": template,
-            "params": params if "{" in template else {},
-        }
+        host.set_in_lobby(
+            "failover",
+            {
+                "mode": self.mode,
+                "armed": self.armed,
+                "note": note,
+                "template": template,
+                "params": params if "{" in template else {},
+            },
+        )
         if note != self._note:
             self._note = note
-            server.broadcast(server.lobby_message())
+            host.tell_lobby()
 
     def close(self) -> None:
         self.closed = True

@@ -44,8 +44,8 @@ class TableMover:
     def __init__(self, host: Host) -> None:
         self.host = host
         self._waiting: dict[int, tuple[int, asyncio.Future]] = {}  # id -> (seat, answer)
-        host.server.on_message["handoff_ready"] = self._answer
-        host.server.on_message["handoff_failed"] = self._answer
+        host.on_message("handoff_ready", self._answer)
+        host.on_message("handoff_failed", self._answer)
         self.moved_to: tuple[list[str], int] | None = None
 
     def successors(self) -> list[tuple[int, str]]:
@@ -53,13 +53,13 @@ class TableMover:
         the host's own player excepted."""
         return [
             (s.index, s.name or "")
-            for s in self.host.server.seats
+            for s in self.host.seats()
             if s.can_host and s.index != self.host.seat
         ]
 
     def seat_named(self, name: str) -> int | None:
         """The seat of the player called ``name`` (case does not matter), or None."""
-        for s in self.host.server.seats:
+        for s in self.host.seats():
             if s.name is not None and s.name.lower() == name.strip().lower():
                 return s.index
         return None
@@ -71,15 +71,15 @@ class TableMover:
         the table went. ``leave_to_bot``: the host's own player leaves, a bot plays the seat
         at the new host (else the player keeps it and follows as a guest). Raises
         :class:`HandoffError` (the table goes on here)."""
-        host, server = self.host, self.host.server
-        if self.moved_to is not None or server.frozen is not None:
+        host = self.host
+        if self.moved_to is not None or host.frozen is not None:
             raise HandoffError("a handoff is already under way")
         if seat not in dict(self.successors()):
             raise HandoffError(
                 f"seat {seat} cannot take the table: choose a connected player whose "
                 "rum500 can host"
             )
-        conn = server.seat_conn(seat)
+        conn = host.connection_of(seat)
         assert conn is not None
         try:
             document = table_document(host)
@@ -90,7 +90,7 @@ class TableMover:
         ident = next(_ids)
         answer: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiting[ident] = (seat, answer)
-        server.frozen = FROZEN
+        host.freeze(FROZEN)
         try:
             chunks = encode_chunks(document)
             for k, chunk in enumerate(chunks):
@@ -101,8 +101,7 @@ class TableMover:
             if reply["type"] == "handoff_failed":
                 raise HandoffError(f"{conn.name} could not take the table: {reply['message']}")
         except BaseException as e:
-            server.frozen = None
-            host.driver.wake()
+            host.thaw()
             why = "no answer" if isinstance(e, TimeoutError) else str(e)
             host.notice(
                 "handoff_failed",
@@ -121,7 +120,7 @@ class TableMover:
         if note is not None:
             note(f"handed over to {conn.name} at {', '.join(where[0])} port {where[1]}")
         log.info("the table moved to %s (port %d)", ", ".join(where[0]), where[1])
-        server.move(*where)
+        host.move_to(*where)
         await host.close()
         return where
 

@@ -9,14 +9,16 @@ import json
 import logging
 import secrets
 import socket
+from collections.abc import Callable
 from typing import Any
 
 from net.protocol import PROTOCOL_VERSION
-from net.server import Server
+from net.server import Connection, Seat, Server
 from rum500.host.addresses import connectable, lan_addresses, lan_hosts
 from rum500.host.config import HostConfig
 from rum500.host.seats import SeatDriver
 from rum500.host.table import GameTable
+from rum500.rules import Game
 
 log = logging.getLogger("rum500.host")
 
@@ -135,6 +137,110 @@ class Host:
             announcer, self.announcer = self.announcer, None
             with contextlib.suppress(Exception):
                 await announcer.close()
+
+    # ------------------------------------------------------------------ the public surface
+    # What the handoff room (rum500/handoff) and the runners build on: they never reach
+    # into the server's or the table's fields.
+
+    @property
+    def state(self) -> str:
+        """``lobby``, ``playing`` or ``finished`` (:mod:`net.server`)."""
+        return self.server.state
+
+    def seats(self) -> list[Seat]:
+        """The seats in order (who sits, a bot or not, connected or away, can host)."""
+        return list(self.server.seats)
+
+    def connection_of(self, seat: int | None) -> Connection | None:
+        """The connection of ``seat`` (None when away, a bot, or no such seat)."""
+        return self.server.seat_conn(seat)
+
+    def connections(self) -> set[Connection]:
+        """Every connection identified now (seated players and spectators)."""
+        return set(self.server.conns)
+
+    @property
+    def frozen(self) -> str | None:
+        """Why the table takes no action now (a handoff under way), or None."""
+        return self.server.frozen
+
+    def freeze(self, reason: str) -> None:
+        """Refuse every action (with ``reason``) and play no seat until :meth:`thaw`."""
+        self.server.frozen = reason
+
+    def thaw(self) -> None:
+        """Take actions again (a handoff that failed) and play the host's seats on."""
+        self.server.frozen = None
+        self.driver.wake()
+
+    def on_applied(self, callback: Callable[[list[dict]], None]) -> None:
+        """Call ``callback(events)`` after each start and each applied action or take-back,
+        before anyone is told of it."""
+        self.table.listeners.append(callback)
+
+    def on_told(self, callback: Callable[[int | None, list[dict]], None]) -> None:
+        """Call ``callback(by, events)`` once every connection was sent an update."""
+        self.server.on_events.append(callback)
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after any change of the seats, the connections or the state."""
+        self.server.on_change.append(callback)
+
+    def on_message(self, kind: str, handler: Callable[[Connection, dict], None]) -> None:
+        """Hand the client messages of type ``kind`` (declared in net.protocol) to
+        ``handler(connection, message)``."""
+        self.server.on_message[kind] = handler
+
+    def broadcast(self, message: dict) -> None:
+        """Send ``message`` to every connection."""
+        self.server.broadcast(message)
+
+    def tell_lobby(self) -> None:
+        """Send everyone the lobby message again (after :meth:`set_in_lobby`)."""
+        self.server.broadcast(self.server.lobby_message())
+
+    def chat(self) -> list[dict]:
+        """The chat said at this table so far (a handed-over table takes it along)."""
+        return list(self.server.chat_log)
+
+    def set_in_lobby(self, key: str, value: object) -> None:
+        """Put ``key`` in the lobby message from now on (sent with the next one)."""
+        self.server.lobby_extra[key] = value
+
+    def hold(self, conn: Connection) -> None:
+        """Hold every update but ``conn``'s until :meth:`release` (a standby's ack)."""
+        self.server.hold(conn)
+
+    def release(self) -> None:
+        """Send the updates held since :meth:`hold`."""
+        self.server.release()
+
+    def ping_frame(self) -> bytes:
+        """A ``ping`` frame, packed, to send to some connections."""
+        return self.server.ping_frame()
+
+    def move_to(self, addresses: list[str], port: int) -> None:
+        """The table now lives at ``addresses``/``port``: tell every connection and stop
+        listening (``moved``); :meth:`close` after."""
+        self.server.move(addresses, port)
+
+    def windows(self, timed: bool = True) -> dict:
+        """The open review and claim windows, as a table document carries them
+        (:meth:`GameTable.windows`)."""
+        return self.table.windows(timed)
+
+    def game(self) -> Game | None:
+        """The match (None before it starts); read it, never apply to it."""
+        return self.table.game
+
+    def action_seat(self, k: int) -> int | None:
+        """Who played the match's action ``k`` (None: the host's own, or no such action)."""
+        seats = self.table.action_seats
+        return seats[k] if 0 <= k < len(seats) else None
+
+    def action_seats(self) -> list[int | None]:
+        """Who played each of the match's actions (None: the host's own close_claims)."""
+        return list(self.table.action_seats)
 
     # ------------------------------------------------------------------ internals
 
