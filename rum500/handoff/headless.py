@@ -39,6 +39,7 @@ from rum500.bots import make_bot
 from rum500.claims import answering
 from rum500.handoff.guest import Guest
 from rum500.handoff.planned import HandoffError, TableMover
+from rum500.host.addresses import parse_address
 from rum500.host.narrate import describe_event
 from rum500.rules import Options
 
@@ -58,8 +59,6 @@ def say(line: str) -> None:
 async def where_is(table: str, timeout: float) -> tuple[str, int, str | None]:
     """``HOST:PORT`` (its table id unknown: None), or the address and the id of the LAN
     table with that name or id."""
-    from rum500.tui.connection import parse_address
-
     where = parse_address(table)
     if where is not None:
         return (*where, None)

@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from net.client import ActionRefused, Client, ClientError, ConnectionLost, HandshakeError
+from rum500.host.addresses import address_key, parse_address  # noqa: F401 (the screens import it here)
 from rum500.i18n import _
 from rum500.rules import Options
 from rum500.tui import tokens
@@ -53,27 +54,6 @@ class RumClient(Client):
 
 class SessionError(Exception):
     """Joining failed; ``str()`` is a message for the player."""
-
-
-def parse_address(text: str) -> tuple[str, int] | None:
-    """``"host:port"`` or ``"[::1]:port"`` → (host, port); None when it is not an address."""
-    text = text.strip()
-    if text.startswith("["):
-        host, sep, rest = text[1:].partition("]")
-        if not sep or not rest.startswith(":"):
-            return None
-        port_text = rest[1:]
-    else:
-        host, sep, port_text = text.rpartition(":")
-        if not sep or not host or ":" in host:
-            return None
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        return None
-    return host, int(port_text)
-
-
-def address_key(host: str, port: int) -> str:
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def save_token(client: Client) -> None:
