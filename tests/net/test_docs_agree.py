@@ -362,7 +362,7 @@ async def test_ping_and_pong_carry_the_newest_seq(make_host):
 async def test_a_call_or_pass_names_its_discard_by_claim_on(hosts):
     assert "**`on` names the discard a call or a pass answers**" in DOC
     from rum500.host import HostConfig, start_host
-    from tests.net.claim_tables import claim_position
+    from tests.host.claim_tables import claim_position
 
     game = claim_position()
     seats = [{"name": n, "token": f"token-{i}", "bot": False} for i, n in enumerate("ABC")]
@@ -437,7 +437,7 @@ async def test_the_password_wait_is_counted_from_the_failure(make_host):
 async def test_seq_starts_again_at_a_new_host(hosts):
     assert "**`seq` starts again at each new host.**" in DOC
     from rum500.host import HostConfig, start_host
-    from tests.net.claim_tables import claim_position
+    from tests.host.claim_tables import claim_position
 
     seats = [{"name": n, "token": f"token-{i}", "bot": False} for i, n in enumerate("ABC")]
     for _ in range(2):  # a match at one host, then at the next: seq 1 at each

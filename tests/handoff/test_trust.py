@@ -19,8 +19,8 @@ import pytest
 from net.vault import KEY_BYTES, Opener, VaultError, combine, key_check
 from rum500.handoff import TableMover
 from rum500.handoff.document import decode_chunks, host_from_document
-from tests.net.test_failover import Table
-from tests.net.test_handoff import lost, table_of_three
+from tests.handoff.test_failover import Table
+from tests.handoff.test_handoff import lost, table_of_three
 from tests.net.util import wait_for
 
 

@@ -13,8 +13,8 @@ import pytest
 from rum500.bots.calls import MIN_REACTION
 from rum500.host import HostConfig, start_host
 from rum500.rules import Game, Options, Phase
-from tests.net.claim_tables import CALLS, claim_position, frozen, view_where
-from tests.net.claim_tables import seated as seat_table
+from tests.host.claim_tables import CALLS, claim_position, frozen, view_where
+from tests.host.claim_tables import seated as seat_table
 from tests.net.util import synced, wait_for
 from tests.rules.positions import position
 

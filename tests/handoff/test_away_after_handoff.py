@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from net.client import Client
 from rum500.handoff import Guest, TableMover
-from tests.net.test_handoff import lost, table_of_three
+from tests.handoff.test_handoff import lost, table_of_three
 from tests.net.util import wait_for
 
 

@@ -14,8 +14,8 @@ from net.vault import split
 from rum500.handoff import Guest, Room
 from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Options
+from tests.handoff.test_handoff import lost, mine
 from tests.net.test_cli import HOST
-from tests.net.test_handoff import lost, mine
 from tests.net.util import wait_for
 
 

@@ -13,9 +13,9 @@ import sys
 import pytest
 
 from net.client import ConnectionLost
+from tests.handoff.test_failover import Table
+from tests.handoff.test_handoff import lost
 from tests.net.test_cli import HOST, env, host_errors
-from tests.net.test_failover import Table
-from tests.net.test_handoff import lost
 from tests.net.util import wait_for
 
 

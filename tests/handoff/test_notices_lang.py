@@ -17,7 +17,7 @@ from rum500.host import HostConfig, start_host
 from rum500.i18n import N_, set_language
 from rum500.rules import Options
 from rum500.tui.model import TableModel
-from tests.net.test_failover import Table
+from tests.handoff.test_failover import Table
 from tests.net.util import wait_for
 
 

@@ -1,5 +1,5 @@
-"""A "Rummy!" table for the claim-window tests (tests/net/test_claims.py,
-tests/net/test_bot_calls.py): a position where 7♦ can be called, and a host seated from it."""
+"""A "Rummy!" table for the claim-window tests (tests/host/test_claims.py,
+tests/host/test_bot_calls.py): a position where 7♦ can be called, and a host seated from it."""
 
 from __future__ import annotations
 

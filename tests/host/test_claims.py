@@ -15,7 +15,7 @@ from net.client import ActionRefused, Client, HandshakeError
 from rum500.claims import ClaimWindow, check_window
 from rum500.host import HostConfig, start_host
 from rum500.rules import Game, IllegalMove, Options, Phase
-from tests.net.claim_tables import (
+from tests.host.claim_tables import (
     CALLS,
     KnowsAll,
     claim_position,

@@ -177,9 +177,9 @@ async def test_the_countdown_is_zero_while_a_bot_plays_the_seat(make_host, clien
     await wait_for(lambda: ann.view is not None)
     seat = ann.seat
     await ann.drop()
-    watcher = await clients(host, "Wes", spectate=True)
     game = host.table.game
-    n = len(game.actions)
+    n = len(game.actions)  # before Wes comes: every update he is sent is of a later action
+    watcher = await clients(host, "Wes", spectate=True)
     msg = await next_state(watcher, lambda m: m["by"] == seat)
     assert len(game.actions) > n
     assert msg["view"]["takeover"] == [0.0 if s == seat else None for s in range(2)]

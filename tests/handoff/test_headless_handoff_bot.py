@@ -9,8 +9,8 @@ import re
 
 from net.client import Client
 from rum500.handoff import Guest
+from tests.handoff.test_handoff import lost
 from tests.net.test_cli import HOST, env
-from tests.net.test_handoff import lost
 from tests.net.util import read_lines, wait_for
 
 

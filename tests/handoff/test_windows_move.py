@@ -15,10 +15,10 @@ from net.client import Client
 from rum500.handoff import Guest, TableMover
 from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Options
-from tests.net.claim_tables import KnowsAll
-from tests.net.test_failover import Table, crash
-from tests.net.test_handoff import lost
-from tests.net.test_review import play_to_review
+from tests.handoff.test_failover import Table, crash
+from tests.handoff.test_handoff import lost
+from tests.host.claim_tables import KnowsAll
+from tests.host.test_review import play_to_review
 from tests.net.util import wait_for
 
 REVIEW = 600.0
