@@ -130,6 +130,7 @@ class Game(Checks, Scoring):
         self._legal: list[tuple] | None = None  # legal_moves() of this position, or None
         self._legal_dicts: list[dict] | None = None
         self._undo: list[tuple] = []  # what each of the last actions changed (see pop)
+        self._seats: list[int | None] | None = []  # see action_seats; None: not known yet
         self._table: tuple | None = None  # see _table_spots
         self._deal(None if deck is None else first_order(deck, self._deck(), self._own_rng()))
 
@@ -227,6 +228,7 @@ class Game(Checks, Scoring):
         if not isinstance(action, dict):
             raise IllegalMove("an action is a map with a 'type'")
         kind = action.get("type")
+        mover = self.turn
         if not isinstance(kind, str):
             raise IllegalMove("an action is a map with a 'type'")
         if self.phase is Phase.GAME_OVER:
@@ -251,6 +253,10 @@ class Game(Checks, Scoring):
             del self._undo[:-UNDO_KEPT]
         self._legal = self._legal_dicts = None
         self.actions.append(shared(normal))
+        if self._seats is not None:
+            self._seats.append(
+                normal["seat"] if kind == "rummy" else None if kind == "close_claims" else mover
+            )
         return events
 
     def apply_move(self, move: tuple, undo: bool = True) -> list[dict]:
@@ -262,6 +268,9 @@ class Game(Checks, Scoring):
         ``undo=False`` (playouts on a copy) saves nothing for :meth:`pop`, which then
         replays the match instead."""
         kind = move[0]
+        seats = self._seats
+        if seats is not None:
+            seats.append(self.turn if kind != MOVE_CLOSE_CLAIMS else None)
         if not undo:
             if self._undo:
                 self._undo.clear()
@@ -701,6 +710,7 @@ class Game(Checks, Scoring):
         g.claim_from = d.get("claim_from")
         g._legal = g._legal_dicts = None
         g._undo = []
+        g._seats = None  # rebuilt by replay when asked (not part of the stored position)
         g._table = None
         if (g.phase is Phase.CLAIM) != (g.claim_from is not None) or (
             g.claim_from is not None
@@ -732,6 +742,19 @@ class Game(Checks, Scoring):
             g.apply(a)
         return g
 
+    def action_seats(self) -> list[int | None]:
+        """Who played each action of :attr:`actions`, in order (a new list): the seat to move
+        (the dealer for a ``deal``), the caller of a "Rummy!" (its ``seat``), None for a
+        ``close_claims`` (the host's). Kept by :meth:`apply`, :meth:`apply_move`,
+        :meth:`pop` and :meth:`copy`; a game restored by :meth:`from_dict` learns it once by
+        replaying its actions (it is not part of the stored position)."""
+        if self._seats is None:
+            replay = Game.replay(
+                self.players, self.seed, self.actions, self.options, self.first_deck
+            )
+            self._seats = replay._seats
+        return list(self._seats)  # type: ignore[arg-type]
+
     def copy(self) -> Game:
         """An independent game in the same position (the action list included), copied
         directly (not through :meth:`to_dict`). Its :meth:`pop` replays for the actions
@@ -749,6 +772,7 @@ class Game(Checks, Scoring):
         kept = self._table  # (its lists are replaced, never changed in place: shared)
         g._table = (g.melds, kept[1]) if kept is not None and kept[0] is self.melds else None
         g._undo = []
+        g._seats = list(self._seats) if self._seats is not None else None
         return g
 
     def pop(self) -> dict:
@@ -765,6 +789,8 @@ class Game(Checks, Scoring):
             raise IllegalMove("there is no action to take back")
         if self._undo:
             self._restore(self._undo.pop())
+            if self._seats is not None:
+                self._seats.pop()
             return self.actions.pop()
         last = dict(self.actions[-1])
         before = Game.replay(
