@@ -186,7 +186,6 @@ class SeatDriver:
         if server.state != PLAYING or table.to_move is None or server.frozen is not None:
             return None
         seat = server.seats[table.to_move]
-        now = time.monotonic()
         if table.review_open:  # the dealer deals when every connected human is ready, or at
             return seat.index, table.review_left() if table.waiting() else 0.0  # the timeout
         if table.claim_open:  # "Rummy!" calls: bots' calls, then the host closes the window
@@ -194,9 +193,8 @@ class SeatDriver:
             return seat.index, table.claim_due()
         if seat.bot:
             return seat.index, self.config.bot_delay if self._humans_seated() else 0.0
-        if seat.conn is None and self.config.takeover_after is not None:
-            since = seat.away_since if seat.away_since is not None else now
-            wait = max(0.0, since + self.config.takeover_after - now)
+        wait = table.takeover_clock.wait(seat)
+        if wait is not None:
             if wait > 0:
                 return seat.index, wait
             return seat.index, self.config.bot_delay if self._humans_seated() else 0.0

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -15,6 +14,8 @@ import msgpack
 from net.server import Server
 from rum500.claims import ClaimWindow
 from rum500.host.config import MAX_RESULTS, SEED_OPTIONS, HostConfig
+from rum500.host.review import ReviewWindow
+from rum500.host.takeover import Takeover
 from rum500.rules import Game, IllegalMove, Options, Phase
 
 log = logging.getLogger("rum500.host")
@@ -61,8 +62,9 @@ class GameTable:
         #: the server, once hosting: who is seated, connected, away (set by start_host)
         self.server: Server | None = None
         #: the hand-end review: seats that said ready, and when the host deals anyway
-        self.ready: set[int] = set()
-        self.review_until: float | None = None
+        self.review = ReviewWindow(config.review_timeout)
+        #: the takeover countdown of away players' seats
+        self.takeover_clock = Takeover(config.takeover_after)
         #: "Rummy!" calls (option): the window after each discard (rum500/claims.py)
         self.claim_window = ClaimWindow(config.claim_window)
         #: after a move, the players who were here at the old host and have not rejoined
@@ -167,8 +169,7 @@ class GameTable:
         if game.phase is Phase.HAND_OVER:
             self._open_review()
         else:
-            self.ready.clear()
-            self.review_until = None
+            self.review.close()
         self._tell(events)
         return events
 
@@ -218,9 +219,8 @@ class GameTable:
         at = len(game.actions)
         review, claim = windows.get("review"), windows.get("claim")
         if self.review_open and isinstance(review, dict) and review.get("at") == at:
-            self.ready = _seats_in(review.get("ready"), self.seats)
             left = _seconds_in(review.get("seconds_left"), self.config.review_timeout)
-            self.review_until = time.monotonic() + left
+            self.review.carry(_seats_in(review.get("ready"), self.seats), left)
         carried = False
         if self.claim_open and isinstance(claim, dict) and claim.get("at") == at:
             left = _seconds_in(claim.get("seconds_left"), self.claim_window.length)
@@ -229,11 +229,24 @@ class GameTable:
         if carried or (self.review_open and isinstance(review, dict) and review.get("at") == at):
             self.rejoining = _seats_in(windows.get("present"), self.seats)
 
-    # -- the hand-end review
+    # -- the hand-end review (rum500/host/review.py)
+
+    @property
+    def ready(self) -> set[int]:
+        """The seats that said ready in the open review."""
+        return self.review.ready
+
+    @property
+    def review_until(self) -> float | None:
+        """When the host deals anyway (``time.monotonic``), None with no review open."""
+        return self.review.until
+
+    @review_until.setter
+    def review_until(self, value: float | None) -> None:
+        self.review.until = value
 
     def _open_review(self) -> None:
-        self.ready.clear()
-        self.review_until = time.monotonic() + max(0.0, self.config.review_timeout)
+        self.review.open()
 
     @property
     def review_open(self) -> bool:
@@ -243,7 +256,7 @@ class GameTable:
         """The seats the review waits for: connected human players who have not said ready."""
         if not self.review_open:
             return []
-        return [s for s in self.humans() if s not in self.ready]
+        return self.review.waiting(self.humans())
 
     def humans(self) -> list[int]:
         """The seats of the connected human players — and, while a window carried across a
@@ -272,17 +285,16 @@ class GameTable:
 
     def review_left(self) -> float:
         """Seconds until the host deals anyway (0.0 when no review is open)."""
-        if not self.review_open or self.review_until is None:
+        if not self.review_open:
             return 0.0
-        return max(0.0, self.review_until - time.monotonic())
+        return self.review.left()
 
     def _ready(self, seat: int) -> list[dict]:
         assert self.game is not None
         if self.game.phase is not Phase.HAND_OVER:
             raise IllegalMove("ready is only for the end of a hand")
-        if seat in self.ready:
+        if not self.review.say_ready(seat):
             return []  # said twice: nothing new
-        self.ready.add(seat)
         return [{"type": "ready", "seat": seat}]
 
     # -- take back
@@ -348,18 +360,9 @@ class GameTable:
         """Per seat: seconds until a bot plays the seat of an away player (0.0 while it does);
         None for a present player or a bot, and for every seat when takeover is off or the
         match is over."""
-        after = self.config.takeover_after
-        if self.server is None or after is None or self.finished:
+        if self.server is None or self.config.takeover_after is None or self.finished:
             return [None] * self.seats
-        now = time.monotonic()
-        out: list[float | None] = []
-        for s in self.server.seats:
-            if s.taken and not s.bot and s.conn is None:
-                since = s.away_since if s.away_since is not None else now
-                out.append(round(max(0.0, since + after - now), 1))
-            else:
-                out.append(None)
-        return out
+        return self.takeover_clock.countdown(self.server.seats)
 
     def seats_changed(self, seats: list[dict]) -> None:
         self.names = [s["name"] or f"seat {i}" for i, s in enumerate(seats)]
