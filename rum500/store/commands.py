@@ -157,9 +157,7 @@ def run_salvage(args: argparse.Namespace) -> int:
     except StoreError as e:
         return fail(e.said())
     except (sqlite3.Error, OSError) as e:
-        return fail(
-            _("cannot write {file}: {why}").format(file=target, why=_(describe(e, target)))
-        )
+        return fail(_("cannot write {file}: {why}").format(file=target, why=_(describe(e, target))))
     saved = [r for r in report if r["new_id"]]
     for r in report:
         game, new = r["game_id"], r["new_id"]
