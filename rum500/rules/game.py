@@ -71,6 +71,7 @@ from rum500.rules.notation import (
 from rum500.rules.options import Options, hand_size
 from rum500.rules.refusals import MAX_MELD_CARDS, Checks, wrong_phase
 from rum500.rules.scoring import Scoring
+from rum500.rules.undo import Undo
 
 __all__ = [
     "MAX_MELD_CARDS",
@@ -96,7 +97,7 @@ _DRAW = Phase.DRAW
 _PLAY = Phase.PLAY
 
 
-class Game(Checks, Scoring):
+class Game(Checks, Scoring, Undo):
     """A whole match of Rummy 500. See the module docstring."""
 
     def __init__(
@@ -312,62 +313,6 @@ class Game(Checks, Scoring):
         """Could the next turn reshuffle the discard pile into the stock (the only shuffle
         besides a deal)?"""
         return self.options.empty_stock == "reshuffle" and not self.reshuffled
-
-    def _snapshot(self, rng: bool) -> tuple:
-        """What an action may change, for :meth:`pop` (``rng``: it may shuffle). Melds are
-        replaced, never changed in place (see :meth:`_grow`), so the list's items are kept
-        as they are."""
-        return (
-            self.phase,
-            self.turn,
-            self.must_play,
-            self.no_discard,
-            self.went_out,
-            self.claim_from,
-            self.next_meld_id,
-            self.reshuffled,
-            self.dealer,
-            self.hand_number,
-            self.winner,
-            self.totals,
-            len(self.results),
-            [list(h) for h in self.hands],
-            list(self.stock),
-            list(self.pile),
-            list(self.melds),
-            self.rng.getstate() if rng else None,
-            list(self._cm),
-        )
-
-    def _restore(self, saved: tuple) -> None:
-        (
-            self.phase,
-            self.turn,
-            self.must_play,
-            self.no_discard,
-            self.went_out,
-            self.claim_from,
-            self.next_meld_id,
-            self.reshuffled,
-            self.dealer,
-            self.hand_number,
-            self.winner,
-            self.totals,
-            results,
-            self.hands,
-            self.stock,
-            self.pile,
-            self.melds,
-            rng,
-            self._cm,
-        ) = saved
-        del self.results[results:]
-        if rng is not None:
-            if self._rng_shared:  # (no need to copy a state about to be replaced)
-                self.rng = random.Random.__new__(random.Random)
-                self._rng_shared = False
-            self.rng.setstate(rng)
-        self._legal = self._legal_dicts = None
 
     def _own_rng(self) -> random.Random:
         """The random state to shuffle with. :meth:`copy` shares it between the copies until
