@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from net.server import Limits
 from rum500.claims import CLAIM_WINDOW
+from rum500.host.gamelog import GameLog
 from rum500.rules import Game, Options
 
 SEED_OPTIONS = ("target", "decks", "top_card_free", "must_discard", "empty_stock")
@@ -28,7 +29,7 @@ class HostConfig:
     password: str | None = None
     announce: bool = False
     bot_delay: float = 0.0  # seconds a bot waits before each action while humans are seated
-    journal: object | None = None
+    journal: GameLog | None = None  # the game log (rum500/host/gamelog.py)
     resume_game: Game | None = None
     resume_seats: list[dict] | None = None
     review_timeout: float = 30.0  # after a hand, deal anyway when not all are ready by then

@@ -14,6 +14,7 @@ import msgpack
 from net.server import Server
 from rum500.claims import ClaimWindow
 from rum500.host.config import MAX_RESULTS, SEED_OPTIONS, HostConfig
+from rum500.host.gamelog import FollowingLog, GameLog
 from rum500.host.review import ReviewWindow
 from rum500.host.takeover import Takeover
 from rum500.rules import Game, IllegalMove, Options, Phase
@@ -102,9 +103,10 @@ class GameTable:
         if self.game is None:
             self.game = Game(self.seats, self.config.seed, self.config.options)
         self.names = [s["name"] for s in seats]
-        if getattr(self.config.journal, "follow", None) is not None:
-            self._journal("follow", self.game)  # the log reads this game: no copy of its own
-        self._journal("start_match", self.match_info(seats))
+        game, info = self.game, self.match_info(seats)
+        if isinstance(self.config.journal, FollowingLog):  # it reads this game: no copy
+            self._journal("follow", lambda j: j.follow(game))  # type: ignore[attr-defined]
+        self._journal("start_match", lambda j: j.start_match(info))
         if self.game.phase is Phase.HAND_OVER:  # a resumed match between two hands
             self._open_review()
         self.claim_window.follow(self.game)
@@ -161,9 +163,11 @@ class GameTable:
         self.rejoining.clear()  # the carried windows were of the position before
         self.claim_window.follow(game)
         # the seat as the engine took it: None for the host's own close_claims
-        self._journal("record", len(game.actions) - 1, by, dict(game.actions[-1]))
+        seq, done = len(game.actions) - 1, dict(game.actions[-1])
+        self._journal("record", lambda j: j.record(seq, by, done))
         if game.phase is Phase.GAME_OVER:
-            self._journal("finish", game.winner, list(game.totals))
+            winner, totals = game.winner, list(game.totals)
+            self._journal("finish", lambda j: j.finish(winner, totals))
         if game.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
             self._pack_sheets()
         if game.phase is Phase.HAND_OVER:
@@ -315,7 +319,8 @@ class GameTable:
             raise IllegalMove("nothing to take back this turn")
         undone = game.pop()
         del self.action_seats[len(game.actions) :]
-        self._journal("take_back", len(game.actions))
+        left = len(game.actions)
+        self._journal("take_back", lambda j: j.take_back(left))
         events = [{"type": "take_back", "seat": seat, "action": undone}]
         self._tell(events)
         return events
@@ -366,7 +371,8 @@ class GameTable:
 
     def seats_changed(self, seats: list[dict]) -> None:
         self.names = [s["name"] or f"seat {i}" for i, s in enumerate(seats)]
-        self._journal("seats", [dict(s) for s in seats])
+        records = [dict(s) for s in seats]
+        self._journal("seats", lambda j: j.seats(records))
 
     def describe(self) -> dict:
         options = self.game.options if self.game else self.config.options
@@ -393,7 +399,7 @@ class GameTable:
             "update rum500 to sit here"
         )
 
-    def _journal(self, method: str, *args: Any) -> None:
+    def _journal(self, method: str, call: Callable[[GameLog], object]) -> None:
         """Call the game log. Its I/O trouble (``OSError``, ``sqlite3.Error``) is expected:
         a warning and a ``log_failed`` notice, and the game goes on. Anything else it raises
         is a bug: logged as an error (with the traceback), and the players are told too."""
@@ -401,7 +407,7 @@ class GameTable:
         if journal is None:
             return
         try:
-            getattr(journal, method)(*args)
+            call(journal)
         except (OSError, sqlite3.Error) as e:
             log.warning("the game log failed (%s: %s); the game goes on in memory", method, e)
             self.log_trouble(f"the game log could not be written ({e}); the match goes on")
