@@ -23,7 +23,7 @@ import itertools
 import json
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from net.door import Door
 from net.vault import Opener, VaultError, combine, key_check, share_digest
@@ -31,7 +31,26 @@ from rum500.handoff.document import DocumentError, aged, decode_chunks
 from rum500.host.addresses import lan_hosts
 
 if TYPE_CHECKING:
-    from rum500.handoff.guest import Guest
+    from net.client import Client
+    from rum500.host import Host
+
+
+class Guest(Protocol):
+    """What a standby needs of the guest it belongs to (:class:`rum500.handoff.guest.Guest`
+    has it): its client, where it may listen, a way to say things and to run tasks, and to
+    start hosting a table document."""
+
+    client: Client
+    bind: str
+    interfaces: list[str] | None
+    host: Host | None
+
+    def say(self, line: str) -> None: ...
+
+    def spawn(self, coro: Any) -> None: ...
+
+    async def start(self, document: dict, sock: Any = None) -> Host: ...
+
 
 log = logging.getLogger(__name__)
 
