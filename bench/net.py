@@ -38,7 +38,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from net.client import Client  # noqa: E402
 from net.framing import HEADER, ConnectionClosed, decode, encode, read_frame  # noqa: E402
@@ -62,7 +63,10 @@ def host_process(
     log_dir: str | None,
     profile: str | None = None,
 ) -> None:
-    from rum500.host import HostConfig, start_host
+    if (ROOT / "rum500" / "host" / "__init__.py").exists():
+        from rum500.host import HostConfig, start_host
+    else:  # before issue 23 (a worktree of an older commit, to compare with)
+        from rum500.hosting import HostConfig, start_host  # type: ignore[no-redef]
     from rum500.rules import Options
 
     journal = None
