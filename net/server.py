@@ -588,13 +588,18 @@ class Server:
         """Send every connection its update: the events with the view of its seat — whole,
         or for a connection that asked for deltas, the view's keys whose value changed since
         the view it holds. Each view is built and packed once per seat, each frame once per
-        audience (the connections of one seat holding the same view: all the spectators)."""
+        audience (the connections of one seat holding the same view: all the spectators).
+
+        Every frame is built before the first is written: the writes then go out back to
+        back, as fast as a relay's, and no peer woken by an early write competes for the
+        CPU with the building of the frames still to come."""
         self.seq += 1
         packed_events = pack(events)
         views: dict[int | None, dict[str, bytes]] = {}  # built when a connection needs them
         split = getattr(self.table, "own_view", None) is not None
         frames: dict[tuple[int | None, int], bytes] = {}
         held: list[dict | None] = []  # the bases keyed by id() stay alive through the loop
+        outgoing: list[tuple[Connection, bytes, dict[str, bytes]]] = []
         for conn in list(self.conns):
             seat = conn.seat
             parts = views.get(seat)
@@ -608,6 +613,8 @@ class Server:
             frame = frames.get(key)
             if frame is None:
                 frame = frames[key] = self._state_bytes(parts, base, packed_events, by)
+            outgoing.append((conn, frame, parts))
+        for conn, frame, parts in outgoing:
             conn.send_frame(frame)
             conn.base = parts
         for callback in list(self.on_events):
