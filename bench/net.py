@@ -557,6 +557,15 @@ def main() -> int:
             flush=True,
         )
 
+    report(args, hosts, relays, floor)
+    return 0
+
+
+def report(
+    args: argparse.Namespace, hosts: list[dict], relays: list[dict], floor: list[float]
+) -> None:
+    """Print the figures of every slice pooled: the host's, the relay's, their ratio."""
+
     def pooled(runs: list[dict], key: str) -> list[float]:
         return [v for run in runs for v in run[key]]
 
@@ -624,7 +633,6 @@ def main() -> int:
         f"  bare msgpack echo round trip on loopback: p50 {floor_p50:.3f} ms, "
         f"p99 {percentile(floor, 99) * ms:.3f} ms"
     )
-    return 0
 
 
 if __name__ == "__main__":
