@@ -30,6 +30,14 @@ of card numbers (``legal_actions()`` is built from them, and both are cached unt
 position changes); :meth:`Game.apply_move` plays one of them without checking it again; every
 applied action saves what it changes, so :meth:`Game.pop` restores the position before it
 without replaying the match; :meth:`Game.copy` copies the position directly.
+
+``Game`` keeps the state, the phases, applying actions, the views, persistence and
+pop/copy; its bases hold the other concerns, each in a module that never imports this one:
+:class:`~rum500.rules.moves.MoveGen` (move generation and the play checks both doors share),
+:class:`~rum500.rules.refusals.Checks` (the dict API's refusals),
+:class:`~rum500.rules.scoring.Scoring` (a hand's end) and :class:`~rum500.rules.undo.Undo`
+(what :meth:`Game.pop` puts back); :mod:`rum500.rules.notation` holds the phases, the
+``MOVE_*`` tuples and :func:`action_of` (all still importable from here).
 """
 
 from __future__ import annotations
