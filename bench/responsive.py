@@ -41,10 +41,13 @@ def percentile(values: list[float], q: float) -> float:
 
 def host_process(level: str, ready: mp.Queue, stop: mp.Event) -> None:
     """The host: a table of three, the player's seat 0 reserved, two ``level`` bots."""
-    try:
-        from rum500.host import HostConfig, start_host
-    except ImportError:  # a checkout from before the host package
-        from rum500.hosting import HostConfig, start_host  # type: ignore[no-redef]
+    try:  # a checkout from before the host package (see the module docstring)
+        from rum500.hosting import HostConfig, start_host  # type: ignore[import-not-found]
+    except ImportError:
+        from rum500.host import HostConfig, start_host  # type: ignore[no-redef]
+    import rum500.bots
+
+    ready.put(str(Path(rum500.bots.__file__).parent.parent))  # which checkout hosts
     from net.server import Limits
     from rum500.rules import Options
 
@@ -138,6 +141,7 @@ def run_slice(level: str, seconds: float, every: float) -> tuple:
     proc = ctx.Process(target=host_process, args=(level, ready, stop))
     proc.start()
     try:
+        print(f"  host from {ready.get(timeout=60)}", flush=True)
         port, token = ready.get(timeout=60)
         return asyncio.run(seated_player(port, token, seconds, every))
     finally:

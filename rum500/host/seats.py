@@ -7,9 +7,11 @@ The bots think in a WORKER (:class:`BotWorker`), never on the event loop: a bot'
 answering its players. The worker is one thread per host that owns the bots, keyed by seat:
 every ``observe`` (the events and the seat's new view) and every ``choose`` (the view in, the
 action out) goes to it in order, so a bot keeps its memory across turns and a seeded bot
-makes the same choices as it did on the event loop. bench/responsive.py measured a thread
-against the event loop (see the README's figures): a seated player's ping p99 while two
-``expert`` bots play stays within a few times the same with ``random`` bots.
+makes the same choices as it did on the event loop. A thread, not a process: no start-up
+cost per host, and the bots stay reachable (tests put their own in :attr:`BotWorker.bots`);
+the event loop then waits for the GIL at most :data:`SWITCH_INTERVAL` (set for the whole
+process). bench/responsive.py, a seated player's ping from outside: p99 0.4 s with two
+``expert`` bots on the loop, about 3 ms in the worker (random bots: about 1.5 ms).
 
 Contract of :class:`SeatDriver`: :meth:`SeatDriver.wake` after anything that may change who
 plays next (the host calls it on every change of the server); :meth:`SeatDriver.start`
@@ -26,6 +28,7 @@ import concurrent.futures
 import contextlib
 import functools
 import logging
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -38,6 +41,8 @@ from rum500.rules import Game, Phase
 
 log = logging.getLogger("rum500.host")
 T = TypeVar("T")
+#: seconds (the GIL switch interval) a host with a bot worker runs with at most
+SWITCH_INTERVAL = 0.001
 
 
 class BotWorker:
@@ -54,6 +59,9 @@ class BotWorker:
         #: the match runs (a test may put its own bot here before)
         self.bots: dict[int, Any] = {}
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="rum500-bots")
+        # the event loop waits for the GIL at most this long while a bot searches (the
+        # default 5 ms would be most of a seated player's round trip): bench/responsive.py
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self._closed = False
 
     def bot(self, seat: int) -> Any:
