@@ -1,0 +1,205 @@
+"""Issue 23's guard of the house's shape (bench/shape.py walks the source, imports nothing):
+
+* no two files of ``rum500/`` and ``net/`` import each other in a circle, counting every
+  import statement (module level, inside functions, under ``TYPE_CHECKING``);
+* ``net`` imports no ``rum500``; ``rules`` imports nothing of ours but ``cards``; nothing but
+  ``rum500/__main__.py`` imports ``cli``; the one-way order cli → tui, net, bots, store,
+  host → rules holds (bench/shape.py's ``FORBIDDEN``).
+
+The checker itself is shown to fail on small synthetic packages: a cycle, a cycle hidden in a
+function or under ``TYPE_CHECKING``, relative and ``from pkg import submodule`` imports, and
+each layering breach.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import textwrap
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def shape() -> ModuleType:
+    """bench/shape.py (bench/ is not a package), loaded by path."""
+    path = ROOT / "bench" / "shape.py"
+    spec = importlib.util.spec_from_file_location("bench_shape", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_shape"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def edges(shape: ModuleType) -> list:
+    return shape.graph(ROOT)
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    """A synthetic tree: {relative path: source}."""
+    for name, source in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return root
+
+
+# ------------------------------------------------------------------ the tree as it is
+
+
+def test_no_file_imports_itself_back(shape: ModuleType, edges: list) -> None:
+    assert shape.cycles(edges) == []
+
+
+def test_the_layering_holds(shape: ModuleType, edges: list) -> None:
+    assert shape.breaches(edges) == []
+
+
+def test_the_walk_sees_the_tree(shape: ModuleType, edges: list) -> None:
+    """The walk is not vacuous: it finds the imports we know of, including the ones inside
+    functions."""
+    pairs = {(e.source, e.target) for e in edges}
+    assert ("rum500.__main__", "rum500.cli") in pairs
+    assert ("net.door", "net.server") in pairs
+    assert ("rum500.rules.game", "rum500.cards") in pairs
+    assert len(edges) > 300
+
+
+def test_the_report_prints_the_goals(shape: ModuleType) -> None:
+    text, ok = shape.report(ROOT, top=3)
+    assert "import cycles between files: 0" in text
+    for kind in ("classes over 650", "functions over 100", "modules over 1000"):
+        assert kind in text
+    assert ok == ("layering breaches: 0" in text)
+
+
+# ------------------------------------------------------------------ the checker fails
+
+
+def test_a_cycle_is_found(shape: ModuleType, tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            "rum500/__init__.py": "",
+            "rum500/a.py": "from rum500 import b\n",
+            "rum500/b.py": "import rum500.c\n",
+            "rum500/c.py": "from rum500.a import thing\n",
+            "rum500/d.py": "import rum500.a\n",  # on the way in, not in the circle
+        },
+    )
+    assert shape.cycles(shape.graph(root)) == [["rum500.a", "rum500.b", "rum500.c"]]
+
+
+def test_a_cycle_hidden_in_a_function_or_type_checking_is_found(
+    shape: ModuleType, tmp_path: Path
+) -> None:
+    root = write(
+        tmp_path,
+        {
+            "net/__init__.py": "",
+            "net/server.py": "from net.framing import encode\n",
+            "net/framing.py": """
+                def late():
+                    from net import server  # a cycle hidden in a function
+            """,
+            "net/door.py": """
+                from typing import TYPE_CHECKING
+                from .vault import seal
+                if TYPE_CHECKING:
+                    from .vault import Vault
+            """,
+            "net/vault.py": "from . import door\n",
+        },
+    )
+    assert shape.cycles(shape.graph(root)) == [
+        ["net.door", "net.vault"],
+        ["net.framing", "net.server"],
+    ]
+
+
+def test_relative_imports_resolve(shape: ModuleType, tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            "rum500/__init__.py": "",
+            "rum500/host/__init__.py": "from .table import GameTable\n",
+            "rum500/host/table.py": "from ..rules import game\nfrom ..rules.game import Game\n",
+            "rum500/rules/__init__.py": "from . import game\n",
+            "rum500/rules/game.py": "from .. import cards\n",
+            "rum500/cards.py": "",
+        },
+    )
+    pairs = {(e.source, e.target) for e in shape.graph(root)}
+    assert pairs == {
+        ("rum500.host", "rum500.host.table"),
+        ("rum500.host.table", "rum500.rules.game"),
+        ("rum500.rules", "rum500.rules.game"),
+        ("rum500.rules.game", "rum500.cards"),
+    }
+    assert shape.cycles(shape.graph(root)) == []
+
+
+def test_a_package_and_its_module_in_a_circle(shape: ModuleType, tmp_path: Path) -> None:
+    """``from pkg import Name`` loads ``pkg/__init__.py``: back from a module it re-exports,
+    that is a circle too."""
+    root = write(
+        tmp_path,
+        {
+            "rum500/__init__.py": "",
+            "rum500/host/__init__.py": "from rum500.host.host import Host\n",
+            "rum500/host/host.py": "from rum500.host import config\n",
+            "rum500/host/config.py": "from rum500.host import Host\n",
+        },
+    )
+    assert shape.cycles(shape.graph(root)) == [
+        ["rum500.host", "rum500.host.config", "rum500.host.host"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("files", "why"),
+    [
+        ({"net/client.py": "from rum500.cards import Card\n"}, "net imports no rum500"),
+        (
+            {"rum500/rules/game.py": "def f():\n    from rum500.store import db\n"},
+            "rules imports nothing of ours but cards",
+        ),
+        ({"rum500/rules/game.py": "import net.server\n"}, "rules imports nothing of ours"),
+        ({"rum500/tui/app.py": "from rum500 import cli\n"}, "nothing but __main__ imports cli"),
+        ({"rum500/bots/easy.py": "from rum500.tui import model\n"}, "bots imports no"),
+        ({"rum500/bots/easy.py": "from net import server\n"}, "bots imports no net"),
+        ({"rum500/store/db.py": "from ..tui import model\n"}, "store imports no rum500.tui"),
+        ({"rum500/host/table.py": "from rum500.tui.model import M\n"}, "host imports no"),
+    ],
+)
+def test_each_layering_breach_is_reported(
+    shape: ModuleType, tmp_path: Path, files: dict[str, str], why: str
+) -> None:
+    base = {
+        "net/__init__.py": "",
+        "net/server.py": "",
+        "rum500/__init__.py": "",
+        "rum500/__main__.py": "from rum500.cli import main\n",
+        "rum500/cli.py": "from rum500.tui import app\nfrom rum500.rules import game\n",
+        "rum500/cards.py": "",
+        "rum500/rules/__init__.py": "",
+        "rum500/rules/game.py": "from rum500 import cards\n",
+        "rum500/store/__init__.py": "",
+        "rum500/store/db.py": "from rum500.rules import game\n",
+        "rum500/tui/__init__.py": "",
+        "rum500/tui/app.py": "import net.server\nfrom rum500.store import db\n",
+        "rum500/tui/model.py": "",
+        "rum500/bots/__init__.py": "",
+        "rum500/bots/easy.py": "from rum500.rules.game import Game\n",
+        "rum500/host/__init__.py": "",
+        "rum500/host/table.py": "from rum500.rules import game\nimport net.server\n",
+    }
+    assert shape.breaches(shape.graph(write(tmp_path / "clean", base))) == []
+    found = shape.breaches(shape.graph(write(tmp_path / "broken", {**base, **files})))
+    assert len(found) == 1 and why in found[0], found
