@@ -1,35 +1,39 @@
-"""The table screen's model: everything the screen shows and every move a key can make.
+"""The table screen's model: the coordinator of what the screen shows and every move a key
+can make.
 
-The model holds the latest view from the host (``Game.view(seat)`` as the host sends it),
-the cursor and selection, the sort mode, the log, chat, the one-line message and banners, and
-which overlay is open. It never touches the terminal: the layout reads it, the key bindings
-call its methods, and moves leave through ``send`` (an async callable, the connection's
-``act``) run by ``spawn`` (the application's ``create_background_task``). Every action it
-sends is first checked against ``view["legal_actions"]``, so only legal moves leave; the
-host's refusal, if any, comes back as a one-line message.
+:class:`TableModel` is made of three parts, each a base in a module of its own:
+:class:`~rum500.tui.tableview.TableView` (what the host sent — the view ``Game.view(seat)``,
+the seats — and its accessors), :class:`~rum500.tui.selection.Selection` (the cursor and the
+selected cards) and :class:`~rum500.tui.feed.Feed` (the log, chat, message line, notice and
+banner). What is left here coordinates them: it applies the host's messages, carries out what
+a move (:mod:`rum500.tui.moves`) comes to, and keeps the overlay stack. It never touches the
+terminal: the layout reads it, the key bindings call its methods, and moves leave through
+``send`` (an async callable, the connection's ``act``) run by ``spawn`` (the application's
+``create_background_task``). Every action it sends is first checked against
+``view["legal_actions"]``, so only legal moves leave; the host's refusal, if any, comes back
+as a one-line message.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from rum500 import cards as C
-from rum500.i18n import _, from_host
+from rum500.i18n import _
 from rum500.tui import describe, moves
 from rum500.tui import hint as hints
 from rum500.tui.changes import Changes
 from rum500.tui.claim import Claim
-from rum500.tui.countdown import deadline, whole_seconds_left
+from rum500.tui.feed import CHAT_LINES, LOG_LINES, Feed
 from rum500.tui.helptext import help_lines
 from rum500.tui.review import Review
 from rum500.tui.scores import Scores
+from rum500.tui.selection import Selection
 from rum500.tui.zones import ZONES, Zone
 
-__all__ = ["ZONES", "Refused", "TableModel", "Zone"]
+__all__ = ["CHAT_LINES", "LOG_LINES", "ZONES", "Refused", "TableModel", "Zone"]
 
 Send = Callable[[dict], Awaitable[Any]]
 Spawn = Callable[[Coroutine[Any, Any, Any]], Any]
@@ -47,15 +51,11 @@ class Refused(Exception):
         self.params = params or {}
 
 
-LOG_LINES = 300
-CHAT_LINES = 100
-
-
 def _default_spawn(coro: Coroutine[Any, Any, Any]) -> Any:
     return asyncio.ensure_future(coro)
 
 
-class TableModel:
+class TableModel(Feed, Selection):
     """State of the table screen. See the module docstring."""
 
     def __init__(
@@ -67,31 +67,25 @@ class TableModel:
         spawn: Spawn | None = None,
         ascii: bool = False,
     ) -> None:
+        Feed.__init__(self)
+        Selection.__init__(self)
         self.name = name
         self.send = send
         self.send_chat = chat
         self.spawn: Spawn = spawn or _default_spawn
         self.ascii = ascii
-        self.view: dict | None = None
-        self.lobby: dict | None = None  # the host's latest seats list (before and during play)
-        self.my_seat: int | None = None
-        self.away: set[int] = set()
-        self.names: list[str] = []
-        self.table_name = ""
-        self.address = ""
-        self.spectator = False
-        self.sort_mode = "suit"
-        self.zone = Zone.HAND
-        self.hand_cursor = 0
-        self.pile_cursor: int | None = None  # index from the bottom; None: the top card
-        self.meld_cursor = 0
-        self.selected: Counter[str] = Counter()
-        self.choosing_meld_for: str | None = None  # a card waiting for its lay-off meld
-        self.log: deque[str] = deque(maxlen=LOG_LINES)
-        self.chat_lines: deque[str] = deque(maxlen=CHAT_LINES)
-        self.message = ""
-        self.message_is_error = False
-        self.banner = ""
+        self._init_overlays()
+        self._init_host_player()
+        self.closed_by_host: str | None = None  # the host closed the table: why
+        self.sent: list[dict] = []
+        self.busy = False
+        self.exit: Callable[[], None] = lambda: None
+        #: works out the hint for a view, off the event loop (injectable: tests slow it)
+        self.advise: Callable[[dict], Awaitable[dict | None]] = hints.advise_off_loop
+        self.hint_pending: asyncio.Future | None = None  # the hint being worked out
+
+    def _init_overlays(self) -> None:
+        """The overlay stack and what each overlay shows."""
         #: the open overlays, the top one shown (tui/overlays/registry.py names them: "help",
         #: "quit", "sheet" (the hand-end review), "scores", "confirm", "choose", "final", "chat")
         self.overlay_stack: list[str] = []
@@ -102,161 +96,27 @@ class TableModel:
         #: a question with numbered answers (overlay "choose"): (label, action to send)
         self.choose_text = ""
         self.choices: list[tuple[str, dict]] = []
+        #: a numbered question answered here, not by an action: called with the answer's index
+        self.choose_local: Callable[[int], None] | None = None
         self.scores = Scores(self)
         self.changes = Changes()
-        self.notice = ""  # the host's latest notice (a banner)
         self.confirm_text = ""
         self.confirm_action: Callable[[], None] | None = None
-        self.takeover: dict[int, float] = {}  # away seat -> when a bot takes it (monotonic)
-        self.addresses: list[str] = []  # where friends reach this table (the lobby message)
-        #: the table's options that differ from the standard game (welcome's table.changed)
-        self.table_options: dict = {}
-        self.hosting = False  # our own process hosts this table
-        #: our own host: turn the hint off/on for everyone at the table (Host.set_hint)
-        self.set_table_hint: Callable[[bool], None] | None = None
-        self.hint_allowed = True  # the lobby message's "hint": the host may turn it off
-        #: our own host: the match's id in the game log (None: not saved)
-        self.saved_game: Callable[[], int | None] | None = None
-        self.closed_by_host: str | None = None  # the host closed the table: why
-        self.chat_input = ""
         self.sheet: dict | None = None  # the last finished hand's result, until closed
         self.sheet_closed_for: int | None = None  # the hand whose review the player closed
         self.final_closed = False
-        self.sent: list[dict] = []
-        self.busy = False
-        self.finished = False
+
+    def _init_host_player(self) -> None:
+        """What our own host gives the host player (None at someone else's table)."""
+        #: our own host: turn the hint off/on for everyone at the table (Host.set_hint)
+        self.set_table_hint: Callable[[bool], None] | None = None
+        #: our own host: the match's id in the game log (None: not saved)
+        self.saved_game: Callable[[], int | None] | None = None
         self.start_now: Callable[[], None] | None = None  # our own host: start with bots
         #: our own host: the players who may take the table, and handing it to a seat
         self.successors: Callable[[], list[tuple[int, str]]] | None = None
         self.hand_over: Callable[..., Any] | None = None  # (seat, leave_to_bot=False)
         self.leaving = False  # the seat is left to a bot with the table: no following it
-        #: the link to the host is down (game keys are not offered); until when this screen
-        #: keeps trying to rejoin the host (monotonic), when that is limited
-        self.link_down = False
-        self.rejoin_until: float | None = None
-        self.failover_note = ""  # the lobby's sentence about failover
-        #: a numbered question answered here, not by an action: called with the answer's index
-        self.choose_local: Callable[[int], None] | None = None
-        self.exit: Callable[[], None] = lambda: None
-        self.on_change: Callable[[], None] = lambda: None
-        #: works out the hint for a view, off the event loop (injectable: tests slow it)
-        self.advise: Callable[[dict], Awaitable[dict | None]] = hints.advise_off_loop
-        self.hint_pending: asyncio.Future | None = None  # the hint being worked out
-
-    # ------------------------------------------------------------------ reading the view
-
-    @property
-    def seat(self) -> int | None:
-        return self.view["seat"] if self.view else None
-
-    @property
-    def phase(self) -> str:
-        return self.view["phase"] if self.view else ""
-
-    @property
-    def my_turn(self) -> bool:
-        v = self.view
-        return bool(v) and v["seat"] is not None and v["turn"] == v["seat"]
-
-    @property
-    def in_progress(self) -> bool:
-        """A match is on (leaving would abandon it)."""
-        return self.view is not None and self.phase != "game_over" and not self.finished
-
-    def player_name(self, seat: int | None) -> str:
-        if seat is None:
-            return "?"
-        if 0 <= seat < len(self.names) and self.names[seat]:
-            return self.names[seat]
-        return _("Seat {n}").format(n=seat + 1)
-
-    def legal(self, kind: str) -> list[dict]:
-        if not self.view:
-            return []
-        return [a for a in self.view.get("legal_actions") or [] if a.get("type") == kind]
-
-    def hand(self) -> list[str]:
-        """My hand in display order (by suit or by rank, aces high)."""
-        if not self.view or not self.view.get("hand"):
-            return []
-        return self.in_hand_order(self.view["hand"])
-
-    def shown_addresses(self) -> list[str]:
-        """Where friends can join, as this screen shows them. The host's own list names an
-        IPv6 link-local address with the host's interface (``[fe80::1%eth0]:5500``): that
-        zone means nothing on a guest's machine, so a guest is shown such an address with the
-        zone of its own link to the host (when it reached the host over a link-local
-        address), else not at all."""
-        if self.hosting:
-            return list(self.addresses)
-        mine = self.address.partition("%")[2].partition("]")[0] if "%" in self.address else ""
-        out = []
-        for a in self.addresses:
-            if "%" not in a:
-                out.append(a)
-            elif mine:
-                bare, _sep, rest = a.partition("%")
-                out.append(f"{bare}%{mine}]{rest.partition(']')[2]}")
-        return out
-
-    def in_hand_order(self, cards: list[str]) -> list[str]:
-        """``cards`` sorted as this player's hand is shown (by suit or by rank): the hands
-        left at the end of a hand, in the review, too. A card that cannot be read goes last."""
-        key = C.sort_key_by_suit if self.sort_mode == "suit" else C.sort_key_by_rank
-
-        def order(text: str) -> tuple[int, tuple[int, int]]:
-            try:
-                return 0, key(C.parse(text))
-            except ValueError:
-                return 1, (0, 0)
-
-        return sorted(cards, key=order)
-
-    def pile(self) -> list[str]:
-        return list(self.view["discard_pile"]) if self.view else []
-
-    def melds(self) -> list[dict]:
-        return list(self.view["melds"]) if self.view else []
-
-    def pile_index(self) -> int | None:
-        """The depth the cursor would take from (an index from the bottom), None if empty."""
-        n = len(self.pile())
-        if n == 0:
-            return None
-        if self.pile_cursor is None or not 0 <= self.pile_cursor < n:
-            return n - 1
-        return self.pile_cursor
-
-    def legal_pile_indices(self) -> set[int]:
-        return {a["index"] for a in self.legal("draw") if a.get("source") == "discard"}
-
-    def can_draw_stock(self) -> bool:
-        return any(a.get("source") == "stock" for a in self.legal("draw"))
-
-    def selected_cards(self) -> list[str]:
-        """The selected cards of my hand, in display order."""
-        left = Counter(self.selected)
-        out = []
-        for c in self.hand():
-            if left[c] > 0:
-                out.append(c)
-                left[c] -= 1
-        return out
-
-    def cursor_card(self) -> str | None:
-        hand = self.hand()
-        if not hand:
-            return None
-        return hand[min(self.hand_cursor, len(hand) - 1)]
-
-    def selected_flags(self) -> list[bool]:
-        """For each card of ``hand()``, whether it is selected (copies counted)."""
-        left = Counter(self.selected)
-        flags = []
-        for c in self.hand():
-            flags.append(left[c] > 0)
-            left[c] -= 1
-        return flags
 
     def offline_key(self, key: str) -> None:
         """A key that would play or talk to the host while the link is down."""
@@ -265,54 +125,21 @@ class TableModel:
     # ------------------------------------------------------------------ messages from the host
 
     def apply_message(self, msg: dict) -> None:
-        """Take one message from the host: welcome, state, chat, error, or a players list."""
+        """Take one message from the host: welcome, lobby (the seats), state, chat, moved,
+        standby, error or refused, notice."""
         kind = msg.get("type")
         if kind == "welcome":
-            self.table_name = str(msg.get("table") or self.table_name)
-            info = msg.get("info")
-            changed = info.get("changed") if isinstance(info, dict) else None
-            if isinstance(changed, dict):  # the options that differ from the standard game
-                self.table_options = {str(k)[:30]: v for k, v in list(changed.items())[:20]}
-            self.spectator = msg.get("seat") is None
-            self.my_seat = msg.get("seat")
+            self.take_welcome(msg)
         elif kind == "lobby":
-            self.lobby = msg
-            seats = msg.get("seats")
-            if isinstance(seats, list):
-                self.names = [
-                    str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats
-                ]
-                self.away = {
-                    i for i, s in enumerate(seats) if isinstance(s, dict) and s.get("away")
-                }
-            self.table_name = str(msg.get("table") or self.table_name)
-            addresses = msg.get("addresses")
-            if isinstance(addresses, list):
-                self.addresses = [str(a)[:60] for a in addresses[:8] if isinstance(a, str)]
-            hint = msg.get("hint", True)
-            if isinstance(hint, bool) and hint != self.hint_allowed:
-                self.hint_allowed = hint
-                self.log.append(
-                    _("The host turned the hint on again for everyone at this table.")
-                    if hint
-                    else _("The host turned the hint off for everyone at this table.")
-                )
-            failover = msg.get("failover")
-            note = ""
-            if isinstance(failover, dict):  # in this player's language (i18n.from_host)
-                note = from_host(
-                    failover.get("note"), failover.get("template"), failover.get("params")
-                )[:200]
-            if note and note != self.failover_note:
-                self.log.append(note)
-            self.failover_note = note
+            self.log.extend(self.take_lobby(msg))
         elif kind == "state":
             view = msg.get("view")
             if isinstance(view, dict) and "players" in view:  # {} before the match starts
                 self.set_view(view, msg.get("events") or [])
         elif kind == "chat":
-            who = msg.get("name") or self.player_name(msg.get("seat"))
-            self.chat_lines.append(f"{who}: {msg.get('text', '')}")
+            self.heard_chat(
+                msg.get("name") or self.player_name(msg.get("seat")), msg.get("text", "")
+            )
         elif kind == "moved":
             self.log.append(_("The table moves to another host: following it…"))
         elif kind == "standby" and isinstance(msg.get("name"), str):
@@ -329,21 +156,16 @@ class TableModel:
             )
             self.say(why, error=True)
         elif kind == "notice":
-            said = from_host(
-                msg.get("text") or msg.get("code"), msg.get("template"), msg.get("params")
-            )
-            text = " ".join(said.split())[:200]
-            self.notice = text
-            if text:
-                self.log.append(text)
+            self.heard_notice(msg)
         self.on_change()
 
     def set_view(self, view: dict, events: list[dict] | None = None) -> None:
-        """A new view (and the public events that led to it)."""
+        """A new view (and the public events that led to it): the view's parts, the log, the
+        review sheet, the overlays that no longer hold, the cursor, my turn's prompt."""
         old_turn = self.view["turn"] if self.view else None
         old_phase = self.view["phase"] if self.view else None
         old_hand = Counter((self.view or {}).get("hand") or [])
-        self.view = view
+        self.take_view(view)
         self.changes.apply(
             [e for e in events or [] if isinstance(e, dict)],
             view.get("seat"),
@@ -351,18 +173,27 @@ class TableModel:
         )
         self.review.update(view.get("review"))
         self.claim.update(view.get("claim"))
-        self._set_takeover(view.get("takeover"))
-        if isinstance(view.get("names"), list):
-            self.names = [str(n or "") for n in view["names"]]
-        if len(self.names) < view["players"]:
-            self.names += [""] * (view["players"] - len(self.names))
+        self._log_events(view, events or [])
+        self.follow_view(view)
+        self._follow_sheet(view)
+        # my turn begins: the turn came to me, or the "Rummy!" window before my draw closed
+        begins = view["turn"] != old_turn or old_phase == "claim"
+        if begins and self.my_turn and view["phase"] == "draw":
+            self.turn_begins()
+            self.say(self.draw_prompt())
+        elif view["turn"] != old_turn and self.message and not self.message_is_error:
+            self.message = ""
+
+    def _log_events(self, view: dict, events: list[dict]) -> None:
+        """The events in the log (the first view alone: who deals); a call of "Rummy!" to
+        the claim's banner; a hand's end opens its sheet."""
         if not self.log and not events:
             self.log.append(
                 _("— Hand {n}: {dealer} deals.").format(
                     n=view["hand_number"], dealer=self.player_name(view["dealer"])
                 )
             )
-        for e in events or []:
+        for e in events:
             self.log.extend(describe.event(e, self.player_name, self.ascii))
             if e.get("type") == "rummy":
                 self.claim.called(describe.rummy_text(e, self.player_name, self.ascii))
@@ -370,16 +201,11 @@ class TableModel:
                 self.sheet = dict(e)  # at game over, the final standings come after it
                 if self.overlay in (None, "final"):
                     self.overlay = "sheet"
-        # forget selected cards that left the hand
-        have = Counter(view.get("hand") or [])
-        self.selected = self.selected & have
-        hand = self.hand()
-        self.hand_cursor = max(0, min(self.hand_cursor, len(hand) - 1))
-        self.meld_cursor = max(0, min(self.meld_cursor, len(view["melds"]) - 1))
-        if self.pile_cursor is not None and self.pile_cursor >= len(view["discard_pile"]):
-            self.pile_cursor = None
-        if self.choosing_meld_for and self.choosing_meld_for not in have:
-            self.choosing_meld_for = None
+
+    def _follow_sheet(self, view: dict) -> None:
+        """The review sheet and the overlays as the new view leaves them: the last hand's
+        sheet while the hand is over (unless closed), none once the next is dealt; a numbered
+        question whose moves are no longer legal goes; the resting overlay shows."""
         last = view.get("last_hand")
         if (
             view["phase"] == "hand_over"
@@ -392,8 +218,6 @@ class TableModel:
             self.sheet = None  # the next hand is dealt: the review is over
             if self.overlay in ("sheet", "confirm"):
                 self.overlay = None
-        if view["phase"] == "game_over":
-            self.finished = True
         if self.overlay == "choose" and self.choose_local is None:  # a move to choose
             legal = view.get("legal_actions") or []
             if any(a not in legal for _label, a in self.choices):
@@ -401,46 +225,6 @@ class TableModel:
                 self.overlay = None
         if self.overlay is None:
             self.overlay = self._resting()
-        # my turn begins: the turn came to me, or the "Rummy!" window before my draw closed
-        begins = view["turn"] != old_turn or old_phase == "claim"
-        if begins and self.my_turn and view["phase"] == "draw":
-            if self.zone == Zone.MELDS:
-                self.zone = Zone.HAND
-            self.pile_cursor = None
-            self.say(self.draw_prompt())
-        elif view["turn"] != old_turn and self.message and not self.message_is_error:
-            self.message = ""
-
-    def draw_prompt(self) -> str:
-        """What my turn's draw may be, in one line (only what is open now)."""
-        stock, pile = self.can_draw_stock(), bool(self.legal_pile_indices())
-        if stock and pile:
-            return _("Your turn: draw from the stock (s) or take from the pile (t).")
-        if stock:
-            return _("Your turn: draw from the stock (s).")
-        if pile and self.legal("end_hand"):
-            return _("Your turn: the stock is empty: take from the pile (t) or end the hand (e).")
-        if pile:
-            return _("Your turn: the stock is empty: take from the pile (t).")
-        if self.legal("end_hand"):
-            return _("Your turn: the stock is empty: end the hand (e).")
-        return _("Your turn: draw.")
-
-    def _set_takeover(self, takeover: object) -> None:
-        """The view's away countdowns (seconds from now) as moments on our clock."""
-        self.takeover = {}
-        if not isinstance(takeover, list):
-            return
-        now = time.monotonic()
-        for seat, left in enumerate(takeover[:8]):
-            if isinstance(left, int | float) and left >= 0:  # a negative countdown is ignored
-                at = deadline(left, now, 86400.0)  # None for NaN and infinity
-                if at is not None:
-                    self.takeover[seat] = at
-
-    def takeover_in(self, seat: int) -> int | None:
-        """Whole seconds until a bot takes this away player's seat (0: a bot plays it)."""
-        return whole_seconds_left(self.takeover.get(seat), time.monotonic())
 
     def host_closed(self, why: str) -> None:
         """The host closed the table: that is final; leave the table screen."""
@@ -462,19 +246,6 @@ class TableModel:
                 self.close_overlay()
         self.on_change()
 
-    def rejoin_left(self) -> int | None:
-        """Whole seconds this screen still tries to rejoin the host (None: no limit)."""
-        if not self.link_down:
-            return None
-        return whole_seconds_left(self.rejoin_until, time.monotonic())
-
-    def banner_now(self) -> str:
-        """The banner line as it reads now (the rejoin countdown moves)."""
-        left = self.rejoin_left()
-        if left is None or not self.banner:
-            return self.banner
-        return _("The host is not answering — trying to rejoin for {n} s more").format(n=left)
-
     def connection_back(self) -> None:
         self.link_down = False
         self.rejoin_until = None
@@ -483,66 +254,11 @@ class TableModel:
             self.say(_("Rejoined the table."))
         self.on_change()
 
-    # ------------------------------------------------------------------ feedback
-
-    def say(self, text: str, error: bool = False) -> None:
-        self.message = text
-        self.message_is_error = error
-        self.on_change()
-
-    # ------------------------------------------------------------------ cursor and selection
-
-    def move(self, step: int) -> None:
-        """←/→: move along the zone the cursor is in; it stops at both ends (no wrapping
-        round from the last card to the first: that is how wrong cards get discarded)."""
-
-        def clamp(i: int, n: int) -> int:
-            return max(0, min(n - 1, i))
-
-        if self.zone == Zone.HAND:
-            n = len(self.hand())
-            if n:
-                self.hand_cursor = clamp(self.hand_cursor + step, n)
-        elif self.zone == Zone.PILE:
-            n = len(self.pile())
-            if n:
-                i = self.pile_index()
-                self.pile_cursor = clamp((n - 1 if i is None else i) + step, n)
-        else:
-            n = len(self.melds())
-            if n:
-                self.meld_cursor = clamp(self.meld_cursor + step, n)
-        self.on_change()
-
-    def move_home(self) -> None:
-        """Home: the first card of the hand (the bottom of the pile, the first meld)."""
-        if self.zone == Zone.HAND:
-            self.hand_cursor = 0
-        elif self.zone == Zone.PILE:
-            self.pile_cursor = 0 if self.pile() else None
-        else:
-            self.meld_cursor = 0
-        self.on_change()
-
-    def move_end(self) -> None:
-        """End: the last card of the hand (the top of the pile, the last meld)."""
-        if self.zone == Zone.HAND:
-            self.hand_cursor = max(0, len(self.hand()) - 1)
-        elif self.zone == Zone.PILE:
-            self.pile_cursor = None
-        else:
-            self.meld_cursor = max(0, len(self.melds()) - 1)
-        self.on_change()
-
-    def switch_zone(self, step: int) -> None:
-        """↑/↓: pile, melds, hand (melds are skipped while the table has none)."""
-        zones = [z for z in ZONES if z != Zone.MELDS or self.melds()]
-        i = zones.index(self.zone) if self.zone in zones else len(zones) - 1
-        self.zone = zones[max(0, min(len(zones) - 1, i + step))]
-        self.on_change()
+    # ------------------------------------------------------------------ cursor keys that play
 
     def toggle_select(self) -> None:
-        """Space: select or unselect the card under the cursor (in the hand)."""
+        """Space: select or unselect the card under the cursor (in the hand); on the pile,
+        take from it; on a meld while a lay-off is being chosen, lay off there."""
         if self.zone != Zone.HAND:
             if self.zone == Zone.PILE:
                 self.take_pile()
@@ -552,30 +268,16 @@ class TableModel:
         hand = self.hand()
         if not hand:
             return
-        i = min(self.hand_cursor, len(hand) - 1)
-        card = hand[i]
-        flags = self.selected_flags()
-        if flags[i]:
-            self.selected[card] -= 1
-            if self.selected[card] <= 0:
-                del self.selected[card]
-        else:
-            self.selected[card] += 1
+        self.flip_selected(min(self.hand_cursor, len(hand) - 1))
         self.on_change()
 
     def clear_selection(self) -> None:
-        self.selected.clear()
-        self.choosing_meld_for = None
-        if self.zone == Zone.MELDS:
-            self.zone = Zone.HAND
+        self.unselect_all()
         self.message = ""
         self.on_change()
 
     def toggle_sort(self) -> None:
-        card = self.cursor_card()
-        self.sort_mode = "rank" if self.sort_mode == "suit" else "suit"
-        if card is not None:
-            self.hand_cursor = self.hand().index(card)
+        self.flip_sort()
         if self.sort_mode == "rank":
             self.say(_("Hand sorted by rank."))
         else:
@@ -644,8 +346,7 @@ class TableModel:
         action = self.choices[i][1]
         self.choices = []
         self.close_top()
-        self.selected.clear()
-        self.choosing_meld_for = None
+        self.unselect_all()
         self.zone = Zone.HAND
         self._submit(action)
 
@@ -810,16 +511,6 @@ class TableModel:
 
     # ------------------------------------------------------------------ take back, confirm
 
-    @property
-    def solo(self) -> bool:
-        """No other human sits at this table (every other seat is a bot)."""
-        seats = (self.lobby or {}).get("seats")
-        if not isinstance(seats, list) or self.seat is None:
-            return False
-        return all(
-            isinstance(s, dict) and s.get("bot") for i, s in enumerate(seats) if i != self.seat
-        )
-
     def can_take_back(self) -> bool:
         if self.legal("take_back"):
             return True
@@ -843,17 +534,6 @@ class TableModel:
         if action is not None:
             action()
         self.on_change()
-
-    def hand_score(self) -> tuple[int, int]:
-        """My points on the table this hand and the points left in my hand."""
-        v = self.view or {}
-        seat = v.get("seat")
-        table = v["table_points"][seat] if seat is not None and v.get("table_points") else 0
-        try:
-            left = C.hand_points(C.parse(c) for c in v.get("hand") or [])
-        except ValueError:
-            left = 0
-        return table, left
 
     # ------------------------------------------------------------------ hint
 
@@ -1030,18 +710,6 @@ class TableModel:
         ]
         return len(people) > 1
 
-    @property
-    def others_seated(self) -> bool:
-        """Another human sits at this table (leaving our own host would close it on them)."""
-        seats = (self.lobby or {}).get("seats")
-        if not isinstance(seats, list):
-            return False
-        return any(
-            isinstance(s, dict) and s.get("name") and not s.get("bot")
-            for i, s in enumerate(seats)
-            if i != self.my_seat
-        )
-
     def quit_question(self) -> str:
         if self.guests_waiting:
             return _("Close the table for the players waiting? y = close, n = stay")
@@ -1078,15 +746,6 @@ class TableModel:
     def open_chat(self) -> None:
         self.overlay = "chat"
         self.chat_input = ""
-        self.on_change()
-
-    def chat_type(self, text: str) -> None:
-        if len(self.chat_input) < 200:
-            self.chat_input += text.replace("\n", " ")
-        self.on_change()
-
-    def chat_backspace(self) -> None:
-        self.chat_input = self.chat_input[:-1]
         self.on_change()
 
     def chat_send(self) -> None:
