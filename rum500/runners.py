@@ -111,11 +111,11 @@ async def _headless(config: HostConfig) -> int:
     log.info(
         "table %r: %d seats, bots in %d of them",
         host.table_name,
-        len(host.server.seats),
+        len(host.seats()),
         config.bots,
     )
-    host.server.on_change.append(_logger(host))
-    host.server.on_events.append(_event_logger(host))
+    host.on_change(_logger(host))
+    host.on_told(_event_logger(host))
     from rum500.handoff import Room  # handoff and failover: the room beside the host
     from rum500.handoff.headless import read_commands
 
@@ -141,9 +141,9 @@ async def _headless(config: HostConfig) -> int:
         await host.close()
         return 0
     if finished.done() and not stopping.done():
-        game = host.table.game
+        game = host.game()
         assert game is not None
-        names = host.table.names
+        names = host.names()
         winner = game.winner or 0
         totals = " / ".join(str(t) for t in game.totals)
         print(
@@ -163,14 +163,13 @@ def _logger(host: Host) -> Any:
     seen = {"lobby": ""}
 
     def log_change() -> None:
-        server = host.server
         lobby = ", ".join(
             f"{s.name or '-'}{'' if s.bot or s.conn or not s.taken else ' (away)'}"
-            for s in server.seats
+            for s in host.seats()
         )
         if lobby != seen["lobby"]:
             seen["lobby"] = lobby
-            log.info("seats: %s [%s]", lobby, server.state)
+            log.info("seats: %s [%s]", lobby, host.state)
 
     return log_change
 
@@ -178,7 +177,7 @@ def _logger(host: Host) -> Any:
 def _event_logger(host: Host) -> Any:
     def log_events(by: int | None, events: list[dict]) -> None:
         for event in events:
-            log.info("%s", describe_event(event, host.table.names))
+            log.info("%s", describe_event(event, host.names()))
 
     return log_events
 

@@ -5,6 +5,7 @@ instead of being looked up by name. The order and meaning of the calls are state
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -31,3 +32,12 @@ class FollowingLog(Protocol):
     called before ``start_match``) instead of keeping a copy."""
 
     def follow(self, game: Game) -> None: ...
+
+
+@runtime_checkable
+class WarningLog(Protocol):
+    """A game log that never raises but reports its trouble to ``on_warning(message)``
+    (:class:`rum500.store.journal.Journal`): :func:`rum500.host.start_host` chains it so that
+    the players get a ``log_failed`` notice too."""
+
+    on_warning: Callable[[str], None] | None

@@ -16,6 +16,7 @@ from net.protocol import PROTOCOL_VERSION
 from net.server import Connection, Seat, Server
 from rum500.host.addresses import connectable, lan_addresses, lan_hosts
 from rum500.host.config import HostConfig
+from rum500.host.gamelog import GameLog, WarningLog
 from rum500.host.seats import SeatDriver
 from rum500.host.table import GameTable
 from rum500.rules import Game
@@ -26,10 +27,22 @@ log = logging.getLogger("rum500.host")
 class Host:
     """A running table. See the module docstring."""
 
-    def __init__(self, config: HostConfig, table: GameTable, server: Server) -> None:
+    def __init__(self, config: HostConfig) -> None:
+        """Build the table (which reads the seats and sends notices through this host's
+        narrow port, :class:`~rum500.host.table.HostPort`) and its server; not yet
+        listening (:func:`start_host` starts it)."""
         self.config = config
-        self.table = table
-        self.server = server
+        name = config.table_name or "rum500"
+        self.table = table = GameTable(config, name, host=self)
+        self.server = server = Server(
+            table,
+            table_name=name,
+            password=config.password,
+            limits=config.limits,
+            seats=_resume_seats(config) if config.resume_game else None,
+            table_id=config.table_id,
+            chat=config.chat,
+        )
         self.table_name = table.table_name
         self.address = connectable(config.bind)
         self.seat: int | None = None
@@ -43,8 +56,8 @@ class Host:
         table.listeners.append(self.driver.observe)
         self._txt_task: asyncio.Task | None = None
         self._sent: tuple | None = None  # waiting list and away seats in the last update
-        table.server = server
         server.on_events.append(self._update_sent)
+        server.on_change.append(self._changed)
 
     def notice(self, code: str, text: str, params: dict[str, str] | None = None) -> None:
         """Tell every player about trouble at the host (a ``notice`` message). With
@@ -238,6 +251,10 @@ class Host:
         seats = self.table.action_seats
         return seats[k] if 0 <= k < len(seats) else None
 
+    def names(self) -> list[str]:
+        """The players' names in seat order (``seat N`` for a seat nobody has taken yet)."""
+        return list(self.table.names)
+
     def action_seats(self) -> list[int | None]:
         """Who played each of the match's actions (None: the host's own close_claims)."""
         return list(self.table.action_seats)
@@ -300,19 +317,8 @@ async def start_host(config: HostConfig, sock: socket.socket | None = None) -> H
         raise ValueError(f"between 0 and {players} bots at a table of {players}")
     if config.host_player and config.bots >= players and config.resume_game is None:
         raise ValueError("no seat is left for the host player")
-    name = config.table_name or "rum500"
-    table = GameTable(config, name)
-    server = Server(
-        table,
-        table_name=name,
-        password=config.password,
-        limits=config.limits,
-        seats=_resume_seats(config) if config.resume_game else None,
-        table_id=config.table_id,
-        chat=config.chat,
-    )
-    host = Host(config, table, server)
-    server.on_change.append(host._changed)
+    host = Host(config)
+    table, server = host.table, host.server
     await server.start(config.bind, config.port, sock=sock)
     server.lobby_extra["addresses"] = lan_addresses(config.bind, server.port, config.interfaces)
     _notice_log_warnings(config.journal, host)
@@ -342,19 +348,20 @@ async def start_host(config: HostConfig, sock: socket.socket | None = None) -> H
     return host
 
 
-def _notice_log_warnings(journal: object, host: Host) -> None:
-    """A game log that reports its trouble through ``on_warning`` (:class:`Journal` never
-    raises) tells the players too: a ``log_failed`` notice."""
-    if journal is None or not hasattr(journal, "on_warning"):
+def _notice_log_warnings(journal: GameLog | None, host: Host) -> None:
+    """A game log that reports its trouble through ``on_warning`` (a :class:`WarningLog`:
+    :class:`Journal` never raises) tells the players too: a ``log_failed`` notice, after
+    whatever it called before."""
+    if not isinstance(journal, WarningLog):
         return
-    before = getattr(journal, "on_warning", None)
+    before = journal.on_warning
 
     def warn(message: str) -> None:
         if before is not None:
             before(message)
         host.notice("log_failed", message)
 
-    setattr(journal, "on_warning", warn)  # noqa: B010
+    journal.on_warning = warn
 
 
 def _resume_seats(config: HostConfig) -> list[dict]:
@@ -368,6 +375,3 @@ def _resume_seats(config: HostConfig) -> list[dict]:
         else:
             out.append({"name": f"Bot {i + 1}", "token": secrets.token_urlsafe(16), "bot": True})
     return out
-
-
-# ---------------------------------------------------------------------- command line

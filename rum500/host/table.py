@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
 
 import msgpack
 
-from net.server import Server
+from net.server import Seat
 from rum500.claims import ClaimWindow
 from rum500.host.config import MAX_RESULTS, SEED_OPTIONS, HostConfig
 from rum500.host.gamelog import FollowingLog, GameLog
@@ -49,10 +49,25 @@ class PackedSheet(Mapping):
         return f"PackedSheet({self._sheet()!r})"
 
 
-class GameTable:
-    """A :class:`Game` behind the :class:`net.server.Table` protocol, with the journal hook."""
+class HostPort(Protocol):
+    """What the table asks of its host (:class:`rum500.host.Host` is one), given at
+    construction: the table reads the seats and the table id and sends a notice through it,
+    and never holds the server (no step from the table back up to the server)."""
 
-    def __init__(self, config: HostConfig, table_name: str) -> None:
+    @property
+    def table_id(self) -> str: ...
+
+    def seats(self) -> Sequence[Seat]: ...
+
+    def notice(self, code: str, text: str) -> None: ...
+
+
+class GameTable:
+    """A :class:`Game` behind the :class:`net.server.Table` protocol, with the journal hook.
+    ``host``: who is seated, connected, away, and where notices go (None: a table alone, as
+    in a test — no one is seated and a notice goes nowhere)."""
+
+    def __init__(self, config: HostConfig, table_name: str, host: HostPort | None = None) -> None:
         self.config = config
         self.table_name = table_name
         self.game: Game | None = config.resume_game
@@ -60,8 +75,8 @@ class GameTable:
         self.names: list[str] = [f"seat {i}" for i in range(self.seats)]
         #: called with the events of every start and every applied action
         self.listeners: list[Callable[[list[dict]], None]] = []
-        #: the server, once hosting: who is seated, connected, away (set by start_host)
-        self.server: Server | None = None
+        #: the host's narrow port: the seats, the table id, notices
+        self.host = host
         #: the hand-end review: seats that said ready, and when the host deals anyway
         self.review = ReviewWindow(config.review_timeout)
         #: the takeover countdown of away players' seats
@@ -133,7 +148,7 @@ class GameTable:
             "options": self.game.options.to_dict(),
             "deck": self.game.first_deck,
             "table": self.table_name,
-            "table_id": self.server.table_id if self.server is not None else "",
+            "table_id": self.host.table_id if self.host is not None else "",
             "seats": [dict(s) for s in seats],
         }
 
@@ -266,9 +281,9 @@ class GameTable:
         """The seats of the connected human players — and, while a window carried across a
         move is open, of those who were connected at the old host and are on their way here
         (:attr:`rejoining`): the window waits for them too, up to its deadline."""
-        if self.server is None:
+        if self.host is None:
             return []
-        seats = self.server.seats
+        seats = self.host.seats()
         here = [s.index for s in seats if s.taken and not s.bot and s.conn is not None]
         if not self.rejoining:
             return here
@@ -306,7 +321,7 @@ class GameTable:
     def _take_back(self, seat: int) -> list[dict]:
         game = self.game
         assert game is not None
-        seats = self.server.seats if self.server is not None else []
+        seats = self.host.seats() if self.host is not None else []
         if any(s.index != seat and not s.bot for s in seats):
             raise IllegalMove("take back is only for a table with no other human")
         last = game.actions[-1] if game.actions else None
@@ -365,9 +380,9 @@ class GameTable:
         """Per seat: seconds until a bot plays the seat of an away player (0.0 while it does);
         None for a present player or a bot, and for every seat when takeover is off or the
         match is over."""
-        if self.server is None or self.config.takeover_after is None or self.finished:
+        if self.host is None or self.config.takeover_after is None or self.finished:
             return [None] * self.seats
-        return self.takeover_clock.countdown(self.server.seats)
+        return self.takeover_clock.countdown(self.host.seats())
 
     def seats_changed(self, seats: list[dict]) -> None:
         self.names = [s["name"] or f"seat {i}" for i, s in enumerate(seats)]
@@ -423,8 +438,8 @@ class GameTable:
         if self._log_failed:
             return
         self._log_failed = True
-        if self.server is not None:
-            self.server.notice("log_failed", text)
+        if self.host is not None:
+            self.host.notice("log_failed", text)
 
 
 def _seats_in(value: object, seats: int) -> set[int]:
