@@ -76,7 +76,7 @@ from rum500.rules.notation import (
     meld_action,
     shared,
 )
-from rum500.rules.options import Options, hand_size
+from rum500.rules.options import Options
 from rum500.rules.refusals import MAX_MELD_CARDS, Checks, wrong_phase
 from rum500.rules.scoring import Scoring
 from rum500.rules.undo import Undo
@@ -125,7 +125,7 @@ class Game(Checks, Scoring, Undo):
         self.seed = seed
         self.options = options
         self.decks = options.deck_count(players)
-        self.hand_size = hand_size(players)
+        self.hand_size = options.hand_size(players)
         self.first_deck = list(deck) if deck is not None else None
         self.rng = random.Random(seed)
         self._rng_shared = False  # see _own_rng
@@ -635,7 +635,7 @@ class Game(Checks, Scoring, Undo):
         g.options.validate(g.players)
         g.seed = d["seed"]
         g.decks = g.options.deck_count(g.players)
-        g.hand_size = hand_size(g.players)
+        g.hand_size = g.options.hand_size(g.players)
         g.first_deck = d["deck"]
         g.rng = random.Random.__new__(random.Random)  # (no seeding: the state is set)
         g._rng_shared = False
