@@ -1,12 +1,14 @@
 """The table screen's model: the coordinator of what the screen shows and every move a key
 can make.
 
-:class:`TableModel` is made of three parts, each a base in a module of its own:
+:class:`TableModel` is made of four parts, each a base in a module of its own:
 :class:`~rum500.tui.tableview.TableView` (what the host sent — the view ``Game.view(seat)``,
 the seats — and its accessors), :class:`~rum500.tui.selection.Selection` (the cursor and the
-selected cards) and :class:`~rum500.tui.feed.Feed` (the log, chat, message line, notice and
-banner). What is left here coordinates them: it applies the host's messages, carries out what
-a move (:mod:`rum500.tui.moves`) comes to, and keeps the overlay stack. It never touches the
+selected cards), :class:`~rum500.tui.feed.Feed` (the log, chat, message line, notice and
+banner) and :class:`~rum500.tui.hostplayer.HostPlayer` (what our own host lets its player do:
+start with bots, the hint off for all, hand the table over, the quit question). What is left
+here coordinates them: it applies the host's messages, carries out what a move
+(:mod:`rum500.tui.moves`) comes to, and keeps the overlay stack. It never touches the
 terminal: the layout reads it, the key bindings call its methods, and moves leave through
 ``send`` (an async callable, the connection's ``act``) run by ``spawn`` (the application's
 ``create_background_task``). Every action it sends is first checked against
@@ -28,6 +30,7 @@ from rum500.tui.changes import Changes
 from rum500.tui.claim import Claim
 from rum500.tui.feed import CHAT_LINES, LOG_LINES, Feed
 from rum500.tui.helptext import help_lines
+from rum500.tui.hostplayer import HostPlayer
 from rum500.tui.review import Review
 from rum500.tui.scores import Scores
 from rum500.tui.selection import Selection
@@ -55,7 +58,7 @@ def _default_spawn(coro: Coroutine[Any, Any, Any]) -> Any:
     return asyncio.ensure_future(coro)
 
 
-class TableModel(Feed, Selection):
+class TableModel(HostPlayer, Feed, Selection):
     """State of the table screen. See the module docstring."""
 
     def __init__(
@@ -75,7 +78,7 @@ class TableModel(Feed, Selection):
         self.spawn: Spawn = spawn or _default_spawn
         self.ascii = ascii
         self._init_overlays()
-        self._init_host_player()
+        HostPlayer.__init__(self)
         self.closed_by_host: str | None = None  # the host closed the table: why
         self.sent: list[dict] = []
         self.busy = False
@@ -105,18 +108,6 @@ class TableModel(Feed, Selection):
         self.sheet: dict | None = None  # the last finished hand's result, until closed
         self.sheet_closed_for: int | None = None  # the hand whose review the player closed
         self.final_closed = False
-
-    def _init_host_player(self) -> None:
-        """What our own host gives the host player (None at someone else's table)."""
-        #: our own host: turn the hint off/on for everyone at the table (Host.set_hint)
-        self.set_table_hint: Callable[[bool], None] | None = None
-        #: our own host: the match's id in the game log (None: not saved)
-        self.saved_game: Callable[[], int | None] | None = None
-        self.start_now: Callable[[], None] | None = None  # our own host: start with bots
-        #: our own host: the players who may take the table, and handing it to a seat
-        self.successors: Callable[[], list[tuple[int, str]]] | None = None
-        self.hand_over: Callable[..., Any] | None = None  # (seat, leave_to_bot=False)
-        self.leaving = False  # the seat is left to a bot with the table: no following it
 
     def offline_key(self, key: str) -> None:
         """A key that would play or talk to the host while the link is down."""
@@ -350,85 +341,6 @@ class TableModel(Feed, Selection):
         self.zone = Zone.HAND
         self._submit(action)
 
-    def offer_handoff(self) -> None:
-        """H: the host player hands the table to another player's machine (who: 1, 2 …)."""
-        if not self.hosting or self.successors is None or self.hand_over is None:
-            self.say(_("Only the host player can hand the table over."), error=True)
-            return
-        if not self.view:
-            self.say(_("The table can be handed over once the match has started."), error=True)
-            return
-        found = self.successors()
-        if not found:
-            self.say(
-                _("Nobody here can take the table: their rum500 must be able to host."),
-                error=True,
-            )
-            return
-        seats = [seat for seat, _name in found]
-        self.choose(
-            _("Hand the table to whose machine?"), [(name, {"seat": s}) for s, name in found]
-        )
-        self.choose_local = lambda i: self._ask_seat_kept(seats[i])
-
-    def _ask_seat_kept(self, seat: int) -> None:
-        """After who: whether the host player keeps their seat there or leaves it to a bot."""
-        name = self.player_name(seat)
-        self.choose(
-            _("Hand the table to {name}'s machine, and your seat?").format(name=name),
-            [
-                (_("keep my seat: I play on at {name}'s table").format(name=name), {}),
-                (_("leave my seat to a bot, and leave the table"), {"bot": True}),
-            ],
-        )
-        self.choose_local = lambda i: self.spawn(self._hand_over(seat, leave_to_bot=i == 1))
-
-    async def _hand_over(self, seat: int, leave_to_bot: bool = False) -> None:
-        assert self.hand_over is not None
-        self.say(_("Handing the table over…"))
-        self.leaving = leave_to_bot  # the screen does not follow the table then
-        try:
-            await self.hand_over(seat, leave_to_bot=leave_to_bot)
-        except Exception as e:  # HandoffError: the table stays here
-            self.leaving = False
-            self.say(str(e), error=True)
-            return
-        self.hosting = False
-        self.log.append(
-            _("The table moved to {name}'s machine.").format(name=self.player_name(seat))
-        )
-        self.on_change()
-        if leave_to_bot:
-            self.exit()
-
-    def host_gone(self) -> None:
-        """This process no longer hosts the table: it was cut off from the players and the
-        standby took the table over (our own connection follows it there)."""
-        self.hosting = False
-        text = _("This machine lost touch with the table: the standby's machine hosts it now.")
-        self.log.append(text)
-        self.say(text)
-        self.on_change()
-
-    def host_here(
-        self,
-        successors: Callable[[], list[tuple[int, str]]],
-        hand_over: Callable[..., Any],
-        taken_over: bool = False,
-    ) -> None:
-        """This process hosts the table: the quit question says that leaving closes it for
-        everyone, and H hands it over (``successors``: who may take it; ``hand_over(seat,
-        leave_to_bot=…)``). ``taken_over``: it came here from another host (a handoff or a
-        failover), so the player is told."""
-        self.hosting = True
-        self.successors = successors
-        self.hand_over = hand_over
-        if taken_over:
-            text = _("You host this table now: leaving closes it for everyone; H hands it on.")
-            self.log.append(text)
-            self.say(text)
-        self.on_change()
-
     def _submit(self, action: dict) -> None:
         if not self.send:
             self.say(_("Not connected to a table."), error=True)
@@ -573,19 +485,6 @@ class TableModel(Feed, Selection):
         )
         self.on_change()
 
-    def can_set_table_hint(self) -> bool:
-        """We host a table where another person plays: the hint may be turned off for all."""
-        return self.hosting and self.set_table_hint is not None and self.others_seated
-
-    def toggle_table_hint(self) -> None:
-        """I (the host player): turn the hint off for everyone at the table, or on again;
-        every player's log says so (the lobby message carries it)."""
-        if not self.can_set_table_hint() or self.set_table_hint is None:
-            self.say(_("Only the host player turns the hint off, at a table of several people."))
-            return
-        self.set_table_hint(not self.hint_allowed)
-        self.on_change()
-
     def enter(self) -> None:
         """Enter: confirm a lay-off being chosen, take from the pile at the cursor, or open
         the review of the hand that just ended."""
@@ -601,20 +500,6 @@ class TableModel(Feed, Selection):
             self.on_change()
         elif self.legal("deal"):
             self.deal()
-
-    def can_start(self) -> bool:
-        return (
-            self.start_now is not None
-            and self.view is None
-            and bool(self.lobby)
-            and ((self.lobby or {}).get("state") == "lobby")
-        )
-
-    def start_with_bots(self) -> None:
-        """g, at our own table before it starts: bots take the free seats, the match begins."""
-        if self.can_start() and self.start_now is not None:
-            self.start_now()
-            self.say(_("Bots take the free seats: the match begins."))
 
     # ------------------------------------------------------------------ overlays
 
@@ -695,42 +580,6 @@ class TableModel(Feed, Selection):
             self.message = ""  # what was said about the overlay goes with it
         self.close_top()
         self.on_change()
-
-    @property
-    def guests_waiting(self) -> bool:
-        """We host this table, it has not started, and someone else has sat down: leaving
-        would close it under them."""
-        if self.start_now is None or self.view is not None or not self.lobby:
-            return False
-        seats = self.lobby.get("seats") or []
-        people = [
-            s
-            for s in seats
-            if isinstance(s, dict) and s.get("name") and not s.get("bot") and s.get("connected")
-        ]
-        return len(people) > 1
-
-    def quit_question(self) -> str:
-        if self.guests_waiting:
-            return _("Close the table for the players waiting? y = close, n = stay")
-        if self.hosting and self.others_seated:
-            return _("You host this table: leaving closes it for everyone. y = leave, n = stay")
-        game_id = self.resumable_as()
-        if game_id is not None:
-            return _(
-                "Leave the match? It is saved: rum500 play --resume {id} picks it up later. "
-                "y = leave, n = stay"
-            ).format(id=game_id)
-        return _("Leave the match? y = leave, n = stay")
-
-    def resumable_as(self) -> int | None:
-        """The game log's id of this match when leaving it now leaves a solo match that
-        ``rum500 play --resume ID`` picks up (we host it, no other person sits here, it is
-        not over); else None."""
-        if not self.hosting or self.others_seated or not self.in_progress:
-            return None
-        game_id = self.saved_game() if self.saved_game is not None else None
-        return game_id if isinstance(game_id, int) else None
 
     def ask_quit(self) -> None:
         """q / Ctrl-C: leave at once when nothing is at stake, else ask first."""
