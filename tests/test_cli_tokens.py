@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from rum500.tui import tokens
+from rum500 import tokens
 
 
 def mode(path: Path) -> int:

@@ -37,19 +37,13 @@ from typing import Any
 from net.client import ActionRefused, Client, ClientError, ConnectionLost, HandshakeError
 from rum500.bots import make_bot
 from rum500.claims import answering
+from rum500.client import RumClient, save_token, take_seat
 from rum500.handoff.guest import Guest
 from rum500.handoff.planned import HandoffError, TableMover
 from rum500.host.addresses import parse_address
 from rum500.host.narrate import describe_event
-from rum500.rules import Options
 
 log = logging.getLogger(__name__)
-
-
-class GuestClient(Client):
-    """rum500's client: its hello names every table option it knows."""
-
-    options = list(Options().to_dict())
 
 
 def say(line: str) -> None:
@@ -152,13 +146,11 @@ async def run_guest_async(args: Any) -> int:
     """Take the seat saved for this table in ``tokens.json`` (by the table's id, wherever it
     was, else by its address: a guest restarted gets its seat back), or a new one; the
     token is saved again wherever the table goes."""
-    from rum500.tui.connection import save_token, take_seat
-
     name = args.name or "guest"
     try:
         host, port, table_id = await where_is(args.table, args.timeout)
         client = await take_seat(
-            GuestClient, host, port, name=name, password=args.password, table_id=table_id
+            RumClient, host, port, name=name, password=args.password, table_id=table_id
         )
     except HandshakeError as e:
         say(f"refused: {e}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from rum500.tui import tokens
+from rum500 import tokens
 
 OLD, NEW = "192.168.1.20:5500", "192.168.1.9:40233"
 
