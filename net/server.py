@@ -30,14 +30,8 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from net.framing import ConnectionClosed, FrameError, encode, encode_parts, pack, read_frame
-from net.protocol import (
-    NONCE_BYTES,
-    PROTOCOL_VERSION,
-    ProtocolError,
-    action_id,
-    auth_proof,
-    check_client_message,
-)
+from net.handshake import PasswordGate, read_hello
+from net.protocol import PROTOCOL_VERSION, ProtocolError, action_id, check_client_message
 
 log = logging.getLogger(__name__)
 
@@ -351,9 +345,8 @@ class Server:
         self._lingering: dict[asyncio.BaseTransport, asyncio.TimerHandle] = {}
         #: sockets that have not said hello yet, oldest first
         self._unidentified: dict[Connection, None] = {}
-        #: per address: (wrong passwords in a row, when the next proof may be checked)
-        self._failures: dict[str, tuple[int, float]] = {}
-        self._password_locks: dict[str, asyncio.Lock] = {}
+        #: wrong passwords slow their address down (net/handshake.py)
+        self._gate = PasswordGate(self.limits)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -733,47 +726,17 @@ class Server:
         return msg
 
     async def _handshake(self, conn: Connection) -> bool:
-        """``hello`` (then ``auth``): a wrong type is fatal (``handshake``), so is another
-        version; a bad field gets a non-fatal ``bad_message`` and the host waits for the
-        corrected message, all within ``Limits.handshake_timeout`` of the connection."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.limits.handshake_timeout
-
-        async def next_message(kind: str, error: str) -> dict:
-            while True:
-                msg = await self._read(conn, max(0.0, deadline - loop.time()))
-                if conn.closed:
-                    raise ConnectionClosed("closed by the host")
-                if msg.get("type") != kind:
-                    raise ProtocolError("handshake", error)
-                if kind == "hello" and msg.get("version") != PROTOCOL_VERSION:
-                    raise ProtocolError(
-                        "version",
-                        f"this host speaks rum500 protocol version {PROTOCOL_VERSION}, "
-                        f"you sent {msg.get('version')!r}: update rum500",
-                    )
-                try:
-                    return check_client_message(msg)
-                except ProtocolError as e:
-                    conn.error(e.code, e.message)
-
-        hello = await next_message("hello", "the first message must be 'hello'")
-        # the table may refuse a client that does not know an option in force (hello's
-        # "options", see Table.refuse_hello): fatal, with the table's reason
-        refuse_hello = getattr(self.table, "refuse_hello", None)
-        why = refuse_hello(hello.get("options")) if refuse_hello is not None else None
-        if why:
-            raise ProtocolError("options", why)
-        if self.password is not None:
-            nonce = secrets.token_hex(NONCE_BYTES)
-            conn.send({"type": "challenge", "nonce": nonce})
-            answer = await next_message("auth", "expected 'auth' with the password proof")
-            # a proof held back by the slow-down has still not said hello: it counts against
-            # the limits on such sockets, and the handshake time runs on while it waits
-            await asyncio.wait_for(
-                self._check_password(conn, answer["proof"], nonce),
-                max(0.0, deadline - loop.time()),
-            )
+        """``hello`` (then ``auth``), read and checked by :func:`net.handshake.read_hello`
+        within ``Limits.handshake_timeout`` of the connection; then the connection is placed,
+        sent ``welcome``, and joins (the lobby to everyone, then its view)."""
+        hello = await read_hello(
+            conn,
+            lambda timeout: self._read(conn, timeout),
+            timeout=self.limits.handshake_timeout,
+            password=self.password,
+            gate=self._gate,
+            refuse_hello=getattr(self.table, "refuse_hello", None),
+        )
         self._unidentified.pop(conn, None)
         conn.name = hello["name"]
         seat = self._place(conn, hello)
@@ -812,46 +775,18 @@ class Server:
             self._send_view(conn)
         return True
 
-    async def _check_password(self, conn: Connection, proof: str, nonce: str) -> None:
-        """Check a password proof; one address is answered one proof at a time, and after a
-        wrong one the next waits ``password_delay`` seconds, doubling per failure in a row up
-        to ``password_delay_max`` (forgotten after a right one, or an hour)."""
-        address = conn.address
-        lock = self._password_locks.setdefault(address, asyncio.Lock())
-        async with lock:
-            now = time.monotonic()
-            failures, not_before = self._failures.get(address, (0, now))
-            if now - not_before > 3600:
-                failures, not_before = 0, now
-            if not_before > now:
-                await asyncio.sleep(not_before - now)
-            if conn.closed:
-                raise ConnectionClosed("closed by the host")
-            if hmac.compare_digest(proof, auth_proof(self.password or "", nonce)):
-                self._failures.pop(address, None)
-                return
-            failures += 1
-            delay = self.password_wait(failures)
-            self._failures.pop(address, None)
-            self._failures[address] = (failures, time.monotonic() + delay)
-            while len(self._failures) > 4096:  # the oldest address is forgotten
-                self._failures.pop(next(iter(self._failures)))
-            while len(self._password_locks) > 4096:
-                self._password_locks.pop(next(iter(self._password_locks)))
-        log.info("wrong password from %s (%d in a row)", conn.peer, failures)
-        raise ProtocolError("bad_password", "wrong table password")
-
     def password_wait(self, failures: int) -> float:
         """The wait before the next proof after ``failures`` wrong ones in a row."""
-        if failures <= 0:
-            return 0.0
-        limits = self.limits
-        return min(limits.password_delay * 2 ** min(failures - 1, 30), limits.password_delay_max)
+        return self._gate.wait(failures)
 
     def password_delay(self, address: str) -> float:
         """Seconds the next password proof from ``address`` will wait (0: none)."""
-        failures, not_before = self._failures.get(address, (0, 0.0))
-        return max(0.0, not_before - time.monotonic()) if failures else 0.0
+        return self._gate.delay(address)
+
+    @property
+    def _failures(self) -> dict[str, tuple[int, float]]:
+        """Per address: (wrong passwords in a row, when the next proof may be checked)."""
+        return self._gate.failures
 
     def _place(self, conn: Connection, hello: dict) -> Seat | None:
         """A seat for the token (always: every seat keeps its slot), a spectator's place, or a
