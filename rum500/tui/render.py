@@ -8,6 +8,7 @@ reverse/bold/underline form so it survives ``NO_COLOR``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
@@ -78,7 +79,7 @@ def _click(action: Callable[[], object]) -> Callable[[MouseEvent], object]:
 
 
 def card(
-    model: TableModel,
+    model: Names,
     text: str,
     extra: str = "",
     handler: Callable[[MouseEvent], object] | None = None,
@@ -100,7 +101,7 @@ def card(
     return [(style, body)]
 
 
-def team_name(model: TableModel, team: int) -> str:
+def team_name(model: Names, team: int) -> str:
     """``Team A (Ann, Cid)``: a team by its letter and its players."""
     teams = (model.view or {}).get("teams") or []
     members = [model.player_name(s)[:10] for s, t in enumerate(teams) if t == team]
@@ -108,7 +109,7 @@ def team_name(model: TableModel, team: int) -> str:
     return _("Team {letter} ({members})").format(letter=letter, members=", ".join(members))
 
 
-def team_letter(model: TableModel, seat: int) -> str:
+def team_letter(model: Names, seat: int) -> str:
     """``A``, ``B``, ``C``: the seat's team with partnerships (view ``teams``), else ``""``."""
     teams = (model.view or {}).get("teams")
     if not isinstance(teams, list) or not 0 <= seat < len(teams):
@@ -118,6 +119,18 @@ def team_letter(model: TableModel, seat: int) -> str:
 
 
 Line = StyleAndTextTuples
+
+
+class Names(Protocol):
+    """What the small drawing helpers (a card, a team, the final standings) read of the
+    screen: the view, the players' names, ASCII or not (a narrow port)."""
+
+    ascii: bool
+    view: dict | None
+
+    def player_name(self, seat: int | None) -> str: ...
+
+
 #: One unbreakable piece of a wrapped area (a card, a meld, a key): its fragments, whether it
 #: starts a new line, and whether the cursor is on it (the area scrolls to keep it in sight).
 Token = tuple[StyleAndTextTuples, bool, bool]
@@ -374,7 +387,7 @@ def pile(model: TableModel) -> StyleAndTextTuples:
     return joined(pile_lines(model)[0])
 
 
-def layoff_mark(model: TableModel, by: int) -> str:
+def layoff_mark(model: Names, by: int) -> str:
     return ("<-" if model.ascii else "←") + str(by + 1)
 
 
@@ -667,7 +680,7 @@ def chat_lines(model: TableModel, width: int) -> list[Line]:
     return out
 
 
-def final(model: TableModel, width: int = 60) -> StyleAndTextTuples:
+def final(model: Names, width: int = 60) -> StyleAndTextTuples:
     """Standings, then a chart of each player's total after every hand."""
     v = model.view
     if not v:
@@ -702,7 +715,7 @@ def final(model: TableModel, width: int = 60) -> StyleAndTextTuples:
     return out
 
 
-def chart(model: TableModel, width: int = 60, height: int = 8) -> StyleAndTextTuples:
+def chart(model: Names, width: int = 60, height: int = 8) -> StyleAndTextTuples:
     """A dot chart of running totals, one column group per hand, one mark per player."""
     v = model.view
     if not v:

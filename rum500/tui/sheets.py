@@ -8,13 +8,32 @@ host holds the next deal, the countdown and who it waits for.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from rum500.i18n import _, ngettext
 from rum500.rules.melds import Meld
 from rum500.tui import describe
-from rum500.tui.model import TableModel
-from rum500.tui.render import Line, Token, card, cut, layoff_mark, team_name, wrap
+from rum500.tui.render import Line, Names, Token, card, cut, layoff_mark, team_name, wrap
+from rum500.tui.review import Review
+
+
+class SheetTable(Names, Protocol):
+    """What the sheets read of the table screen (a narrow port): the view, the names, the
+    sheet being reviewed and the review's countdown, my seat and its legal moves, the hand
+    order."""
+
+    spectator: bool
+    sheet: dict | None
+    review: Review
+
+    @property
+    def seat(self) -> int | None: ...
+
+    def legal(self, kind: str) -> list[dict]: ...
+
+    def in_hand_order(self, cards: list[str]) -> list[str]: ...
 
 
 def _points(m: dict) -> list[int]:
@@ -28,7 +47,7 @@ def _points(m: dict) -> list[int]:
 def _guarded(draw):  # type: ignore[no-untyped-def]
     """A sheet drawn from what the host sent: a malformed one is one line, not a crash."""
 
-    def safe(model: TableModel, width: int = 76) -> list[Line]:
+    def safe(model: SheetTable, width: int = 76) -> list[Line]:
         try:
             return draw(model, width)
         except (KeyError, TypeError, IndexError, ValueError, AttributeError):
@@ -39,7 +58,7 @@ def _guarded(draw):  # type: ignore[no-untyped-def]
 
 
 @_guarded
-def review_lines(model: TableModel, width: int = 76) -> list[Line]:
+def review_lines(model: SheetTable, width: int = 76) -> list[Line]:
     """The score sheet of the hand that ended (see the module docstring)."""
     r = model.sheet or (model.view or {}).get("last_hand")
     if not r:
@@ -97,7 +116,7 @@ def review_lines(model: TableModel, width: int = 76) -> list[Line]:
     return lines
 
 
-def _team_lines(model: TableModel, r: dict) -> list[Line]:
+def _team_lines(model: SheetTable, r: dict) -> list[Line]:
     """With partnerships: each team's score this hand and its total."""
     scores, totals = r.get("team_scores"), r.get("team_totals")
     if not isinstance(scores, list) or not isinstance(totals, list):
@@ -116,7 +135,7 @@ def _team_lines(model: TableModel, r: dict) -> list[Line]:
     return lines
 
 
-def _played(model: TableModel, s: int, melds: list[dict], width: int) -> list[Line]:
+def _played(model: SheetTable, s: int, melds: list[dict], width: int) -> list[Line]:
     """Player ``s``'s melds (the cards they put in them) and lay-offs, with points."""
     tokens: list[Token] = []
     for m in melds:
@@ -149,7 +168,7 @@ def _played(model: TableModel, s: int, melds: list[dict], width: int) -> list[Li
     return wrap([head, *tokens], width, indent=6)[0]
 
 
-def review_footer(model: TableModel) -> list[Line]:
+def review_footer(model: SheetTable) -> list[Line]:
     """The lines pinned under the review: the countdown, who the deal waits for, Enter."""
     out: list[Line] = []
     if model.review.open:
@@ -191,7 +210,7 @@ def review_footer(model: TableModel) -> list[Line]:
 
 
 @_guarded
-def score_table_lines(model: TableModel, width: int = 76) -> list[Line]:
+def score_table_lines(model: SheetTable, width: int = 76) -> list[Line]:
     """Every hand so far (as the view has them), a column per player, then the totals."""
     v = model.view or {}
     results = v.get("results") or []

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class ChatLine(Protocol):
+    """What the chat line uses of the table screen (a narrow port)."""
+
+    chat_input: str
+
+    def chat_send(self) -> None: ...
+
+    def chat_type(self, text: str) -> None: ...
+
+    def chat_backspace(self) -> None: ...
+
+    def close_overlay(self) -> None: ...
 
 
-def keys(model: TableModel) -> list[Key]:
+def keys(model: ChatLine) -> list[Key]:
     return [
         Key(("enter",), model.chat_send, "Enter", lambda: _("send")),
         Key(("escape",), model.close_overlay, "Esc", lambda: _("cancel")),
@@ -22,13 +33,13 @@ def keys(model: TableModel) -> list[Key]:
     ]
 
 
-def body(model: TableModel, kit: Kit) -> AnyContainer:
+def body(model: ChatLine, kit: Kit) -> AnyContainer:
     return kit.window(
         lambda: [("", _("Say: ")), ("class:label", model.chat_input + "_")], height=1, width=60
     )
 
 
-def why(model: TableModel, data: str) -> None:
+def why(model: ChatLine, data: str) -> None:
     """Any other key: a printable one is typed into the line."""
     if data and data.isprintable():
         model.chat_type(data)

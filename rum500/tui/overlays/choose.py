@@ -3,18 +3,26 @@ machine takes the table): the keys 1 … 9 answer, Esc cancels."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class Question(Protocol):
+    """What the numbered question uses of the table screen (a narrow port)."""
+
+    choose_text: str
+    choices: list[tuple[str, dict]]
+
+    def choose_pick(self, i: int) -> None: ...
+
+    def close_overlay(self) -> None: ...
 
 
-def keys(model: TableModel) -> list[Key]:
+def keys(model: Question) -> list[Key]:
     def answer(i: int) -> Key:
         return Key(
             (str(i + 1),),
@@ -29,7 +37,7 @@ def keys(model: TableModel) -> list[Key]:
     ]
 
 
-def body(model: TableModel, kit: Kit) -> AnyContainer:
+def body(model: Question, kit: Kit) -> AnyContainer:
     return kit.window(
         lambda: (
             [("class:label", model.choose_text)]

@@ -4,24 +4,45 @@ and scrolling."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rum500.i18n import _
 from rum500.tui.overlays.keymap import Key
 
 if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+    from rum500.tui.scores import Scores
 
 
-def online(model: TableModel) -> Callable[[], bool]:
+class Linked(Protocol):
+    """Whether the link to the host is down (the keys that go to it do not act then)."""
+
+    link_down: bool
+
+
+class Common(Linked, Protocol):
+    """What the keys several modes share use of the table screen (a narrow port): the
+    view (are there scores?), the score table, and opening the chat, the help, the quit
+    question."""
+
+    view: dict | None
+    scores: Scores
+
+    def open_chat(self) -> None: ...
+
+    def toggle_help(self) -> None: ...
+
+    def ask_quit(self) -> None: ...
+
+
+def online(model: Linked) -> Callable[[], bool]:
     return lambda: not model.link_down
 
 
-def has_results(model: TableModel) -> bool:
+def has_results(model: Common) -> bool:
     return bool(model.view and model.view.get("results"))
 
 
-def always_keys(model: TableModel) -> list[Key]:
+def always_keys(model: Common) -> list[Key]:
     """c (chat), ? (help), q (leave): the end of the bar of the table and of the sheets."""
     return [
         Key(("c",), model.open_chat, "c", lambda: _("chat"), when=online(model)),
@@ -30,7 +51,7 @@ def always_keys(model: TableModel) -> list[Key]:
     ]
 
 
-def scores_key(model: TableModel, offered: Callable[[], bool]) -> Key:
+def scores_key(model: Common, offered: Callable[[], bool]) -> Key:
     """p: the score table (shown while offline only when there are scores)."""
     return Key(
         ("p",),

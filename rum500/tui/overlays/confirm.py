@@ -2,29 +2,38 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class YesNo(Protocol):
+    """What the yes/no question uses of the table screen (a narrow port)."""
+
+    confirm_text: str
+
+    def confirm_yes(self) -> None: ...
+
+    def close_overlay(self) -> None: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
 
 
-def keys(model: TableModel) -> list[Key]:
+def keys(model: YesNo) -> list[Key]:
     return [
         Key(("y", "Y"), model.confirm_yes, "y", lambda: _("yes")),
         Key(("n", "N", "escape", "c-c"), model.close_overlay, "n", lambda: _("no")),
     ]
 
 
-def body(model: TableModel, kit: Kit) -> AnyContainer:
+def body(model: YesNo, kit: Kit) -> AnyContainer:
     return kit.window(lambda: [("class:label", model.confirm_text)], wrap_lines=True)
 
 
-def why(model: TableModel, key: str) -> None:
+def why(model: YesNo, key: str) -> None:
     model.say(_("Answer first: y = yes, n = no."), error=True)
 
 

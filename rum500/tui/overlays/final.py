@@ -3,20 +3,25 @@ the table, q leaves."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
 from rum500.tui import render
-from rum500.tui.overlays.common import always_keys, scores_key
+from rum500.tui.overlays.common import Common, always_keys, scores_key
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class Standings(Common, render.Names, Protocol):
+    """What the final standings use of the table screen (a narrow port)."""
+
+    def close_overlay(self) -> None: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
 
 
-def keys(model: TableModel) -> list[Key]:
+def keys(model: Standings) -> list[Key]:
     return [
         scores_key(model, lambda: True),
         Key(("escape",), model.close_overlay, "Esc", lambda: _("look at the table"), offline=1),
@@ -24,11 +29,11 @@ def keys(model: TableModel) -> list[Key]:
     ]
 
 
-def body(model: TableModel, kit: Kit) -> AnyContainer:
+def body(model: Standings, kit: Kit) -> AnyContainer:
     return kit.window(lambda: render.final(model, width=kit.screen_width() - 8))
 
 
-def why(model: TableModel, key: str) -> None:
+def why(model: Standings, key: str) -> None:
     model.say(_("The match is over: q leaves, Esc shows the table."))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prompt_toolkit.layout import AnyContainer
 
@@ -10,11 +10,24 @@ from rum500.i18n import _
 from rum500.tui.overlays.common import scroll_keys
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class HelpPage(Protocol):
+    """What the help uses of the table screen (a narrow port)."""
+
+    help_scroll: int
+
+    def help_lines(self, width: int | None = None) -> list[str]: ...
+
+    def scroll_help(self, step: int, lines: int) -> None: ...
+
+    def toggle_help(self) -> None: ...
+
+    def close_overlay(self) -> None: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
 
 
-def keys(model: TableModel) -> list[Key]:
+def keys(model: HelpPage) -> list[Key]:
     def scroll_by(step: int) -> None:
         model.scroll_help(step, len(model.help_lines()))
 
@@ -25,13 +38,13 @@ def keys(model: TableModel) -> list[Key]:
     ]
 
 
-def body(model: TableModel, kit: Kit) -> AnyContainer:
+def body(model: HelpPage, kit: Kit) -> AnyContainer:
     return kit.scrolled(
         lambda w: [[("", line)] for line in model.help_lines(w)], lambda n, room: model.help_scroll
     )
 
 
-def why(model: TableModel, key: str) -> None:
+def why(model: HelpPage, key: str) -> None:
     model.say(_("The help is open: Esc closes it."))
 
 

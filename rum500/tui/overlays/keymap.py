@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from prompt_toolkit.layout import AnyContainer
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
-
 Check = Callable[[], bool]
+#: what a mode reads and calls of the table screen: each overlay file names its own small
+#: Protocol (never the table screen's model itself)
+Port = TypeVar("Port")
 
 
 def always() -> bool:
@@ -63,26 +63,27 @@ class Kit(Protocol):
     def above_the_keys(self) -> dict: ...
 
 
-def no_body(model: TableModel, kit: Kit) -> AnyContainer:
+def no_body(model: object, kit: Kit) -> AnyContainer:
     return kit.window(lambda: [])
 
 
-def nothing_said(model: TableModel, key: str) -> None:
+def nothing_said(model: object, key: str) -> None:
     return None
 
 
 @dataclass(frozen=True)
-class Overlay:
+class Overlay(Generic[Port]):
     """A mode drawn over the table: its name (``model.overlay``), title, keys, body, where it
     floats (``place``: Float's position arguments), and ``why(model, key)``, run for a key it
     does not use (says in one line why nothing happens; the chat types it).
     ``offline_bar``: while the link is down, its bar shows only the keys marked ``offline``
-    (in that order)."""
+    (in that order). ``Port`` is what its keys, body and ``why`` take of the table screen:
+    a small Protocol of its own file."""
 
     name: str
     title: Callable[[], str]
-    keys: Callable[[TableModel], list[Key]]
-    body: Callable[[TableModel, Kit], AnyContainer] = no_body
+    keys: Callable[[Port], list[Key]]
+    body: Callable[[Port, Kit], AnyContainer] = no_body
     place: Callable[[Kit], dict] = lambda kit: {}
-    why: Callable[[TableModel, str], None] = nothing_said
+    why: Callable[[Port, str], None] = nothing_said
     offline_bar: bool = False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prompt_toolkit.layout import AnyContainer
 from prompt_toolkit.layout.dimension import Dimension
@@ -12,18 +12,29 @@ from rum500.tui import render
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 from rum500.tui.wrapping import wrap_text
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class Leaving(Protocol):
+    """What the quit question uses of the table screen (a narrow port)."""
+
+    ascii: bool
+
+    def quit_question(self) -> str: ...
+
+    def confirm_quit(self) -> None: ...
+
+    def close_overlay(self) -> None: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
 
 
-def keys(model: TableModel) -> list[Key]:
+def keys(model: Leaving) -> list[Key]:
     return [
         Key(("y", "Y", "c-c"), model.confirm_quit, "y", lambda: _("leave")),
         Key(("n", "N", "escape", "q"), model.close_overlay, "n", lambda: _("stay")),
     ]
 
 
-def body(model: TableModel, kit: Kit) -> AnyContainer:
+def body(model: Leaving, kit: Kit) -> AnyContainer:
     def lines() -> list[render.Line]:
         """The quit question, wrapped to the overlay's width (it may say how to resume)."""
         question = [("class:label", model.quit_question())]
@@ -32,7 +43,7 @@ def body(model: TableModel, kit: Kit) -> AnyContainer:
     return kit.window(lambda: render.joined(lines()), height=lambda: Dimension.exact(len(lines())))
 
 
-def why(model: TableModel, key: str) -> None:
+def why(model: Leaving, key: str) -> None:
     model.say(_("Answer first: y = leave, n = stay."), error=True)
 
 

@@ -3,20 +3,25 @@ tui.scores.Scores` keeps its state; :mod:`rum500.tui.sheets` draws its rows."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
 from rum500.tui import sheets
-from rum500.tui.overlays.common import always_keys, scroll_keys
+from rum500.tui.overlays.common import Common, always_keys, scroll_keys
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class ScoreTable(Common, sheets.SheetTable, Protocol):
+    """What the score table uses of the table screen (a narrow port)."""
+
+    def close_overlay(self) -> None: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
 
 
-def keys(model: TableModel) -> list[Key]:
+def keys(model: ScoreTable) -> list[Key]:
     return [
         *scroll_keys(model.scores.scroll_by),
         Key(("p",), model.scores.toggle, "p", lambda: _("close")),
@@ -25,7 +30,7 @@ def keys(model: TableModel) -> list[Key]:
     ]
 
 
-def body(model: TableModel, kit: Kit) -> AnyContainer:
+def body(model: ScoreTable, kit: Kit) -> AnyContainer:
     def scroll(n: int, room: int) -> int:
         if model.scores.scroll is None:
             return n  # the newest hands
@@ -35,7 +40,7 @@ def body(model: TableModel, kit: Kit) -> AnyContainer:
     return kit.scrolled(lambda w: sheets.score_table_lines(model, w), scroll)
 
 
-def why(model: TableModel, key: str) -> None:
+def why(model: ScoreTable, key: str) -> None:
     model.say(_("The score table is open: p or Esc closes it."))
 
 

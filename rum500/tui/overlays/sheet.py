@@ -3,21 +3,29 @@ close), the arrows scroll, Esc shows the table. :mod:`rum500.tui.review` keeps i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from prompt_toolkit.layout import AnyContainer
 from prompt_toolkit.layout.dimension import Dimension
 
 from rum500.i18n import _
 from rum500.tui import render, sheets
-from rum500.tui.overlays.common import always_keys, online, scores_key, scroll_keys
+from rum500.tui.overlays.common import Common, always_keys, online, scores_key, scroll_keys
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
-if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+
+class HandReview(Common, sheets.SheetTable, Protocol):
+    """What the hand-end review uses of the table screen (a narrow port): the sheets' reads,
+    the review, whether the match is over."""
+
+    finished: bool
+
+    def close_overlay(self) -> None: ...
+
+    def say(self, text: str, error: bool = False) -> None: ...
 
 
-def keys(model: TableModel) -> list[Key]:
+def keys(model: HandReview) -> list[Key]:
     review = model.review
     return [
         Key(("enter", "n"), review.enter, "Enter", review.enter_label, when=online(model)),
@@ -35,7 +43,7 @@ def keys(model: TableModel) -> list[Key]:
     ]
 
 
-def body(model: TableModel, kit: Kit) -> AnyContainer:
+def body(model: HandReview, kit: Kit) -> AnyContainer:
     def scroll(n: int, room: int) -> int:
         model.review.scroll = max(0, min(model.review.scroll, n - room))
         return model.review.scroll
@@ -56,7 +64,7 @@ def body(model: TableModel, kit: Kit) -> AnyContainer:
     )
 
 
-def why(model: TableModel, key: str) -> None:
+def why(model: HandReview, key: str) -> None:
     model.say(model.review.why_not())
 
 

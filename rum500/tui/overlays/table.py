@@ -6,17 +6,100 @@ the link is down (the bar then shows only p, ? and q).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from rum500.i18n import _
-from rum500.tui.overlays.common import always_keys, has_results, online, scores_key
+from rum500.tui.overlays.common import Common, always_keys, has_results, online, scores_key
 from rum500.tui.overlays.keymap import Key
 
 if TYPE_CHECKING:
-    from rum500.tui.model import TableModel
+    from rum500.tui.claim import Claim
+    from rum500.tui.review import Review
 
 
-def keys(model: TableModel) -> list[Key]:
+class Cursor(Protocol):
+    """The cursor keys: along a zone, between zones, select, clear, sort."""
+
+    def move(self, step: int) -> None: ...
+
+    def move_home(self) -> None: ...
+
+    def move_end(self) -> None: ...
+
+    def switch_zone(self, step: int) -> None: ...
+
+    def toggle_select(self) -> None: ...
+
+    def clear_selection(self) -> None: ...
+
+    def toggle_sort(self) -> None: ...
+
+
+class Plays(Protocol):
+    """The moves, and what the bar reads to offer only the legal ones."""
+
+    claim: Claim
+    review: Review
+    hint_allowed: bool
+
+    @property
+    def my_turn(self) -> bool: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    def legal(self, kind: str) -> list[dict]: ...
+
+    def can_draw_stock(self) -> bool: ...
+
+    def legal_pile_indices(self) -> set[int]: ...
+
+    def can_take_back(self) -> bool: ...
+
+    def draw_stock(self) -> None: ...
+
+    def take_pile(self) -> None: ...
+
+    def meld_selected(self) -> None: ...
+
+    def lay_off(self) -> None: ...
+
+    def discard(self) -> None: ...
+
+    def end_hand(self) -> None: ...
+
+    def take_back(self) -> None: ...
+
+    def deal(self) -> None: ...
+
+    def enter(self) -> None: ...
+
+    def hint(self) -> None: ...
+
+
+class HostKeys(Protocol):
+    """The host player's keys: start with bots, hand the table over, the hint for all."""
+
+    hosting: bool
+    successors: Callable[[], list[tuple[int, str]]] | None
+
+    def can_start(self) -> bool: ...
+
+    def start_with_bots(self) -> None: ...
+
+    def offer_handoff(self) -> None: ...
+
+    def can_set_table_hint(self) -> bool: ...
+
+    def toggle_table_hint(self) -> None: ...
+
+
+class TableKeys(Common, Cursor, Plays, HostKeys, Protocol):
+    """What the table's keys use of the table screen (its narrow port)."""
+
+
+def keys(model: TableKeys) -> list[Key]:
     m = model
     play = online(m)  # keys that go to the host
 
