@@ -244,6 +244,22 @@ def attach_log(config: HostConfig, document: dict, game: Game, path: Path | str)
     return f"the match goes on in this game log as game {mid}"
 
 
+def config_from_document(
+    document: dict, *, log_path: Path | str | None = None, **overrides: Any
+) -> HostConfig:
+    """How to host ``document``'s table here: replayed, seats with their tokens, the same
+    name and id (announced at :meth:`Host.announce`, once the old host is gone, unless
+    ``announce_later=False``); ``overrides``: :class:`HostConfig` fields. With ``log_path``
+    the match goes on in that game log (``config.journal``). Raises :class:`DocumentError`."""
+    document = check_document(document)
+    game = replay(document)
+    overrides.setdefault("announce_later", True)
+    config = host_config(document, game, **overrides)
+    if log_path is not None:
+        attach_log(config, document, game, log_path)
+    return config
+
+
 async def host_from_document(
     document: dict,
     *,
@@ -251,16 +267,10 @@ async def host_from_document(
     sock: socket.socket | None = None,
     **overrides: Any,
 ) -> Host:
-    """Start hosting ``document``'s table here: replayed, seats with their tokens, the same
-    name and id (announced at :meth:`Host.announce`, once the old host is gone). With
-    ``log_path`` the match goes on in that game log. Raises :class:`DocumentError`,
-    ``ValueError`` or ``OSError``."""
-    document = check_document(document)
-    game = replay(document)
-    overrides.setdefault("announce_later", True)
-    config = host_config(document, game, **overrides)
-    if log_path is not None:
-        attach_log(config, document, game, log_path)
+    """Start hosting ``document``'s table here (:func:`config_from_document`, then
+    :func:`start_host`), with no room beside it (:func:`rum500.handoff.serving.serving` adds
+    one). Raises :class:`DocumentError`, ``ValueError`` or ``OSError``."""
+    config = config_from_document(document, log_path=log_path, **overrides)
     try:
         return await start_host(config, sock=sock)
     except BaseException:

@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from net.client import Client
-from rum500.handoff.document import DocumentError, decode_chunks, host_from_document
+from rum500.handoff.document import DocumentError, config_from_document, decode_chunks
 from rum500.handoff.planned import HANDOFF_TIMEOUT, HandoffError
 from rum500.handoff.room import Room
+from rum500.handoff.serving import serving
 from rum500.handoff.standby import Standby
 from rum500.host import Host
 
@@ -68,6 +69,8 @@ class Guest:
         self.standby = Standby(self)
         #: handoff and failover beside the table this process hosts
         self.room: Room | None = None
+        #: what takes down the table this process hosts (rum500.handoff.serving)
+        self._served: contextlib.AsyncExitStack | None = None
         #: called once this process hosts the table (handed over or failed over to it): the
         #: player's screen says so, and offers what a host may do (docs/protocol.md §16)
         self.on_hosting: Callable[[], None] | None = None
@@ -130,17 +133,18 @@ class Guest:
         """Host ``document``'s table in this process, with handoff and failover beside it."""
         # announced on the LAN only if the old host announced it (and we may)
         announce = self.announce and document["config"].get("announce", True) is not False
-        host = await host_from_document(
+        config = config_from_document(
             document,
             log_path=self.log_path,
-            sock=sock,
             bind=self.bind,
             interfaces=self.interfaces,
             announce=announce,
             host_player=self.client.name,
         )
-        self.room = Room(host)
-        self.host = host
+        stack = contextlib.AsyncExitStack()
+        served = await stack.enter_async_context(serving(config, sock=sock))
+        self._served, self.room, self.host = stack, served.room, served.host
+        host = served.host
         self.room.failover.on_cut_off.append(self._cut_off)
         if self.on_hosting is not None:
             self.on_hosting()
@@ -189,12 +193,7 @@ class Guest:
 
     async def _let_go(self) -> None:
         """Close the table this process hosts (if any), its room and its game log."""
-        if self.room is not None:
-            room, self.room = self.room, None
-            room.close()
-        if self.host is not None:
-            host, self.host = self.host, None
-            await host.close()
-            close = getattr(host.config.journal, "close", None)
-            if close is not None:
-                close()
+        served, self._served = self._served, None
+        self.room = self.host = None
+        if served is not None:
+            await served.aclose()

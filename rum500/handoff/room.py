@@ -15,6 +15,11 @@ class Room:
         self.host = host
         self.mover = TableMover(host)
         self.failover = Failover(host)
+        self.closed = False
 
     def close(self) -> None:
+        """Stop the failover's work (once; closing again does nothing)."""
+        if self.closed:
+            return
+        self.closed = True
         self.failover.close()
