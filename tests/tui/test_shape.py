@@ -120,11 +120,7 @@ def _members(port: type) -> set[str]:
         if klass in (object, typing.Protocol, typing.Generic):
             continue
         names.update(getattr(klass, "__annotations__", {}))
-        names.update(
-            n
-            for n, v in vars(klass).items()
-            if not n.startswith("_") and callable(v) or isinstance(v, property)
-        )
+        names.update(n for n, v in vars(klass).items() if callable(v) or isinstance(v, property))
     return {n for n in names if not n.startswith("_")}
 
 
