@@ -13,9 +13,10 @@ import logging
 import os
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from rum500.i18n import N_, _, set_language, translate_argparse
-from rum500.rules.options import EMPTY_STOCK_RULES, MAX_PLAYERS, MIN_PLAYERS
+from rum500.rules.options import GROUP_TITLES, MAX_PLAYERS, MIN_PLAYERS, OPTION_SPECS, OptionSpec
 
 #: subcommand -> (module, function)
 HANDLERS = {
@@ -132,54 +133,49 @@ def _common(p: argparse.ArgumentParser, top: bool = False) -> None:
 
 
 def _table_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group(_("table options (RULES.md §9)"))
-    g.add_argument(
-        "--target", type=_target, default=500, help=_("score that wins (500; up to 1000000000)")
+    """Every table option's flag (RULES.md §9, §11, §12), with ``--seed`` and
+    ``--claim-window``: for ``play`` and ``host``."""
+    groups = _option_flags(p, claim_window=True)
+    groups["§9"].add_argument(
+        "--seed", type=_seed, help=_("seed of the shuffles (random by default)")
     )
-    g.add_argument("--decks", type=int, choices=[1, 2], help=_("decks (auto: 1 up to 4 players)"))
-    g.add_argument(
-        "--top-card-free",
-        action="store_true",
-        help=_("the top discard may be taken without playing it"),
-    )
-    g.add_argument("--must-discard", action="store_true", help=_("go out only by discarding"))
-    g.add_argument(
-        "--empty-stock",
-        choices=EMPTY_STOCK_RULES,
-        default="play_on",
-        help=_("when the stock runs out (play_on)"),
-    )
-    g.add_argument("--seed", type=_seed, help=_("seed of the shuffles (random by default)"))
-    _house_rules(p)
 
 
-def _house_rules(p: argparse.ArgumentParser, window: bool = True) -> None:
-    """The house rules (RULES.md §11), for ``play``, ``host`` and ``sim``."""
-    g = p.add_argument_group(_("house rules (RULES.md §11)"))
-    g.add_argument("--jokers", action="store_true", help=_("two jokers per deck, wild"))
-    g.add_argument(
-        "--rummy-calls",
-        action="store_true",
-        help=_('any player may call "Rummy!" on a discard that could be laid off'),
-    )
-    if window:
-        g.add_argument(
-            "--claim-window",
-            type=_claim_window,
-            default=3.0,
-            metavar="SECONDS",
-            help=_('with --rummy-calls: seconds to call "Rummy!" after each discard (3; 0.5-10)'),
-        )
-    g.add_argument(
-        "--teams",
-        type=int,
-        choices=[2, 3],
-        default=0,
-        help=_("partnerships: 2 teams (4 or 6 players) or 3 teams of two (6 players)"),
-    )
-    g.add_argument(
-        "--ace-always-15", action="store_true", help=_("an ace scores 15 even low in A-2-3")
-    )
+def _option_flags(
+    p: argparse.ArgumentParser, skip: tuple[str, ...] = (), claim_window: bool = False
+) -> dict[str, Any]:
+    """One flag per option of :data:`~rum500.rules.options.OPTION_SPECS` but ``skip``, in
+    argument groups by RULES.md chapter (returned by group); ``claim_window``: the host's
+    ``--claim-window`` after ``--rummy-calls``."""
+    groups: dict[str, Any] = {}
+    for spec in OPTION_SPECS:
+        if spec.name in skip:
+            continue
+        if spec.group not in groups:
+            groups[spec.group] = p.add_argument_group(_(GROUP_TITLES[spec.group]))
+        g = groups[spec.group]
+        g.add_argument(spec.flag, default=spec.default, help=_(spec.help), **_flag_kind(spec))
+        if claim_window and spec.name == "rummy_calls":
+            g.add_argument(
+                "--claim-window",
+                type=_claim_window,
+                default=3.0,
+                metavar="SECONDS",
+                help=_(
+                    'with --rummy-calls: seconds to call "Rummy!" after each discard (3; 0.5-10)'
+                ),
+            )
+    return groups
+
+
+def _flag_kind(spec: OptionSpec) -> dict[str, Any]:
+    """argparse's arguments for an option of this kind."""
+    if spec.kind == "bool":
+        return {"action": "store_true"}
+    if spec.kind == "int":
+        return {"type": _whole(spec.low, spec.high, spec.noun or N_("a whole number"))}
+    values = spec.flag_choices()
+    return {"choices": values, "type": type(values[0])} if values else {}
 
 
 def _host_args(p: argparse.ArgumentParser) -> None:
@@ -350,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_jobs, help=_("processes (default: all cores)"))
     p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     p.add_argument("--target", type=_target, default=500, help=_("score that wins (500)"))
-    _house_rules(p, window=False)
+    _option_flags(p, skip=("target",))  # sim's own --target above
 
     p = sub.add_parser("history", help=_("past matches"))
     _common(p)

@@ -18,22 +18,16 @@ from rum500.claims import CLAIM_WINDOW
 from rum500.host import Host, HostConfig, start_host
 from rum500.host.narrate import describe_event, options_text
 from rum500.rules import Options
+from rum500.rules.options import options_from
 
 log = logging.getLogger(__name__)
 
 
 def options_from_args(args: Any) -> Options:
-    return Options(
-        target=args.target,
-        decks=args.decks,
-        top_card_free=args.top_card_free,
-        must_discard=args.must_discard,
-        empty_stock=args.empty_stock,
-        jokers=getattr(args, "jokers", False),
-        rummy_calls=getattr(args, "rummy_calls", False),
-        teams=getattr(args, "teams", None) or 0,
-        ace_always_15=getattr(args, "ace_always_15", False),
-    )
+    """The table's :class:`Options` from the command line's option flags (one per
+    :data:`~rum500.rules.options.OPTION_SPECS` entry, its ``dest`` the option's name; a flag
+    the command does not have, or ``None``, is the option's default)."""
+    return options_from(lambda spec: getattr(args, spec.name, None))
 
 
 def config_from_args(args: Any) -> HostConfig:

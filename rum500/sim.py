@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from rum500 import cards as C
 from rum500.bots import LEVELS, make_bot
 from rum500.rules import Game, Options, Phase
+from rum500.rules.options import options_from
 
 #: With --hands, no total ends the match early.
 NO_TARGET = 10**9
@@ -518,6 +519,14 @@ def _print_report(
     return 0
 
 
+def house_rules(args: argparse.Namespace) -> dict:
+    """The table options ``rum500 sim`` was given that differ from the seed game, but the
+    target (a parameter of its own): one flag per :data:`~rum500.rules.options.OPTION_SPECS`
+    entry, read by name (a flag it lacks, or ``None``, is the default)."""
+    options = options_from(lambda spec: getattr(args, spec.name, None))
+    return {k: v for k, v in options.changed().items() if k != "target"}
+
+
 def run(args: argparse.Namespace) -> int:
     """``rum500 sim`` (arguments in :mod:`rum500.cli`)."""
     jobs = args.jobs or os.cpu_count() or 1
@@ -530,18 +539,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"rum500 sim: {e}", file=sys.stderr)
         return 2
-    house = {
-        "jokers": getattr(args, "jokers", False),
-        "rummy_calls": getattr(args, "rummy_calls", False),
-        "teams": getattr(args, "teams", 0) or 0,
-        "ace_always_15": getattr(args, "ace_always_15", False),
-    }
     try:
+        house = house_rules(args)
         Options(**house).validate(args.players)
     except ValueError as e:
         print(f"rum500 sim: {e}", file=sys.stderr)
         return 2
-    house = {k: v for k, v in house.items() if v}
     return _print_report(
         args,
         lambda: simulate(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rum500 import cards as C
 from rum500.rules.melds import Meld
+from rum500.rules.options import Options, options_from
 
 #: Keys every seat view carries.
 VIEW_KEYS = frozenset(
@@ -63,6 +64,8 @@ class SeatView:
     empty_stock: str
     jokers: bool = False
     raw: Mapping | None = None  # the checked view itself (the expert rebuilds positions from it)
+    #: every table option of the view (:func:`view_options`); the four above are its fields
+    options: Options = Options()
 
     def unseen(self) -> list[int]:
         """How many copies of each card this seat has not seen (hands of others + stock):
@@ -112,7 +115,7 @@ def read_view(view: object) -> SeatView:
         raise NotAView("a spectator's view has no seat to play")
     if not isinstance(view["stock"], int):
         raise NotAView("a seat view shows only the size of the stock")
-    options = view.get("options") or {}
+    options = view_options(view)
     must_play = view["must_play"]
     no_discard = view["no_discard"]
     return SeatView(
@@ -131,9 +134,20 @@ def read_view(view: object) -> SeatView:
         decks=int(view.get("decks") or 1),
         totals=list(view.get("totals") or [0] * int(view["players"])),
         target=int(view.get("target") or 500),
-        must_discard=bool(options.get("must_discard", False)),
-        top_card_free=bool(options.get("top_card_free", False)),
-        empty_stock=str(options.get("empty_stock", "play_on")),
-        jokers=bool(options.get("jokers", False)),
+        must_discard=bool(options.must_discard),
+        top_card_free=bool(options.top_card_free),
+        empty_stock=str(options.empty_stock),
+        jokers=bool(options.jokers),
         raw=view,
+        options=options,
     )
+
+
+def view_options(view: Mapping) -> Options:
+    """The table's options as a seat view carries them (``options``, ``Options.to_dict()``):
+    every option of :data:`~rum500.rules.options.OPTION_SPECS`, a missing or ``None`` one at
+    its default (a name this rum500 does not know is left out: the door refuses such a table
+    to a client, and a bot reads what it knows)."""
+    given = view.get("options")
+    given = given if isinstance(given, Mapping) else {}
+    return options_from(lambda spec: given.get(spec.name))

@@ -7,6 +7,7 @@ import re
 from prompt_toolkit.formatted_text.utils import fragment_list_to_text
 
 from rum500.i18n import _
+from rum500.rules.options import OPTION_SPECS
 from rum500.tui.wrapping import wrap_text
 
 #: --ascii: the arrows of the help in plain ASCII (the key column re-aligned after them).
@@ -68,37 +69,16 @@ def rules_text() -> str:
 
 
 def house_rules_text(options: dict | None) -> str:
-    """The house rules (RULES.md §11) on at this table, each explained; "" when none is."""
+    """The house rules and family variants on at this table (RULES.md §11, §12), each
+    explained (every option whose :class:`~rum500.rules.options.OptionSpec` has an
+    ``explain``, in field order); "" when none is."""
     o = options if isinstance(options, dict) else {}
     parts = []
-    if o.get("jokers"):
-        parts.append(
-            _(
-                "  Jokers: two per deck, wild. In a meld a joker stands for one card you\n"
-                "  name (asked when two fit); it keeps that name, shown beside it: 🃏9♥.\n"
-                "  A meld needs two natural cards and never more jokers than natural cards.\n"
-                "  A joker scores 15, on the table or left in hand."
-            )
-        )
-    if o.get("rummy_calls"):
-        parts.append(
-            _(
-                "  Rummy!: after every discard the next player waits a moment. If the\n"
-                "  discard could be laid off on a meld, any other player may press r to\n"
-                "  call Rummy! and lay it off for their own score; x = no call. The\n"
-                "  first call the host receives wins."
-            )
-        )
-    if o.get("teams"):
-        parts.append(
-            _(
-                "  Partnerships: {n} teams (letters A, B, C beside the names); partners sit\n"
-                "  apart. A team's total is the sum of its players' scores, and the\n"
-                "  target and ties count team totals."
-            ).format(n=o["teams"])
-        )
-    if o.get("ace_always_15"):
-        parts.append(_("  Aces score 15 wherever they are, even low in A-2-3."))
+    for spec in OPTION_SPECS:
+        value = o.get(spec.name)
+        if spec.explain and value:
+            text = _(spec.explain)
+            parts.append(text.format(n=value) if "{n}" in spec.explain else text)
     if not parts:
         return ""
     return _("HOUSE RULES AT THIS TABLE") + "\n" + "\n".join(parts)

@@ -22,7 +22,15 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
 from rum500.i18n import _, ngettext
-from rum500.rules.options import EMPTY_STOCK_RULES, MAX_PLAYERS, MIN_PLAYERS
+from rum500.rules.options import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OFF,
+    OPTION_SPECS,
+    Options,
+    OptionSpec,
+    options_from,
+)
 from rum500.tui.connection import parse_address
 from rum500.tui.keys import with_twins
 from rum500.tui.layout import plain
@@ -82,66 +90,42 @@ def _levels() -> list[tuple[Any, str]]:
     return [(name, name) for name in LEVELS]
 
 
+#: the widest whole number a form's line takes (four digits typed)
+FORM_MAX = 9999
+#: the seconds the lobby offers for the claim window on its "Rummy! calls" line
+CLAIM_SECONDS = (1, 2, 3, 5, 10)
+
+
 def _option_fields() -> list[Field]:
-    return [
-        Field("target", _("Target score"), 500, low=1, high=9999),
-        Field("decks", _("Decks"), None, choices=[(None, _("auto")), (1, "1"), (2, "2")]),
-        Field(
-            "top_card_free",
-            _("Discard pick-up"),
-            False,
-            choices=[(False, _("the card dug for must be played")), (True, _("top card free"))],
-        ),
-        Field(
-            "must_discard",
-            _("Going out"),
-            False,
-            choices=[(False, _("by any play")), (True, _("must discard"))],
-        ),
-        Field(
-            "empty_stock",
-            _("Empty stock"),
-            "play_on",
-            choices=[
-                (
-                    r,
-                    {
-                        "play_on": _("play on from the pile"),
-                        "reshuffle": _("reshuffle once"),
-                        "end": _("end at once"),
-                    }[r],
-                )
-                for r in EMPTY_STOCK_RULES
-            ],
-        ),
-        *_house_rule_fields(),
-    ]
+    """One line per table option (:data:`~rum500.rules.options.OPTION_SPECS`), at its
+    default."""
+    return [_option_field(spec) for spec in OPTION_SPECS]
 
 
-def _house_rule_fields() -> list[Field]:
-    """The house rules (RULES.md §11), off by default."""
-    off = _("off")
-    return [
-        Field("jokers", _("Jokers"), False, choices=[(False, off), (True, _("two per deck"))]),
-        Field(
-            "rummy_calls",
-            _("Rummy! calls"),
-            None,
-            choices=[(None, off)] + [(s, _("{n} s to call").format(n=s)) for s in (1, 2, 3, 5, 10)],
-        ),
-        Field(
-            "teams",
-            _("Partnerships"),
-            0,
-            choices=[(0, off), (2, _("2 teams (4 or 6 players)")), (3, _("3 teams (6 players)"))],
-        ),
-        Field(
-            "ace_always_15",
-            _("Aces"),
-            False,
-            choices=[(False, _("1 when low in a run")), (True, _("always 15"))],
-        ),
-    ]
+def _option_field(spec: OptionSpec) -> Field:
+    """The form's line of an option: a whole number (at most :data:`FORM_MAX`) or a choice
+    among its values. "Rummy! calls" steps through the claim window's seconds instead of
+    "on" (its value is then ``None`` or the seconds: see :func:`options_of_form`)."""
+    if spec.kind == "int":
+        return Field(
+            spec.name, _(spec.label), spec.default, low=spec.low, high=min(spec.high, FORM_MAX)
+        )
+    if spec.name == "rummy_calls":
+        seconds = [(s, _("{n} s to call").format(n=s)) for s in CLAIM_SECONDS]
+        return Field(spec.name, _(spec.label), None, choices=[(None, _(OFF)), *seconds])
+    choices = [(v, _(label)) for v, label in spec.choices]
+    return Field(spec.name, _(spec.label), spec.default, choices=choices)
+
+
+def options_of_form(values: dict) -> tuple[Options, float]:
+    """The table's :class:`Options` and claim window from a host or solo form's values
+    (a missing option is its default; "Rummy! calls" is on with its seconds, 3 by
+    default)."""
+    calls = values.get("rummy_calls")
+    options = options_from(
+        lambda spec: (calls is not None) if spec.name == "rummy_calls" else values.get(spec.name)
+    )
+    return options, float(calls or 3.0)
 
 
 def host_form(name: str) -> list[Field]:

@@ -521,7 +521,7 @@ async def _play_choice(
     choice: dict, args: argparse.Namespace, input: Input | None, output: Output | None
 ) -> None:
     from rum500.host import HostConfig
-    from rum500.rules import Options
+    from rum500.tui.lobby import options_of_form
 
     ascii = bool(getattr(args, "ascii", False))
     if choice["kind"] == "continue":
@@ -544,17 +544,7 @@ async def _play_choice(
             table_id=choice.get("table_id"),  # its seat is found by id, wherever it was
         )
         return
-    options = Options(
-        target=choice["target"],
-        decks=choice["decks"],
-        top_card_free=choice["top_card_free"],
-        must_discard=choice["must_discard"],
-        empty_stock=choice["empty_stock"],
-        jokers=choice.get("jokers", False),
-        rummy_calls=choice.get("rummy_calls") is not None,
-        teams=choice.get("teams", 0),
-        ace_always_15=choice.get("ace_always_15", False),
-    )
+    options, claim_window = options_of_form(choice)
     solo = choice["kind"] == "solo"
     players = choice["bots"] + 1 if solo else choice["players"]
     config = HostConfig(
@@ -568,7 +558,7 @@ async def _play_choice(
         announce=not solo,
         password=choice.get("password") or None,
         bot_delay=DEFAULT_BOT_DELAY,
-        claim_window=float(choice.get("rummy_calls") or 3.0),
+        claim_window=claim_window,
     )
     try:
         options.validate(players)
