@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from rum500.i18n import _
 from rum500.tui.overlays.common import Common, always_keys, has_results, online, scores_key
-from rum500.tui.overlays.keymap import Key
+from rum500.tui.overlays.keymap import Check, Key
 
 if TYPE_CHECKING:
     from rum500.tui.claim import Claim
@@ -100,18 +100,22 @@ class TableKeys(Common, Cursor, Plays, HostKeys, Protocol):
 
 
 def keys(model: TableKeys) -> list[Key]:
-    m = model
-    play = online(m)  # keys that go to the host
+    """The table's keys in the bar's order: the cursor, the turn's start (a call of
+    "Rummy!", start with bots, the draw), the moves, the score table, the host player's, and
+    chat, help and quit."""
+    play = online(model)  # keys that go to the host
+    return [
+        *_cursor_keys(model, play),
+        *_draw_keys(model, play),
+        *_play_keys(model, play),
+        scores_key(model, lambda: has_results(model)),
+        *_host_keys(model, play),
+        *always_keys(model),
+    ]
 
-    def turn(kind: str) -> bool:
-        return m.my_turn and bool(m.legal(kind))
 
-    def enter_label() -> str:
-        return _("ready for the next hand") if m.review.waits_for_me else _("review")
-
-    def table_hint_label() -> str:
-        return _("hint off for all") if m.hint_allowed else _("hint on for all")
-
+def _cursor_keys(m: TableKeys, play: Check) -> list[Key]:
+    """The arrows, Home/End, space (select, or take from the pile) and Esc (clear)."""
     return [
         Key(("left",), lambda: m.move(-1)),
         Key(("right",), lambda: m.move(1)),
@@ -121,6 +125,12 @@ def keys(model: TableKeys) -> list[Key]:
         Key(("down",), lambda: m.switch_zone(1)),
         Key(("space",), m.toggle_select, when=play),
         Key(("escape",), m.clear_selection),
+    ]
+
+
+def _draw_keys(m: TableKeys, play: Check) -> list[Key]:
+    """A call of "Rummy!" or none, start with bots, draw from the stock or take the pile."""
+    return [
         Key(
             ("r",),
             m.claim.call,
@@ -147,6 +157,19 @@ def keys(model: TableKeys) -> list[Key]:
             lambda: m.my_turn and bool(m.legal_pile_indices()),
             play,
         ),
+    ]
+
+
+def _play_keys(m: TableKeys, play: Check) -> list[Key]:
+    """Meld, lay off, discard, end the hand, take back, deal, Enter, sort, hint."""
+
+    def turn(kind: str) -> bool:
+        return m.my_turn and bool(m.legal(kind))
+
+    def enter_label() -> str:
+        return _("ready for the next hand") if m.review.waits_for_me else _("review")
+
+    return [
         Key(("m",), m.meld_selected, "m", lambda: _("meld"), lambda: turn("meld"), play),
         Key(("l",), m.lay_off, "l", lambda: _("lay off"), lambda: turn("layoff"), play),
         Key(("d",), m.discard, "d", lambda: _("discard"), lambda: turn("discard"), play),
@@ -190,7 +213,16 @@ def keys(model: TableKeys) -> list[Key]:
             lambda: m.my_turn and m.phase in ("draw", "play") and m.hint_allowed,
             play,
         ),
-        scores_key(m, lambda: has_results(m)),
+    ]
+
+
+def _host_keys(m: TableKeys, play: Check) -> list[Key]:
+    """The host player's: hand the table over, the hint off (on) for everyone."""
+
+    def table_hint_label() -> str:
+        return _("hint off for all") if m.hint_allowed else _("hint on for all")
+
+    return [
         Key(
             ("H",),
             m.offer_handoff,
@@ -200,5 +232,4 @@ def keys(model: TableKeys) -> list[Key]:
             play,
         ),
         Key(("I",), m.toggle_table_hint, "I", table_hint_label, m.can_set_table_hint, play),
-        *always_keys(m),
     ]
