@@ -20,6 +20,17 @@ from rum500.tui import describe
 from rum500.tui.model import TableModel, Zone
 from rum500.tui.wrapping import wrap_text
 
+
+class Names(Protocol):
+    """What the small drawing helpers (a card, a team, the final standings) read of the
+    screen: the view, the players' names, ASCII or not (a narrow port)."""
+
+    ascii: bool
+    view: dict | None
+
+    def player_name(self, seat: int | None) -> str: ...
+
+
 STYLE = Style.from_dict(
     {
         "title": "reverse bold",
@@ -119,16 +130,6 @@ def team_letter(model: Names, seat: int) -> str:
 
 
 Line = StyleAndTextTuples
-
-
-class Names(Protocol):
-    """What the small drawing helpers (a card, a team, the final standings) read of the
-    screen: the view, the players' names, ASCII or not (a narrow port)."""
-
-    ascii: bool
-    view: dict | None
-
-    def player_name(self, seat: int | None) -> str: ...
 
 
 #: One unbreakable piece of a wrapped area (a card, a meld, a key): its fragments, whether it
