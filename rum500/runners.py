@@ -12,13 +12,16 @@ import logging
 import signal
 import socket
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rum500.claims import CLAIM_WINDOW
-from rum500.host import Host, HostConfig, start_host
+from rum500.host import Host, HostConfig
 from rum500.host.narrate import describe_event, options_text
 from rum500.rules import Options
 from rum500.rules.options import options_from
+
+if TYPE_CHECKING:
+    from rum500.handoff import Room
 
 log = logging.getLogger(__name__)
 
@@ -85,11 +88,23 @@ def run_headless(args: Any) -> int:
 
 
 async def _headless(config: HostConfig) -> int:
+    from rum500.handoff.serving import serving  # host + game log + handoff room
+
+    started = False
     try:
-        host = await start_host(config)
+        async with serving(config) as served:
+            started = True
+            return await _serve_headless(config, served.host, served.room)
     except (ValueError, OSError) as e:
+        if started:
+            raise
         print(f"rum500: cannot host: {e}", file=sys.stderr)
         return 2
+
+
+async def _serve_headless(config: HostConfig, host: Host, room: Room) -> int:
+    """Log the table's life until its match ends, a signal stops it, or it moves away; the
+    caller's :func:`~rum500.handoff.serving.serving` closes it after."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -110,10 +125,8 @@ async def _headless(config: HostConfig) -> int:
     )
     host.on_change(_logger(host))
     host.on_told(_event_logger(host))
-    from rum500.handoff import Room  # handoff and failover: the room beside the host
     from rum500.handoff.headless import read_commands
 
-    room = Room(host)
     moved = asyncio.Event()
     commands = read_commands(room.mover, lambda line: print(line, flush=True), moved)
     room.failover.on_cut_off.append(moved.set)  # the table goes on at the standby

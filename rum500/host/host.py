@@ -52,6 +52,7 @@ class Host:
         self.driver = SeatDriver(config, table, server)
         self._done = asyncio.Event()
         self._closing = False
+        self._closed = False  # close() done
         self._txt: dict | None = None
         table.listeners.append(self.driver.observe)
         self._txt_task: asyncio.Task | None = None
@@ -130,7 +131,11 @@ class Host:
         await self._done.wait()
 
     async def close(self) -> None:
-        """Stop the bots, say goodbye to every client and on the LAN, stop listening."""
+        """Stop the bots, say goodbye to every client and on the LAN, stop listening (once:
+        closing again does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
         await self._stop()
         await self.server.close()
 

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
+    from rum500.handoff.serving import Served
+    from rum500.host import HostConfig
+
 DEFAULT_BOT_DELAY = 0.7
 
 
@@ -221,8 +224,6 @@ async def host_and_play(
     player leaves. ``interactive_start``: wait for players (g starts with bots), else the
     free seats get bots at once. ``say_resume``: a solo match left unfinished prints, after
     the screen, how to pick it up. Raises :class:`SessionError` with a message."""
-    from rum500.host import start_host
-
     note = _attach_journal(config, args)
     name = config.host_player or name  # resumed: the name of the seat taken back
     game = getattr(config, "resume_game", None)
@@ -234,53 +235,81 @@ async def host_and_play(
         )
         model = model or TableModel(name=name, ascii=ascii)
         model.log.append(note)
-    try:
-        host = await start_host(config)
-    except (ValueError, OSError) as e:
-        _close_journal(config)  # unlock a resumed match: the lobby may try it again
-        raise SessionError(_("cannot host: {why}").format(why=e)) from None
-    from rum500.handoff import Room  # handoff and failover beside the host
+    from rum500.handoff.serving import serving  # host + game log + handoff room
 
-    room = Room(host)
+    started = False
     try:
-        if interactive_start and note is None:
-            note = _(
-                "Hosting {table} on port {port}. Press g to fill free seats with bots and start."
-            ).format(table=host.table_name, port=host.port)
-        model = model or TableModel(name=name, ascii=ascii)
-        model.host_here(room.mover.successors, room.mover.hand_over)
-        model.saved_game = lambda: getattr(getattr(config, "journal", None), "game_id", None)
-        model.set_table_hint = host.set_hint
-        room.failover.on_cut_off.append(model.host_gone)
-        code = await play_at(
-            host.address,
-            host.port,
-            name=name,
-            ascii=ascii,
-            token=host.token,
-            note=note,
-            start_now=host.start_now if interactive_start else None,
-            on_joined=None if interactive_start else host.start_now,
-            input=input,
-            output=output,
-            model=model,
-            # if the table is handed back here: where this host listened, announced as it was
-            guest_bind=config.bind,
-            guest_announce=config.announce,
-        )
-        game_id = model.resumable_as()
-        if say_resume and game_id is not None:
-            print(
-                _(
-                    "Game {id} is saved: rum500 play --resume {id} picks it up where you left it."
-                ).format(id=game_id),
-                flush=True,
+        async with serving(config) as served:
+            started = True
+            return await _play_hosted(
+                served,
+                config,
+                name,
+                ascii,
+                note=note,
+                model=model,
+                interactive_start=interactive_start,
+                input=input,
+                output=output,
+                say_resume=say_resume,
             )
-        return code
+    except (ValueError, OSError) as e:
+        if started:
+            raise
+        raise SessionError(_("cannot host: {why}").format(why=e)) from None
     finally:
-        room.close()
-        await host.close()
-        _close_journal(config)
+        _say_closing_note(config)  # the log is closed: what it could not save, if anything
+
+
+async def _play_hosted(
+    served: Served,
+    config: HostConfig,
+    name: str,
+    ascii: bool,
+    *,
+    note: str | None,
+    model: TableModel | None,
+    interactive_start: bool,
+    input: Any,
+    output: Any,
+    say_resume: bool,
+) -> int:
+    """Play at the table ``served`` here, until the player leaves (see :func:`host_and_play`)."""
+    host, room = served.host, served.room
+    if interactive_start and note is None:
+        note = _(
+            "Hosting {table} on port {port}. Press g to fill free seats with bots and start."
+        ).format(table=host.table_name, port=host.port)
+    model = model or TableModel(name=name, ascii=ascii)
+    model.host_here(room.mover.successors, room.mover.hand_over)
+    model.saved_game = lambda: getattr(config.journal, "game_id", None)
+    model.set_table_hint = host.set_hint
+    room.failover.on_cut_off.append(model.host_gone)
+    code = await play_at(
+        host.address,
+        host.port,
+        name=name,
+        ascii=ascii,
+        token=host.token,
+        note=note,
+        start_now=host.start_now if interactive_start else None,
+        on_joined=None if interactive_start else host.start_now,
+        input=input,
+        output=output,
+        model=model,
+        # if the table is handed back here: where this host listened, announced as it was
+        guest_bind=config.bind,
+        guest_announce=config.announce,
+    )
+    game_id = model.resumable_as()
+    if say_resume and game_id is not None:
+        print(
+            _(
+                "Game {id} is saved: rum500 play --resume {id} picks it up where you left it."
+            ).format(id=game_id),
+            flush=True,
+        )
+    return code
 
 
 def host_here(model: TableModel, guest: Any) -> None:
@@ -290,16 +319,10 @@ def host_here(model: TableModel, guest: Any) -> None:
     model.host_here(guest.room.mover.successors, guest.hand_over, taken_over=True)
 
 
-def _close_journal(config: Any) -> None:
-    """Close the game log (saving what it can, unlocking the match) and say, after the
-    screen, what happened to actions it could not save."""
-    journal = getattr(config, "journal", None)
-    close = getattr(journal, "close", None)
-    if close is None:
-        return
-    with contextlib.suppress(Exception):
-        close()
-    note = getattr(journal, "closing_note", None)
+def _say_closing_note(config: HostConfig) -> None:
+    """Say, after the screen, what happened to actions the game log (closed by
+    :func:`~rum500.handoff.serving.serving`) could not save."""
+    note = getattr(config.journal, "closing_note", None)
     if note:
         print(f"rum500: {note}", file=sys.stderr)
 
