@@ -15,8 +15,8 @@ from rum500.handoff import Guest, Room
 from rum500.host import Host, HostConfig, start_host
 from rum500.rules import Options
 from tests.handoff.test_handoff import lost, mine
-from tests.net.test_cli import HOST
 from tests.net.util import wait_for
+from tests.test_cli_headless import HOST
 
 
 def stop(host: Host) -> None:

@@ -10,8 +10,8 @@ import re
 from net.client import Client
 from rum500.handoff import Guest
 from tests.handoff.test_handoff import lost
-from tests.net.test_cli import HOST, env
 from tests.net.util import read_lines, wait_for
+from tests.test_cli_headless import HOST, env
 
 
 async def test_handoff_name_bot_leaves_the_host_players_seat_to_a_bot_at_the_new_host(tmp_path):

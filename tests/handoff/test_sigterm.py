@@ -15,8 +15,8 @@ import pytest
 from net.client import ConnectionLost
 from tests.handoff.test_failover import Table
 from tests.handoff.test_handoff import lost
-from tests.net.test_cli import HOST, env, host_errors
 from tests.net.util import wait_for
+from tests.test_cli_headless import HOST, env, host_errors
 
 
 class Proc:
