@@ -52,11 +52,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from net.framing import (
     HEADER,
     MAX_FRAME,
-    ConnectionClosed,
     FrameError,
     decode,
     encode,
-    read_frame,
 )
 from net.protocol import (
     PROTOCOL_VERSION,
@@ -65,6 +63,7 @@ from net.protocol import (
     check_addresses,
     check_port,
 )
+from net.share import give_share
 
 
 class ClientError(Exception):
@@ -542,7 +541,7 @@ class Client:
             self.host_died = died  # for on_leave_host: how the host was lost
             for callback in list(self.on_leave_host):
                 callback()
-            await self._give_share(standby, end)
+            await give_share(standby, self.share, end)  # ours of its key (or none)
             where = await self._standby_or_host(standby, (self.host, self.port), end)
             self.standby = None
             if where == "host":
@@ -653,37 +652,6 @@ class Client:
             if once or loop.time() >= end:
                 raise error
             await asyncio.sleep(STANDBY_RETRY)
-
-    async def _give_share(self, standby: dict, end: float) -> None:
-        """Tell the standby we lost the host: our share of its key (or none)."""
-        share = self.share
-        if share is not None and share.get("epoch") != standby.get("epoch"):
-            share = None
-        message = {
-            "type": "share",
-            "table_id": standby.get("table_id"),
-            "epoch": standby.get("epoch"),
-            "share": share.get("share") if share else None,
-        }
-        loop = asyncio.get_running_loop()
-        for address in standby["addresses"]:
-            left = end - loop.time()
-            if left <= 0:
-                return
-            try:
-                reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection(address, standby["port"]), min(left, 2.0)
-                )
-            except (OSError, TimeoutError):
-                continue
-            try:
-                writer.write(encode(message))
-                await asyncio.wait_for(read_frame(reader), min(max(left, 0.1), 2.0))
-                return
-            except (OSError, TimeoutError, FrameError, ConnectionClosed):
-                continue
-            finally:
-                writer.close()
 
     def _check_accepted(self, seq: object) -> None:
         """``accepted`` comes after the ``state`` its action caused: a newer ``seq`` than the
