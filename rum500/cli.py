@@ -1,7 +1,10 @@
 """The ``rum500`` command: argparse front door that wires the parts together.
 
-Each subcommand hands its parsed arguments to one ``run_*(args) -> int`` function in the
-module that owns it; those modules are imported lazily so ``rum500 --help`` stays fast.
+The one wiring site: the command line becomes a typed config (:func:`command_config`, the
+dataclasses of :mod:`rum500.configs`) for the commands that host or join a table (``lobby``,
+``play``, ``host``, ``join``, ``list``), handed to one ``run_*(config) -> int`` runner named
+in :data:`HANDLERS`; the others (``sim`` and the game log's commands) still take the parsed
+arguments. The runners' modules are imported lazily so ``rum500 --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -13,10 +16,21 @@ import logging
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rum500.configs import (
+    HeadlessGuestConfig,
+    HostingConfig,
+    JoinConfig,
+    ListConfig,
+    LobbyConfig,
+    PlayConfig,
+)
 from rum500.i18n import N_, _, set_language, translate_argparse
 from rum500.rules.options import GROUP_TITLES, MAX_PLAYERS, MIN_PLAYERS, OPTION_SPECS, OptionSpec
+
+if TYPE_CHECKING:
+    from rum500.configs import CommandConfig
 
 #: subcommand -> (module, function)
 HANDLERS = {
@@ -436,6 +450,79 @@ def _check_text(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
             )
 
 
+def command_config(args: argparse.Namespace) -> CommandConfig | None:
+    """The typed config of ``args``'s command (None for a command that still takes its
+    parsed arguments: ``sim`` and the game log's commands)."""
+    from rum500.runners import options_from_args  # the table options' flags
+
+    command = args.command or "lobby"
+    screen: dict[str, Any] = {
+        "lang": getattr(args, "lang", None),
+        "ascii": bool(getattr(args, "ascii", False)),
+        "verbose": int(getattr(args, "verbose", 0) or 0),
+    }
+    if command == "lobby":
+        return LobbyConfig(**screen, name=getattr(args, "name", None))
+    if command == "play":
+        return PlayConfig(
+            **screen,
+            name=args.name,
+            bots=args.bots,
+            bot_level=args.bot_level,
+            seed=args.seed,
+            options=options_from_args(args),
+            lan=args.lan,
+            resume=args.resume,
+            bot_delay=args.bot_delay,
+            review_timeout=args.review_timeout,
+            claim_window=args.claim_window,
+        )
+    if command == "host":
+        return HostingConfig(
+            **screen,
+            headless=args.headless,
+            name=args.name,
+            player=args.player,
+            players=args.players,
+            bots=args.bots,
+            bot_level=args.bot_level,
+            failover=args.failover,
+            port=args.port,
+            bind=args.bind,
+            password=args.password,
+            resume=args.resume,
+            seed=args.seed,
+            options=options_from_args(args),
+            announce=not args.no_announce,
+            bot_delay=args.bot_delay,
+            review_timeout=args.review_timeout,
+            claim_window=args.claim_window,
+        )
+    if command == "join":
+        join: dict[str, Any] = {
+            "table": args.table,
+            "name": args.name,
+            "spectate": args.spectate,
+            "password": args.password,
+            "timeout": args.timeout,
+            "bind": args.bind,
+            "announce": not args.no_announce,
+        }
+        if not args.headless:
+            return JoinConfig(**screen, **join)
+        return HeadlessGuestConfig(
+            **screen,
+            **join,
+            bot_level=args.bot_level,
+            seed=args.seed,
+            bot_delay=args.bot_delay,
+            keep_log=not args.no_log,
+        )
+    if command == "list":
+        return ListConfig(**screen, timeout=args.timeout, json=args.json)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
@@ -525,7 +612,8 @@ def _main(argv: list[str] | None) -> int:
             return 2
         raise
     try:
-        code = int(getattr(module, func_name)(args) or 0)
+        config = command_config(args)
+        code = int(getattr(module, func_name)(args if config is None else config) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code
     except KeyboardInterrupt:

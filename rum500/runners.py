@@ -1,20 +1,19 @@
-"""The command-line runners (moved as they are from the old ``rum500/hosting.py``):
-``rum500 host-headless`` (:func:`run_headless`), ``rum500 list`` (:func:`run_list`), and
-the helpers that turn arguments into a :class:`HostConfig` and events into log lines."""
+"""The runners with no screen: ``rum500 host --headless`` (:func:`run_headless`) and
+``rum500 list`` (:func:`run_list`), each taking its typed config (:mod:`rum500.configs`,
+built by :mod:`rum500.cli`); :func:`options_from_args`, the table options' flags; and the
+lines the headless host logs."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import getpass
 import json
 import logging
 import signal
-import socket
 import sys
 from typing import TYPE_CHECKING, Any
 
-from rum500.claims import CLAIM_WINDOW
+from rum500.configs import HostingConfig, ListConfig, host_config
 from rum500.host import Host, HostConfig
 from rum500.host.narrate import describe_event, options_text
 from rum500.rules import Options
@@ -33,39 +32,12 @@ def options_from_args(args: Any) -> Options:
     return options_from(lambda spec: getattr(args, spec.name, None))
 
 
-def config_from_args(args: Any) -> HostConfig:
-    """A :class:`HostConfig` from the ``rum500 host`` arguments (may prompt for a password)."""
-    password = args.password
-    if password is True:
-        password = getpass.getpass("table password: ")
-    player = args.player
-    name = args.name or player or socket.gethostname().split(".")[0] or "rum500"
-    return HostConfig(
-        players=args.players,
-        bots=args.bots or 0,
-        bot_level=args.bot_level,
-        seed=args.seed,
-        options=options_from_args(args),
-        table_name=name,
-        host_player=player,
-        bind=args.bind,
-        port=args.port,
-        password=password or None,
-        announce=not getattr(args, "no_announce", False),
-        bot_delay=getattr(args, "bot_delay", 1.0),
-        review_timeout=getattr(args, "review_timeout", 30.0),
-        claim_window=getattr(args, "claim_window", None) or CLAIM_WINDOW,
-        journal=None,
-        failover=getattr(args, "failover", None) or "auto",
-    )
-
-
-def run_headless(args: Any) -> int:
+def run_headless(hosting: HostingConfig) -> int:
     """``rum500 host --headless``: host a table with no screen, log what happens."""
-    if args.verbose == 0:
+    if hosting.verbose == 0:
         logging.getLogger().setLevel(logging.INFO)
     try:
-        config = config_from_args(args)
+        config = host_config(hosting)
     except (EOFError, KeyboardInterrupt):
         print("rum500: no password given", file=sys.stderr)
         return 2
@@ -75,7 +47,7 @@ def run_headless(args: Any) -> int:
     from rum500.store.resume import StoreError, attach_journal  # the game log (issue 6)
 
     try:
-        note = attach_journal(config, args)
+        note = attach_journal(config, hosting)
     except StoreError as e:
         print(f"rum500: {e.said()}", file=sys.stderr)
         return 2
@@ -189,20 +161,20 @@ def _event_logger(host: Host) -> Any:
     return log_events
 
 
-def run_list(args: Any) -> int:
+def run_list(listing: ListConfig) -> int:
     """``rum500 list``: the tables announced on the LAN right now (in the language of
     ``--lang``, which the command line has set)."""
     from net.discovery import browse
     from rum500.i18n import _, pgettext
 
     try:
-        tables = asyncio.run(browse(args.timeout))
+        tables = asyncio.run(browse(listing.timeout))
     except KeyboardInterrupt:
         return 130
     except OSError as e:
         print("rum500: " + _("cannot look for tables: {why}").format(why=e), file=sys.stderr)
         return 2
-    if args.json:
+    if listing.json:
         print(json.dumps([t.to_dict() for t in tables], indent=2))
         return 0
     if not tables:

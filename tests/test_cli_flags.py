@@ -97,12 +97,13 @@ def test_a_name_that_is_not_utf8_is_refused_in_one_line(argv: list[str]) -> None
 
 
 def test_host_player_is_named_by_player_and_table_by_name() -> None:
-    from rum500.runners import config_from_args
+    from rum500.cli import command_config
+    from rum500.configs import host_config
     from rum500.tui.main import player_name
 
     args = build_parser().parse_args(["host", "--name", "Kitchen", "--player", "Ann"])
     assert player_name(args) == "Ann"
-    config = config_from_args(args)
+    config = host_config(command_config(args))
     assert (config.table_name, config.host_player) == ("Kitchen", "Ann")
     args = build_parser().parse_args(["play", "--name", "Ann"])
     assert player_name(args) == "Ann"
@@ -168,6 +169,7 @@ def test_review_timeout_reaches_the_host_config(
 ) -> None:
     """What ``rum500 play|host --review-timeout 12`` hands to the host it starts."""
     import rum500.tui.main as tui_main
+    from rum500.cli import command_config
 
     seen: list = []
 
@@ -181,7 +183,7 @@ def test_review_timeout_reaches_the_host_config(
                                      if command == "host" else [command, "--review-timeout", "12"])
     args.ascii = False
     run = tui_main.run_play if command == "play" else tui_main.run_host
-    assert run(args) == 0
+    assert run(command_config(args)) == 0
     assert seen and seen[0].review_timeout == 12.0
 
 

@@ -38,6 +38,7 @@ from net.client import ActionRefused, Client, ClientError, ConnectionLost, Hands
 from rum500.bots import make_bot
 from rum500.claims import answering
 from rum500.client import RumClient, save_token, take_seat
+from rum500.configs import HeadlessGuestConfig
 from rum500.handoff.guest import Guest
 from rum500.handoff.planned import HandoffError, TableMover
 from rum500.host.addresses import parse_address
@@ -142,7 +143,7 @@ async def _act(client: Client, bot: Any, view: dict, readied: set[int]) -> None:
         log.info("refused: %s", e)  # an older view, or a table on its way elsewhere
 
 
-async def run_guest_async(args: Any) -> int:
+async def run_guest_async(args: HeadlessGuestConfig) -> int:
     """Take the seat saved for this table in ``tokens.json`` (by the table's id, wherever it
     was, else by its address: a guest restarted gets its seat back), or a new one; the
     token is saved again wherever the table goes."""
@@ -164,8 +165,8 @@ async def run_guest_async(args: Any) -> int:
     guest = Guest(
         client,
         bind=args.bind,
-        announce=not args.no_announce,
-        log_path=None if args.no_log else _log_path(),
+        announce=args.announce,
+        log_path=_log_path() if args.keep_log else None,
         on_event=say,
     )
     say(
@@ -194,12 +195,12 @@ def _log_path() -> Any:
     return db_path()
 
 
-def run_guest(args: Any) -> int:
+def run_guest(args: HeadlessGuestConfig) -> int:
     """``rum500 join TABLE --headless``."""
-    if getattr(args, "spectate", False):
+    if args.spectate:
         print("rum500: join --headless plays a seat: it cannot --spectate", file=sys.stderr)
         return 2
-    if getattr(args, "verbose", 0) == 0:
+    if args.verbose == 0:
         logging.getLogger().setLevel(logging.WARNING)
     if args.password is True:
         import getpass

@@ -1,13 +1,13 @@
 """Entry points of the terminal client: ``rum500`` (lobby), ``play``, ``host`` and ``join``.
 
-Each ``run_*(args) -> int`` takes the parsed arguments of :mod:`rum500.cli`. Errors a user can
+Each ``run_*(config) -> int`` takes its typed config (:mod:`rum500.configs`), built by
+:mod:`rum500.cli`. Errors a user can
 meet (no such table, a port in use, a wrong password) are printed as one line, never a
 traceback.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import getpass
@@ -20,6 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rum500.configs import (
+    HostingConfig,
+    JoinConfig,
+    LobbyConfig,
+    PlayConfig,
+    ResumeAsk,
+    Screen,
+    host_config,
+)
 from rum500.i18n import _, set_language
 from rum500.tui.connection import NetSession, SessionError, parse_address
 from rum500.tui.model import TableModel
@@ -34,13 +43,13 @@ if TYPE_CHECKING:
 DEFAULT_BOT_DELAY = 0.7
 
 
-def _setup(args: argparse.Namespace) -> str | None:
+def _setup(screen: Screen) -> str | None:
     """Language first; then whether there is a terminal to draw on (a reason if not)."""
-    set_language(getattr(args, "lang", None))
+    set_language(screen.lang)
     return _no_terminal()
 
 
-def player_name(args: argparse.Namespace) -> str:
+def player_name(args: Any) -> str:
     """The player's name: ``--player`` where the command has it (``host``: ``--name`` names
     the table there), else ``--name``; by default the login name."""
     name = args.player if hasattr(args, "player") else getattr(args, "name", None)
@@ -142,13 +151,12 @@ async def play_at(
     return status
 
 
-def run_play(args: argparse.Namespace) -> int:
+def run_play(args: PlayConfig) -> int:
     """``rum500 play``: host a table in this process (on 127.0.0.1 unless ``--lan``), seat the
     player and fill the other seats with bots."""
     if why := _setup(args):
         return _fail(why)
     from rum500.host import HostConfig
-    from rum500.runners import options_from_args
 
     name = player_name(args)
     try:
@@ -157,7 +165,7 @@ def run_play(args: argparse.Namespace) -> int:
             bots=0,  # bots sit down once the player is in, so every move is seen
             bot_level=_bot_level(args.bot_level),
             seed=args.seed,
-            options=options_from_args(args),
+            options=args.options,
             table_name=_("{name}'s table").format(name=name),
             host_player=name,
             bind="0.0.0.0" if args.lan else "127.0.0.1",
@@ -172,16 +180,14 @@ def run_play(args: argparse.Namespace) -> int:
     return _run(_cli_host(config, name, args, interactive_start=False))
 
 
-def run_host(args: argparse.Namespace) -> int:
+def run_host(args: HostingConfig) -> int:
     """``rum500 host``: host a table and play at it from this terminal."""
     if why := _setup(args):
         return _fail(why)
-    from rum500.runners import config_from_args
-
     args.player_given = bool(args.player)  # --resume: a login name may take the only seat
     args.player = player_name(args)
     try:
-        config = config_from_args(args)
+        config = host_config(args)
         config.bot_level = _bot_level(config.bot_level)
         config.bot_delay = DEFAULT_BOT_DELAY
         config.options.validate(config.players)
@@ -193,7 +199,7 @@ def run_host(args: argparse.Namespace) -> int:
 
 
 async def _cli_host(
-    config: Any, name: str, args: argparse.Namespace, interactive_start: bool
+    config: Any, name: str, args: PlayConfig | HostingConfig, interactive_start: bool
 ) -> int:
     try:
         return await host_and_play(
@@ -213,7 +219,7 @@ async def host_and_play(
     name: str,
     ascii: bool,
     *,
-    args: Any = None,
+    args: PlayConfig | HostingConfig | ResumeAsk | None = None,
     interactive_start: bool = False,
     input: Any = None,
     output: Any = None,
@@ -327,9 +333,9 @@ def _say_closing_note(config: HostConfig) -> None:
         print(f"rum500: {note}", file=sys.stderr)
 
 
-def run_join(args: argparse.Namespace) -> int:
+def run_join(args: JoinConfig) -> int:
     """``rum500 join TABLE|HOST:PORT``: join a table found on the LAN, or at an address."""
-    set_language(getattr(args, "lang", None))
+    set_language(args.lang)
     if why := bad_port(args.table) or _no_terminal():
         return _fail(why)
     password = args.password
@@ -387,7 +393,7 @@ def bad_port(text: str) -> str | None:
     )
 
 
-async def _join(args: argparse.Namespace, password: str | None) -> int:
+async def _join(args: JoinConfig, password: str | None) -> int:
     try:
         address = parse_address(args.table)
         where = (*address, None) if address else await find_table(args.table, args.timeout)
@@ -400,13 +406,13 @@ async def _join(args: argparse.Namespace, password: str | None) -> int:
             password=password,
             spectate=args.spectate,
             guest_bind=args.bind,
-            guest_announce=not args.no_announce,
+            guest_announce=args.announce,
         )
     except SessionError as e:
         return _fail(str(e))
 
 
-def run_lobby(args: argparse.Namespace) -> int:
+def run_lobby(args: LobbyConfig) -> int:
     """``rum500``: the lobby; then the table chosen there; back to the lobby after it."""
     if why := _setup(args):
         return _fail(why)
@@ -497,7 +503,7 @@ class _Keep(logging.Handler):
 
 
 async def run_lobby_screen(
-    args: argparse.Namespace, input: Input | None = None, output: Output | None = None
+    args: LobbyConfig, input: Input | None = None, output: Output | None = None
 ) -> int:
     """The lobby, then the chosen table, then the lobby again, until the player quits."""
     from prompt_toolkit.application import Application
@@ -507,7 +513,7 @@ async def run_lobby_screen(
     name = player_name(args)
     message = ""
     while True:
-        model = LobbyModel(name, ascii=bool(getattr(args, "ascii", False)))
+        model = LobbyModel(name, ascii=args.ascii)
         model.message = message
         model.resumable = _resumable()
         app = build_lobby_app(model, input, output)
@@ -541,17 +547,17 @@ def _resumable() -> dict | None:
 
 
 async def _play_choice(
-    choice: dict, args: argparse.Namespace, input: Input | None, output: Output | None
+    choice: dict, args: LobbyConfig, input: Input | None, output: Output | None
 ) -> None:
     from rum500.host import HostConfig
     from rum500.tui.lobby import options_of_form
 
-    ascii = bool(getattr(args, "ascii", False))
+    ascii = args.ascii
     if choice["kind"] == "continue":
         config = HostConfig(
             host_player=choice["name"], bind="127.0.0.1", bot_delay=DEFAULT_BOT_DELAY
         )
-        resume = argparse.Namespace(command="play", resume=str(choice["game_id"]), name=None)
+        resume = ResumeAsk(command="play", resume=str(choice["game_id"]))
         await host_and_play(config, choice["name"], ascii, args=resume, input=input, output=output)
         return
     if choice["kind"] == "join":

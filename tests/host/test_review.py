@@ -444,8 +444,11 @@ async def test_a_closed_host_says_shutdown_to_every_client(make_host, clients):
 
 
 def test_the_review_timeout_comes_from_the_command_line():
-    from rum500.cli import build_parser
-    from rum500.runners import config_from_args
+    from rum500.cli import build_parser, command_config
+    from rum500.configs import host_config
+
+    def config_from_args(args):  # the typed config's HostConfig (the seam moved to cli)
+        return host_config(command_config(args))
 
     args = build_parser().parse_args(["host", "--name", "T", "--review-timeout", "5"])
     assert config_from_args(args).review_timeout == 5.0

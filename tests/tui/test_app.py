@@ -14,9 +14,9 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from rum500 import tokens
 from rum500.host import HostConfig, start_host
 from rum500.i18n import set_language
-from rum500 import tokens
 from rum500.tui.app import run_table
 from rum500.tui.connection import NetSession, parse_address
 from rum500.tui.keys import key_bar

@@ -1,0 +1,170 @@
+"""The typed configs of the commands that host or join a table: :mod:`rum500.cli` builds one
+from the command line (:func:`rum500.cli.command_config`) and hands it to the command's
+runner; nothing past ``cli.py`` reads an :class:`argparse.Namespace`.
+
+Every config carries the screen settings (``lang``, ``ascii``, ``verbose``) and says which
+command it is (``command``, what :func:`rum500.store.resume.attach_journal` reads beside
+``resume``, ``name`` and ``player_given``).
+"""
+
+from __future__ import annotations
+
+import getpass
+import socket
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from rum500.claims import CLAIM_WINDOW
+from rum500.host.config import HostConfig
+from rum500.rules import Options
+
+
+@dataclass
+class Screen:
+    """What every command takes: the language, plain ASCII, how much to log."""
+
+    lang: str | None = None
+    ascii: bool = False
+    verbose: int = 0
+
+
+@dataclass
+class LobbyConfig(Screen):
+    """``rum500`` (the lobby): ``name``, the player's name (None: the login name)."""
+
+    command: ClassVar[str] = "lobby"
+    name: str | None = None
+
+
+@dataclass
+class PlayConfig(Screen):
+    """``rum500 play``: a solo table hosted here (``lan``: announced on the LAN too)."""
+
+    command: ClassVar[str] = "play"
+    name: str | None = None
+    bots: int = 1
+    bot_level: str = "medium"
+    seed: int | None = None
+    options: Options = field(default_factory=Options)
+    lan: bool = False
+    resume: str | None = None  # "solo": the newest unfinished solo match, else its id
+    bot_delay: float | None = None  # None: the screen's default pause
+    review_timeout: float = 30.0
+    claim_window: float = 3.0
+
+
+@dataclass
+class HostingConfig(Screen):
+    """``rum500 host`` (``headless``: ``--headless``): ``name`` is the TABLE's name,
+    ``player`` the host player's; ``password`` True: ask for it at the terminal."""
+
+    command: ClassVar[str] = "host"
+    headless: bool = False
+    name: str | None = None
+    player: str | None = None
+    player_given: bool = True  # --resume: whether the player's name was given, not the login
+    players: int = 4
+    bots: int | None = None
+    bot_level: str = "medium"
+    failover: str = "auto"
+    port: int = 0
+    bind: str = "0.0.0.0"
+    password: str | bool | None = None
+    resume: str | None = None
+    seed: int | None = None
+    options: Options = field(default_factory=Options)
+    announce: bool = True
+    bot_delay: float = 1.0
+    review_timeout: float = 30.0
+    claim_window: float = 3.0
+
+
+@dataclass
+class JoinConfig(Screen):
+    """``rum500 join TABLE``: ``table`` a name or id on the LAN, or ``HOST:PORT``; ``bind``
+    and ``announce``: where this machine listens, and whether it announces, if the table
+    comes here; ``password`` True: ask for it."""
+
+    command: ClassVar[str] = "join"
+    table: str = ""
+    name: str | None = None
+    spectate: bool = False
+    password: str | bool | None = None
+    timeout: float = 3.0
+    bind: str = "0.0.0.0"
+    announce: bool = True
+
+
+@dataclass
+class HeadlessGuestConfig(JoinConfig):
+    """``rum500 join TABLE --headless``: a bot plays the seat (``bot_level``, ``seed``,
+    ``bot_delay``); ``keep_log``: a table that comes here is kept in the game log."""
+
+    bot_level: str = "medium"
+    seed: int | None = None
+    bot_delay: float = 0.0
+    keep_log: bool = True
+
+
+@dataclass
+class ListConfig(Screen):
+    """``rum500 list``: listen up to ``timeout`` seconds; ``json``: machine-readable."""
+
+    command: ClassVar[str] = "list"
+    timeout: float = 5.0
+    json: bool = False
+
+
+@dataclass
+class ResumeAsk:
+    """A match to resume, as :func:`rum500.store.resume.attach_journal` reads it (the
+    lobby's "continue": ``ResumeAsk("play", game_id)``)."""
+
+    command: str
+    resume: str | None
+    name: str | None = None
+    player_given: bool = True
+
+
+def host_config(hosting: HostingConfig) -> HostConfig:
+    """The :class:`HostConfig` of ``rum500 host`` (may prompt for a password)."""
+    password = hosting.password
+    if password is True:
+        password = getpass.getpass("table password: ")
+    player = hosting.player
+    name = hosting.name or player or socket.gethostname().split(".")[0] or "rum500"
+    return HostConfig(
+        players=hosting.players,
+        bots=hosting.bots or 0,
+        bot_level=hosting.bot_level,
+        seed=hosting.seed,
+        options=hosting.options,
+        table_name=name,
+        host_player=player,
+        bind=hosting.bind,
+        port=hosting.port,
+        password=password or None,
+        announce=hosting.announce,
+        bot_delay=hosting.bot_delay,
+        review_timeout=hosting.review_timeout,
+        claim_window=hosting.claim_window or CLAIM_WINDOW,
+        journal=None,
+        failover=hosting.failover or "auto",
+    )
+
+
+#: every typed config a runner takes
+CommandConfig = LobbyConfig | PlayConfig | HostingConfig | JoinConfig | ListConfig
+
+__all__ = [
+    "CommandConfig",
+    "HeadlessGuestConfig",
+    "HostingConfig",
+    "JoinConfig",
+    "ListConfig",
+    "LobbyConfig",
+    "PlayConfig",
+    "ResumeAsk",
+    "Screen",
+    "host_config",
+]
