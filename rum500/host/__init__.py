@@ -53,8 +53,16 @@ before ``start_match``): it may read finished hands from it instead of keeping a
 A journal call that raises ``OSError`` or ``sqlite3.Error`` is logged as a warning and the
 players get a ``log_failed`` notice (once, until a call succeeds); any other exception is a
 bug, logged as an error with its traceback (and noticed too); either way the game carries
-on. A journal with an ``on_warning`` attribute (:class:`rum500.store.journal.Journal`, which
-never raises) has it chained so that its warnings become ``log_failed`` notices as well.
+on. A journal with an ``on_warning`` attribute (a :class:`~rum500.host.gamelog.WarningLog`:
+:class:`rum500.store.journal.Journal`, which never raises) has it chained so that its warnings
+become ``log_failed`` notices as well.
+
+Who points at whom: :class:`Host` builds its :class:`GameTable` and its :class:`net.server.
+Server`; the table reads the seats and the table id and sends notices through a narrow port
+(:class:`~rum500.host.table.HostPort`, the Host), never through the server; host-played
+actions go seat driver -> table -> ``Server.applied`` (no step back up). The handoff room and
+the runners use Host's public surface only; :func:`rum500.handoff.serving.serving` assembles
+host, game log and room for every caller.
 
 Resume: ``HostConfig.resume_game`` (a ``Game``, e.g. from ``Game.replay``) and
 ``resume_seats`` (``[{name, token, bot}]`` in seat order) host a restored position; players
