@@ -245,7 +245,14 @@ def build_parser() -> argparse.ArgumentParser:
     _common(parser, top=True)
     parser.add_argument("--name", dest="top_name", metavar="NAME", help=_("your player name"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _table_commands(sub)
+    _sim_command(sub)
+    _log_commands(sub)
+    return parser
 
+
+def _table_commands(sub: Any) -> None:
+    """``play``, ``host``, ``join`` and ``list``: the commands that host or join a table."""
     p = sub.add_parser("play", help=_("a solo game against bots, straight away"))
     _common(p)
     p.add_argument("--name", help=_("your player name"))
@@ -340,6 +347,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help=_("machine-readable output"))
 
+
+def _sim_command(sub: Any) -> None:
+    """``sim``: bot tournaments."""
     p = sub.add_parser("sim", help=_("bot tournaments"))
     _common(p)
     p.add_argument("--games", type=_positive, default=100, help=_("matches to play (100)"))
@@ -362,6 +372,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target", type=_target, default=500, help=_("score that wins (500)"))
     _option_flags(p, skip=("target",))  # sim's own --target above
 
+
+def _log_commands(sub: Any) -> None:
+    """The game log's commands: ``history``, ``stats``, ``replay``, ``export``, ``import``,
+    ``salvage``."""
     p = sub.add_parser("history", help=_("past matches"))
     _common(p)
     p.add_argument("--json", action="store_true")
@@ -400,7 +414,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help=_("the new log (default: games-salvaged-DATE.sqlite3 beside the game log)"),
     )
-    return parser
 
 
 #: where a player name given before the command goes (``rum500 --name Ann join …``)
