@@ -92,7 +92,7 @@ class GameTable:
         if self.game is not None:
             self.action_seats = list(config.resume_action_seats or [])
             if len(self.action_seats) != len(self.game.actions):
-                self.action_seats = action_seats(self.game)
+                self.action_seats = self.game.action_seats()
         if self.game is None:  # refuse impossible options now, not when the match starts
             (config.options or Options()).validate(self.seats)
 
@@ -455,16 +455,3 @@ def _seconds_in(value: object, longest: float) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         return max(0.0, longest)
     return min(max(0.0, float(value)), max(0.0, longest))
-
-
-def action_seats(game: Game) -> list[int | None]:
-    """Who played each action of ``game`` as far as a replay tells: the seat to move, the
-    caller of a "Rummy!" (its ``seat``), None for a ``close_claims``."""
-    replay = Game(game.players, game.seed, game.options, game.first_deck)
-    seats: list[int | None] = []
-    for a in game.actions:
-        kind = a.get("type")
-        seat = None if kind == "close_claims" else a.get("seat", replay.to_move)
-        seats.append(seat if isinstance(seat, int) else None)
-        replay.apply(a, None if kind in ("rummy", "close_claims") else seat)
-    return seats
