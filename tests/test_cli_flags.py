@@ -179,8 +179,11 @@ def test_review_timeout_reaches_the_host_config(
 
     monkeypatch.setattr(tui_main, "_no_terminal", lambda: None)
     monkeypatch.setattr(tui_main, "_cli_host", capture)
-    args = build_parser().parse_args([command, "--review-timeout", "12", "--password", "pw"]
-                                     if command == "host" else [command, "--review-timeout", "12"])
+    args = build_parser().parse_args(
+        [command, "--review-timeout", "12", "--password", "pw"]
+        if command == "host"
+        else [command, "--review-timeout", "12"]
+    )
     args.ascii = False
     run = tui_main.run_play if command == "play" else tui_main.run_host
     assert run(command_config(args)) == 0
@@ -211,9 +214,7 @@ def test_a_huge_game_id_is_no_game(argv: list[str]) -> None:
         (["--target=300", "host"], "--target goes after the command: rum500 host --target=300"),
     ],
 )
-def test_a_command_option_before_the_command_says_where_it_goes(
-    argv: list[str], said: str
-) -> None:
+def test_a_command_option_before_the_command_says_where_it_goes(argv: list[str], said: str) -> None:
     r = rum500(*argv)
     assert r.returncode == 2 and said in r.stderr
     assert "invalid choice" not in r.stderr

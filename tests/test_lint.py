@@ -16,7 +16,10 @@ def test_ruff_check_is_clean():
     try:
         result = subprocess.run(
             [*cmd, "check", "--no-cache", "rum500", "net", "tests", "bench"],
-            cwd=ROOT, capture_output=True, text=True, timeout=120,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     except FileNotFoundError:
         pytest.fail("ruff is not installed: pip install -e '.[test]'")

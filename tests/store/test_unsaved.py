@@ -70,7 +70,10 @@ def test_a_log_still_behind_at_close_writes_a_match_file_that_import_takes(
     assert len(before.actions) == 20
     r = subprocess.run(
         [sys.executable, "-m", "rum500", "import", str(files[0])],
-        capture_output=True, text=True, timeout=120, env={**os.environ},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
     )
     assert r.returncode == 0, r.stderr
     after, seats, _i = load_for_resume("latest")  # the same match, caught up
@@ -78,7 +81,9 @@ def test_a_log_still_behind_at_close_writes_a_match_file_that_import_takes(
     assert [s["bot"] for s in seats] == [None, "hard"]
     r = subprocess.run(
         [sys.executable, "-m", "rum500", "import", str(files[0])],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert r.returncode == 1 and "already in the game log" in r.stderr
 
@@ -125,9 +130,28 @@ for _ in range(5):
 def test_no_lock_file_is_left_when_a_host_stops(home: Path, stop: str) -> None:
     target = "100" if stop == "game over" else "1000000000"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "rum500", "host", "--headless", "--no-announce", "--players",
-         "2", "--bots", "2", "--target", target, "--bind", "127.0.0.1", "--seed", "4"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "rum500",
+            "host",
+            "--headless",
+            "--no-announce",
+            "--players",
+            "2",
+            "--bots",
+            "2",
+            "--target",
+            target,
+            "--bind",
+            "127.0.0.1",
+            "--seed",
+            "4",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
     )
     try:
         assert proc.stdout is not None
