@@ -325,3 +325,12 @@ PLAIN = Voice(
 def plain(event: dict, names: Sequence[str] | NameOf) -> str:
     """One line of plain English for a public event (the headless host's and guest's log)."""
     return " ".join(narrate(event, names, PLAIN))
+
+
+def options_text(options: object) -> str:
+    """A table's options that differ from the standard game (its TXT record's ``options``,
+    ``welcome``'s ``table.changed``) as ``rum500 list``, the lobby and the waiting room show
+    them: ``target=300 jokers=True teams=2``; "" when there are none."""
+    if not isinstance(options, dict):
+        return ""
+    return " ".join(f"{k}={v}" for k, v in options.items())

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from rum500.configs import HostingConfig, ListConfig, host_config
 from rum500.host import Host, HostConfig
-from rum500.host.narrate import describe_event, options_text
+from rum500.narrate import options_text, plain
 from rum500.rules import Options
 from rum500.rules.options import options_from
 
@@ -156,7 +156,7 @@ def _logger(host: Host) -> Any:
 def _event_logger(host: Host) -> Any:
     def log_events(by: int | None, events: list[dict]) -> None:
         for event in events:
-            log.info("%s", describe_event(event, host.names()))
+            log.info("%s", plain(event, host.names()))
 
     return log_events
 

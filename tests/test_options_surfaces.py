@@ -17,8 +17,8 @@ import pytest
 from rum500.bots.seat import read_view
 from rum500.cli import build_parser, main
 from rum500.host import HostConfig, start_host
-from rum500.host.narrate import options_text
 from rum500.i18n import _, set_language
+from rum500.narrate import options_text
 from rum500.rules import Game, Options
 from rum500.rules.options import GROUP_TITLES, OPTION_NAMES, OPTION_SPECS, OptionSpec
 from rum500.runners import options_from_args

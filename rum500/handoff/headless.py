@@ -42,7 +42,7 @@ from rum500.configs import HeadlessGuestConfig
 from rum500.handoff.guest import Guest
 from rum500.handoff.planned import HandoffError, TableMover
 from rum500.host.addresses import parse_address
-from rum500.host.narrate import describe_event
+from rum500.narrate import plain
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ async def play_seat(
                 view = msg["view"]
                 names = view.get("names") or names
                 for event in msg.get("events") or []:
-                    out(f"event: {describe_event(event, names)}")
+                    out(f"event: {plain(event, names)}")
                 if view["phase"] == "game_over":
                     winner = view.get("winner")
                     who = names[winner] if isinstance(winner, int) else "?"

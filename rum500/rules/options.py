@@ -7,7 +7,7 @@ order — and writes no option by name: the command line's flags (``rum500 play`
 the bots' :class:`~rum500.bots.seat.SeatView`. On the wire and on disk an option is its field
 name: ``to_dict()`` in the view and the stored game, ``changed()`` in the TXT record's
 ``options`` (JSON) and ``welcome``'s ``table.changed``, written ``name=value`` by ``rum500
-list`` and the lobby (:func:`rum500.host.narrate.options_text`), and the names of
+list`` and the lobby (:func:`rum500.narrate.options_text`), and the names of
 ``to_dict()`` in ``hello``'s ``options`` (a client that does not name an option in force is
 refused at the door). Adding an option is one field with its :func:`option` metadata here
 plus its rule in the engine.

@@ -22,6 +22,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
 from rum500.i18n import _, ngettext
+from rum500.narrate import options_text
 from rum500.rules.options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -329,8 +330,6 @@ class LobbyModel:
 
 
 def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
-    from rum500.host.narrate import options_text
-
     out: StyleAndTextTuples = [("class:title", " " + _("Rummy 500 — lobby") + " "), ("", "\n\n")]
     if model.form is not None:
         titles = {

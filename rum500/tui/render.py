@@ -16,6 +16,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
 from rum500.i18n import _, ngettext
+from rum500.narrate import options_text
 from rum500.tui import describe
 from rum500.tui.model import TableModel, Zone
 from rum500.tui.wrapping import wrap_text
@@ -305,8 +306,6 @@ def waiting_lines(model: TableModel) -> list[Line]:
             )
         ]
     ]
-    from rum500.host.narrate import options_text
-
     options = options_text(model.table_options)
     lines.append(
         [

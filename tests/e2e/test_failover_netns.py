@@ -41,7 +41,7 @@ from pathlib import Path
 
 import pytest
 
-from rum500.host.narrate import describe_event
+from rum500.narrate import plain as describe_event
 from rum500.store.db import reading
 from rum500.store.log import load_match, new_game, rebuild
 from tests.e2e import lan

@@ -222,7 +222,7 @@ async def test_the_terminal_client_names_every_option_it_knows(make_host):
 def test_the_house_rule_flags_reach_the_host_and_the_headless_log_names_calls():
     from rum500.cli import build_parser, command_config
     from rum500.configs import host_config
-    from rum500.host.narrate import describe_event
+    from rum500.narrate import plain as describe_event
 
     def config_from_args(args):  # the typed config's HostConfig (the seam moved to cli)
         return host_config(command_config(args))

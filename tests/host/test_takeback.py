@@ -180,7 +180,7 @@ async def test_take_back_is_refused_on_the_bots_turn(make_host, clients):
 
 
 def test_the_headless_log_says_ready_and_take_back_in_words():
-    from rum500.host.narrate import describe_event
+    from rum500.narrate import plain as describe_event
 
     names = ["Ann", "Bot 1"]
     assert describe_event({"type": "ready", "seat": 0}, names) == "Ann is ready for the next hand"

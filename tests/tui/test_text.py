@@ -228,7 +228,7 @@ def test_the_went_out_mark_sits_by_the_player_who_went_out(went_out: int) -> Non
 
 
 def test_the_waiting_room_and_the_lobby_show_the_tables_options() -> None:
-    from rum500.host.narrate import options_text
+    from rum500.narrate import options_text
 
     changed = {"target": 300, "jokers": True, "teams": 2}
     model = TableModel(name="Bea")
