@@ -137,8 +137,11 @@ async def _act(client: Client, bot: Any, view: dict, readied: set[int]) -> None:
                 readied.add(review["hand"])
                 await client.act({"type": "ready"})
         elif view["turn"] == seat and view["legal_actions"]:
+            # the bot thinks in a thread: this process may host the table (a handoff or a
+            # failover brings it here), and its event loop serves every player meanwhile;
             # a call or a pass names the discard it answers (claim.on)
-            await client.act(answering(bot.choose(view), view))
+            action = await asyncio.to_thread(bot.choose, view)
+            await client.act(answering(action, view))
     except ActionRefused as e:
         log.info("refused: %s", e)  # an older view, or a table on its way elsewhere
 

@@ -43,3 +43,39 @@ async def test_a_headless_guest_takes_the_table_and_plays_it_to_the_end(tmp_path
             await proc.wait()
         reading.cancel()
         await host.close()
+
+
+async def test_the_guests_bot_thinks_off_the_event_loop(make_host, clients, monkeypatch):
+    """The headless guest may host the table it plays at (after a handoff or a failover): its
+    own bot's search must not hold up that event loop, which then serves every player."""
+    import time
+
+    from rum500.handoff import headless
+
+    ticks = 0
+    seen: list[int] = []
+
+    class SlowBot:
+        def choose(self, view: dict) -> dict:
+            before = ticks
+            time.sleep(0.3)  # a search that takes a while
+            seen.append(ticks - before)
+            return view["legal_actions"][0]
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    monkeypatch.setattr(headless, "make_bot", lambda level, seed: SlowBot())
+    host = await make_host(players=2, bots=1, seed=4, options=Options(target=100))
+    bea = await clients(host, "Bea")
+    ticking = asyncio.create_task(ticker())
+    playing = asyncio.create_task(headless.play_seat(bea, "expert", 1, lambda line: None))
+    try:
+        await wait_for(lambda: len(seen) >= 2, 30)
+    finally:
+        playing.cancel()
+        ticking.cancel()
+    assert all(n > 0 for n in seen), seen  # the loop ran on while each search went on
