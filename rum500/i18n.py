@@ -108,19 +108,26 @@ def translate_argparse() -> None:
     argparse.ngettext = ngettext  # type: ignore[attr-defined]
 
 
+#: the most of a host's own text (a sentence, a value in it) a screen shows
+HOST_TEXT = 200
+
+
 def from_host(message: object, template: object = None, params: object = None) -> str:
     """A sentence a host sent (a ``notice``, the lobby's ``failover.note``) in the current
     language: its English ``template`` translated and filled in with ``params`` — each
     value itself translated when the catalog knows it (a reason such as "no answer") —;
-    ``message`` as sent when there is no template or the catalog does not know it."""
-    text = str(message or "")
+    ``message`` as sent when there is no template or the catalog does not know it, on one
+    line and cut to :data:`HOST_TEXT` characters (what a host may make a screen show of its
+    own words: a translation is our catalog's, with each value so bounded, and is never cut).
+    """
+    text = " ".join(str(message or "").split())[:HOST_TEXT]
     if not isinstance(template, str) or not template:
         return text
     translated = _(template)
     if translated == template:  # English, or a template this catalog does not know:
         return text  # the sentence as sent (a stranger's template is never formatted)
     fields = params if isinstance(params, dict) else {}
-    values = {str(k): _(str(v)[:200]) for k, v in fields.items()}
+    values = {str(k): _(str(v)[:HOST_TEXT]) for k, v in fields.items()}
     try:
         return translated.format(**values)
     except (KeyError, IndexError, ValueError, AttributeError):

@@ -2,8 +2,9 @@
 banner (the link to the host down, the rejoin countdown), and the chat line being typed.
 
 :class:`Feed` keeps each within its bounds (the newest :data:`LOG_LINES` log lines and
-:data:`CHAT_LINES` chat lines, a notice or failover sentence cut to 200 characters, a chat line
-to 200) and calls ``on_change`` when what it shows changes. It knows nothing of the match:
+:data:`CHAT_LINES` chat lines, a host's own words cut to 200 characters by
+:func:`rum500.i18n.from_host` — never its translation —, a chat line to 200) and calls
+``on_change`` when what it shows changes. It knows nothing of the match:
 :mod:`rum500.tui.render` wraps its lines for the screen. A base of
 :class:`rum500.tui.model.TableModel`.
 """
@@ -51,7 +52,7 @@ class Feed:
     def heard_notice(self, msg: dict) -> None:
         """The host's notice (in this player's language): the banner line, and the log."""
         said = from_host(msg.get("text") or msg.get("code"), msg.get("template"), msg.get("params"))
-        text = " ".join(said.split())[:200]
+        text = " ".join(said.split())  # from_host bounds what the host wrote
         self.notice = text
         if text:
             self.log.append(text)

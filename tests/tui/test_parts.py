@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
+from rum500.i18n import set_language
 from rum500.tui.feed import CHAT_LINES, LOG_LINES, Feed
 from rum500.tui.hostplayer import HostPlayer
 from rum500.tui.model import TableModel
@@ -219,3 +220,24 @@ def test_handing_over_asks_whose_machine_then_the_seat() -> None:
     model.choose_pick(0)
     assert model.choose_text == "Hand the table to Bo's machine, and your seat?"
     assert len(model.choices) == 2
+
+
+def test_a_translated_notice_is_never_cut() -> None:
+    """The 200-character bound is on the host's own words, not on their translation: a
+    Russian sentence from our catalog with a long value in it is shown whole."""
+    set_language("ru")
+    try:
+        feed = Feed()
+        why = "x" * 190
+        feed.heard_notice(
+            {
+                "code": "handoff_failed",
+                "text": f"the table stays here: the handoff failed ({why})",
+                "template": "the table stays here: the handoff failed ({why})",
+                "params": {"why": why},
+            }
+        )
+        assert len(feed.notice) > 200 and feed.notice.endswith(f"({why})")
+        assert feed.notice != f"the table stays here: the handoff failed ({why})"  # Russian
+    finally:
+        set_language("en")
