@@ -85,3 +85,18 @@ class LocalSession:
 
     async def close(self) -> None:
         self.closed = True
+
+
+def at_hand_end() -> TableModel:
+    """A seated model whose hand just ended (the review open), with a score table."""
+    game = Game(2, seed=5)
+    bots = [make_bot("random", seed=s) for s in range(2)]
+    events: list[dict] = []
+    while game.phase.value != "hand_over":
+        events = game.apply(bots[game.to_move].choose(game.view(game.to_move)))
+    model = TableModel(name="Ann")
+    model.apply_message({"type": "welcome", "seat": 0, "table": "t"})
+    view = game.view(0)
+    view["review"] = {"hand": 1, "waiting": [0], "seconds_left": 30.0}
+    model.apply_message({"type": "state", "view": view, "events": events})
+    return model

@@ -12,10 +12,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from rum500.i18n import set_language
-from rum500.rules import Game
 from rum500.tui.app import build_table_app
 from rum500.tui.keys import key_bar
 from rum500.tui.model import TableModel
+from tests.tui.local import at_hand_end
 from tests.tui.test_app import until
 
 GAME_KEYS = "stmldeuhogn"
@@ -29,24 +29,13 @@ def english() -> None:
 @pytest.fixture
 async def screen() -> AsyncIterator[tuple[TableModel, object]]:
     """A finished hand (so every overlay can open) on a running app."""
-    game = Game(2, seed=5)
-    from rum500.bots import make_bot
-
-    bots = [make_bot("random", seed=s) for s in range(2)]
-    events: list[dict] = []
-    while game.phase.value != "hand_over":
-        events = game.apply(bots[game.to_move].choose(game.view(game.to_move)))
-    model = TableModel(name="Ann")
+    model = at_hand_end()
     sent: list[dict] = []
 
     async def send(action: dict) -> None:
         sent.append(action)
 
     model.send = send
-    model.apply_message({"type": "welcome", "seat": 0, "table": "t"})
-    view = game.view(0)
-    view["review"] = {"hand": 1, "waiting": [0], "seconds_left": 30.0}
-    model.apply_message({"type": "state", "view": view, "events": events})
     with create_pipe_input() as inp:
         app = build_table_app(model, input=inp, output=DummyOutput())
         task = asyncio.ensure_future(app.run_async())

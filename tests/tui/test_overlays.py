@@ -8,33 +8,16 @@ import pytest
 from prompt_toolkit.key_binding.key_bindings import _parse_key
 
 from rum500.i18n import set_language
-from rum500.rules import Game
 from rum500.tui.keys import build_key_bindings, key_bar, mode_of, with_twins
 from rum500.tui.model import TableModel
 from rum500.tui.overlays.keymap import Overlay
 from rum500.tui.overlays.registry import BY_NAME, OVERLAYS, TABLE
+from tests.tui.local import at_hand_end
 
 
 @pytest.fixture(autouse=True)
 def english() -> None:
     set_language("en")
-
-
-def at_hand_end() -> TableModel:
-    """A seated model whose hand just ended (the review open), with a score table."""
-    from rum500.bots import make_bot
-
-    game = Game(2, seed=5)
-    bots = [make_bot("random", seed=s) for s in range(2)]
-    events: list[dict] = []
-    while game.phase.value != "hand_over":
-        events = game.apply(bots[game.to_move].choose(game.view(game.to_move)))
-    model = TableModel(name="Ann")
-    model.apply_message({"type": "welcome", "seat": 0, "table": "t"})
-    view = game.view(0)
-    view["review"] = {"hand": 1, "waiting": [0], "seconds_left": 30.0}
-    model.apply_message({"type": "state", "view": view, "events": events})
-    return model
 
 
 def opened(model: TableModel, mode: Overlay) -> TableModel:
