@@ -1,55 +1,42 @@
 """The ``rum500`` command: argparse front door that wires the parts together.
 
-The one wiring site: the command line becomes a typed config (:func:`command_config`, the
-dataclasses of :mod:`rum500.configs`) for the commands that host or join a table (``lobby``,
-``play``, ``host``, ``join``, ``list``), handed to one ``run_*(config) -> int`` runner named
-in :data:`HANDLERS`; the others (``sim`` and the game log's commands) still take the parsed
-arguments. The runners' modules are imported lazily so ``rum500 --help`` stays fast.
+The one wiring site: the command line becomes a typed config (:func:`command_config`: one
+builder per command in :data:`CONFIGS`, the frozen dataclasses of :mod:`rum500.configs`),
+handed to its ``run_*(config) -> int`` runner, found by the config's type in
+:data:`rum500.runners.RUNNERS` (the pattern for a new command is written at the top of
+:mod:`rum500.runners`). The runners' modules are imported lazily, after the command line is
+read, so ``rum500 --help`` stays fast.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import logging
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rum500.configs import (
+    CommandConfig,
+    ExportConfig,
     HeadlessGuestConfig,
+    HeadlessHostConfig,
+    HistoryConfig,
     HostingConfig,
+    ImportConfig,
     JoinConfig,
     ListConfig,
     LobbyConfig,
     PlayConfig,
+    ReplayConfig,
+    SalvageConfig,
+    SimConfig,
+    StatsConfig,
 )
 from rum500.i18n import N_, _, set_language, translate_argparse
 from rum500.rules.options import GROUP_TITLES, MAX_PLAYERS, MIN_PLAYERS, OPTION_SPECS, OptionSpec
-
-if TYPE_CHECKING:
-    from rum500.configs import CommandConfig
-
-#: subcommand -> (module, function)
-HANDLERS = {
-    "lobby": ("rum500.tui.main", "run_lobby"),
-    "play": ("rum500.tui.main", "run_play"),
-    "host": ("rum500.tui.main", "run_host"),
-    "host-headless": ("rum500.runners", "run_headless"),
-    "join": ("rum500.tui.main", "run_join"),
-    "join-headless": ("rum500.handoff.headless", "run_guest"),
-    "list": ("rum500.runners", "run_list"),
-    "sim": ("rum500.sim", "run"),
-    "history": ("rum500.store.commands", "run_history"),
-    "stats": ("rum500.store.commands", "run_stats"),
-    "replay": ("rum500.tui.replay", "run_replay"),
-    "export": ("rum500.store.commands", "run_export"),
-    "import": ("rum500.store.commands", "run_import"),
-    "salvage": ("rum500.store.commands", "run_salvage"),
-}
-
 
 #: the biggest score target a table accepts (a bigger one would never end)
 MAX_TARGET = 1_000_000_000
@@ -463,77 +450,148 @@ def _check_text(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
             )
 
 
-def command_config(args: argparse.Namespace) -> CommandConfig | None:
-    """The typed config of ``args``'s command (None for a command that still takes its
-    parsed arguments: ``sim`` and the game log's commands)."""
-    from rum500.runners import options_from_args  # the table options' flags
+def _options(args: argparse.Namespace) -> Any:
+    """The table options of the command's option flags."""
+    from rum500.runners import options_from_args
 
-    command = args.command or "lobby"
+    return options_from_args(args)
+
+
+def _lobby(args: argparse.Namespace, screen: dict[str, Any]) -> LobbyConfig:
+    return LobbyConfig(**screen, name=getattr(args, "name", None))
+
+
+def _play(args: argparse.Namespace, screen: dict[str, Any]) -> PlayConfig:
+    return PlayConfig(
+        **screen,
+        name=args.name,
+        bots=args.bots,
+        bot_level=args.bot_level,
+        seed=args.seed,
+        options=_options(args),
+        lan=args.lan,
+        resume=args.resume,
+        bot_delay=args.bot_delay,
+        review_timeout=args.review_timeout,
+        claim_window=args.claim_window,
+    )
+
+
+def _host(args: argparse.Namespace, screen: dict[str, Any]) -> HostingConfig:
+    kind = HeadlessHostConfig if args.headless else HostingConfig
+    return kind(
+        **screen,
+        headless=args.headless,
+        name=args.name,
+        player=args.player,
+        players=args.players,
+        bots=args.bots,
+        bot_level=args.bot_level,
+        failover=args.failover,
+        port=args.port,
+        bind=args.bind,
+        password=args.password,
+        resume=args.resume,
+        seed=args.seed,
+        options=_options(args),
+        announce=not args.no_announce,
+        bot_delay=args.bot_delay,
+        review_timeout=args.review_timeout,
+        claim_window=args.claim_window,
+    )
+
+
+def _join(args: argparse.Namespace, screen: dict[str, Any]) -> JoinConfig:
+    join: dict[str, Any] = {
+        "table": args.table,
+        "name": args.name,
+        "spectate": args.spectate,
+        "password": args.password,
+        "timeout": args.timeout,
+        "bind": args.bind,
+        "announce": not args.no_announce,
+    }
+    if not args.headless:
+        return JoinConfig(**screen, **join)
+    return HeadlessGuestConfig(
+        **screen,
+        **join,
+        bot_level=args.bot_level,
+        seed=args.seed,
+        bot_delay=args.bot_delay,
+        keep_log=not args.no_log,
+    )
+
+
+def _list(args: argparse.Namespace, screen: dict[str, Any]) -> ListConfig:
+    return ListConfig(**screen, timeout=args.timeout, json=args.json)
+
+
+def _sim(args: argparse.Namespace, screen: dict[str, Any]) -> SimConfig:
+    return SimConfig(
+        **screen,
+        games=args.games,
+        players=args.players,
+        bots=args.bots,
+        ladder=args.ladder,
+        hands=args.hands,
+        seed=args.seed,
+        jobs=args.jobs,
+        json=args.json,
+        target=args.target,
+        options=_options(args),
+    )
+
+
+def _history(args: argparse.Namespace, screen: dict[str, Any]) -> HistoryConfig:
+    return HistoryConfig(**screen, json=args.json, limit=args.limit, everything=args.all)
+
+
+def _stats(args: argparse.Namespace, screen: dict[str, Any]) -> StatsConfig:
+    return StatsConfig(**screen, player=args.player, json=args.json)
+
+
+def _replay(args: argparse.Namespace, screen: dict[str, Any]) -> ReplayConfig:
+    return ReplayConfig(**screen, game_id=args.game_id)
+
+
+def _export(args: argparse.Namespace, screen: dict[str, Any]) -> ExportConfig:
+    return ExportConfig(**screen, game_id=args.game_id, file=args.file, force=args.force)
+
+
+def _import(args: argparse.Namespace, screen: dict[str, Any]) -> ImportConfig:
+    return ImportConfig(**screen, file=args.file)
+
+
+def _salvage(args: argparse.Namespace, screen: dict[str, Any]) -> SalvageConfig:
+    return SalvageConfig(**screen, out=args.out)
+
+
+#: subcommand -> the builder of its typed config (the only readers of a parsed command line)
+CONFIGS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], CommandConfig]] = {
+    "lobby": _lobby,
+    "play": _play,
+    "host": _host,
+    "join": _join,
+    "list": _list,
+    "sim": _sim,
+    "history": _history,
+    "stats": _stats,
+    "replay": _replay,
+    "export": _export,
+    "import": _import,
+    "salvage": _salvage,
+}
+
+
+def command_config(args: argparse.Namespace) -> CommandConfig:
+    """The typed config of ``args``'s command (:data:`CONFIGS`; no command: the lobby)."""
     screen: dict[str, Any] = {
         "lang": getattr(args, "lang", None),
         "ascii": bool(getattr(args, "ascii", False)),
         "verbose": int(getattr(args, "verbose", 0) or 0),
     }
-    if command == "lobby":
-        return LobbyConfig(**screen, name=getattr(args, "name", None))
-    if command == "play":
-        return PlayConfig(
-            **screen,
-            name=args.name,
-            bots=args.bots,
-            bot_level=args.bot_level,
-            seed=args.seed,
-            options=options_from_args(args),
-            lan=args.lan,
-            resume=args.resume,
-            bot_delay=args.bot_delay,
-            review_timeout=args.review_timeout,
-            claim_window=args.claim_window,
-        )
-    if command == "host":
-        return HostingConfig(
-            **screen,
-            headless=args.headless,
-            name=args.name,
-            player=args.player,
-            players=args.players,
-            bots=args.bots,
-            bot_level=args.bot_level,
-            failover=args.failover,
-            port=args.port,
-            bind=args.bind,
-            password=args.password,
-            resume=args.resume,
-            seed=args.seed,
-            options=options_from_args(args),
-            announce=not args.no_announce,
-            bot_delay=args.bot_delay,
-            review_timeout=args.review_timeout,
-            claim_window=args.claim_window,
-        )
-    if command == "join":
-        join: dict[str, Any] = {
-            "table": args.table,
-            "name": args.name,
-            "spectate": args.spectate,
-            "password": args.password,
-            "timeout": args.timeout,
-            "bind": args.bind,
-            "announce": not args.no_announce,
-        }
-        if not args.headless:
-            return JoinConfig(**screen, **join)
-        return HeadlessGuestConfig(
-            **screen,
-            **join,
-            bot_level=args.bot_level,
-            seed=args.seed,
-            bot_delay=args.bot_delay,
-            keep_log=not args.no_log,
-        )
-    if command == "list":
-        return ListConfig(**screen, timeout=args.timeout, json=args.json)
-    return None
+    return CONFIGS[args.command or "lobby"](args, screen)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -562,7 +620,7 @@ TOP_OPTIONS = {
 def _misplaced(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     """An option of a command given before it (``rum500 --bots 3 play``): say where it goes
     instead of argparse's "invalid choice: '3'"."""
-    command = next((a for a in argv if a in HANDLERS), None)
+    command = next((a for a in argv if a in CONFIGS), None)
     k = 0
     while k < len(argv) and argv[k] != command:
         word = argv[k]
@@ -607,26 +665,22 @@ def _main(argv: list[str] | None) -> int:
     _check_text(parser, args)
     level = logging.WARNING - 10 * min(args.verbose, 2)
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    command = args.command or "lobby"
-    if command == "host" and args.headless:
-        command = "host-headless"
-    if command == "join" and args.headless:
-        command = "join-headless"
-    module_name, func_name = HANDLERS[command]
+    config = command_config(args)
+    from rum500.runners import runner_of  # the one dispatch: config type -> runner
+
     try:
-        module = importlib.import_module(module_name)
+        run = runner_of(config)
     except ModuleNotFoundError as e:
         if e.name and e.name.startswith("rum500"):
             print(
                 "rum500: "
-                + _("'{command}' is not available in this build").format(command=command),
+                + _("'{command}' is not available in this build").format(command=config.command),
                 file=sys.stderr,
             )
             return 2
         raise
     try:
-        config = command_config(args)
-        code = int(getattr(module, func_name)(args if config is None else config) or 0)
+        code = int(run(config) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code
     except KeyboardInterrupt:

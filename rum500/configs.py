@@ -1,10 +1,13 @@
-"""The typed configs of the commands that host or join a table: :mod:`rum500.cli` builds one
-from the command line (:func:`rum500.cli.command_config`) and hands it to the command's
-runner; nothing past ``cli.py`` reads an :class:`argparse.Namespace`.
+"""The typed configs of every ``rum500`` command: :mod:`rum500.cli` builds one from the
+command line (:func:`rum500.cli.command_config`) and hands it to the command's runner
+(:data:`rum500.runners.RUNNERS`: config type -> runner); nothing past ``cli.py`` reads an
+:class:`argparse.Namespace`.
 
-Every config carries the screen settings (``lang``, ``ascii``, ``verbose``) and says which
-command it is (``command``, what :func:`rum500.store.resume.attach_journal` reads beside
-``resume``, ``name`` and ``player_given``).
+Every config is a frozen dataclass that carries the screen settings (``lang``, ``ascii``,
+``verbose``) and says which command it is (``command``, what
+:func:`rum500.store.resume.attach_journal` reads beside ``resume``, ``name`` and
+``player_given``); a runner that settles a field (the player's login name, a password typed
+at the terminal) makes a new one with :func:`dataclasses.replace`.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from rum500.host.config import HostConfig
 from rum500.rules import Options
 
 
-@dataclass
+@dataclass(frozen=True)
 class Screen:
     """What every command takes: the language, plain ASCII, how much to log."""
 
@@ -28,7 +31,7 @@ class Screen:
     verbose: int = 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class LobbyConfig(Screen):
     """``rum500`` (the lobby): ``name``, the player's name (None: the login name)."""
 
@@ -36,7 +39,7 @@ class LobbyConfig(Screen):
     name: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class PlayConfig(Screen):
     """``rum500 play``: a solo table hosted here (``lan``: announced on the LAN too)."""
 
@@ -53,7 +56,7 @@ class PlayConfig(Screen):
     claim_window: float = 3.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class HostingConfig(Screen):
     """``rum500 host`` (``headless``: ``--headless``): ``name`` is the TABLE's name,
     ``player`` the host player's; ``password`` True: ask for it at the terminal."""
@@ -79,7 +82,14 @@ class HostingConfig(Screen):
     claim_window: float = 3.0
 
 
-@dataclass
+@dataclass(frozen=True)
+class HeadlessHostConfig(HostingConfig):
+    """``rum500 host --headless``: the table with no screen, its life logged."""
+
+    headless: bool = True
+
+
+@dataclass(frozen=True)
 class JoinConfig(Screen):
     """``rum500 join TABLE``: ``table`` a name or id on the LAN, or ``HOST:PORT``; ``bind``
     and ``announce``: where this machine listens, and whether it announces, if the table
@@ -95,7 +105,7 @@ class JoinConfig(Screen):
     announce: bool = True
 
 
-@dataclass
+@dataclass(frozen=True)
 class HeadlessGuestConfig(JoinConfig):
     """``rum500 join TABLE --headless``: a bot plays the seat (``bot_level``, ``seed``,
     ``bot_delay``); ``keep_log``: a table that comes here is kept in the game log."""
@@ -106,7 +116,7 @@ class HeadlessGuestConfig(JoinConfig):
     keep_log: bool = True
 
 
-@dataclass
+@dataclass(frozen=True)
 class ListConfig(Screen):
     """``rum500 list``: listen up to ``timeout`` seconds; ``json``: machine-readable."""
 
@@ -115,7 +125,80 @@ class ListConfig(Screen):
     json: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
+class SimConfig(Screen):
+    """``rum500 sim``: ``games`` matches (per pair with ``ladder``) of ``players`` bots of the
+    levels ``bots`` (comma separated; None: the default), ``hands`` hands each instead of
+    whole matches; ``options``: the table options of the flags (``target`` is ``--target``)."""
+
+    command: ClassVar[str] = "sim"
+    games: int = 100
+    players: int = 2
+    bots: str | None = None
+    ladder: bool = False
+    hands: int | None = None
+    seed: int = 0
+    jobs: int | None = None  # None: all cores
+    json: bool = False
+    target: int = 500
+    options: Options = field(default_factory=Options)
+
+
+@dataclass(frozen=True)
+class HistoryConfig(Screen):
+    """``rum500 history``: the newest ``limit`` matches (``everything``: ``--all``, also those
+    left before their first hand ended)."""
+
+    command: ClassVar[str] = "history"
+    json: bool = False
+    limit: int = 50
+    everything: bool = False
+
+
+@dataclass(frozen=True)
+class StatsConfig(Screen):
+    """``rum500 stats [PLAYER]``."""
+
+    command: ClassVar[str] = "stats"
+    player: str | None = None
+    json: bool = False
+
+
+@dataclass(frozen=True)
+class ReplayConfig(Screen):
+    """``rum500 replay GAME_ID`` (a number or ``last``)."""
+
+    command: ClassVar[str] = "replay"
+    game_id: str = "last"
+
+
+@dataclass(frozen=True)
+class ExportConfig(Screen):
+    """``rum500 export GAME_ID FILE`` (``-``: the standard output; ``force``: over a file)."""
+
+    command: ClassVar[str] = "export"
+    game_id: str = "last"
+    file: str = "-"
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class ImportConfig(Screen):
+    """``rum500 import FILE`` (``-``: the standard input)."""
+
+    command: ClassVar[str] = "import"
+    file: str = "-"
+
+
+@dataclass(frozen=True)
+class SalvageConfig(Screen):
+    """``rum500 salvage``: ``out``, the new log (None: beside the game log, dated)."""
+
+    command: ClassVar[str] = "salvage"
+    out: str | None = None
+
+
+@dataclass(frozen=True)
 class ResumeAsk:
     """A match to resume, as :func:`rum500.store.resume.attach_journal` reads it (the
     lobby's "continue": ``ResumeAsk("play", game_id)``)."""
@@ -153,18 +236,40 @@ def host_config(hosting: HostingConfig) -> HostConfig:
     )
 
 
-#: every typed config a runner takes
-CommandConfig = LobbyConfig | PlayConfig | HostingConfig | JoinConfig | ListConfig
+#: every typed config a runner takes (subclasses included: HeadlessHostConfig,
+#: HeadlessGuestConfig)
+CommandConfig = (
+    LobbyConfig
+    | PlayConfig
+    | HostingConfig
+    | JoinConfig
+    | ListConfig
+    | SimConfig
+    | HistoryConfig
+    | StatsConfig
+    | ReplayConfig
+    | ExportConfig
+    | ImportConfig
+    | SalvageConfig
+)
 
 __all__ = [
     "CommandConfig",
+    "ExportConfig",
     "HeadlessGuestConfig",
+    "HeadlessHostConfig",
+    "HistoryConfig",
     "HostingConfig",
+    "ImportConfig",
     "JoinConfig",
     "ListConfig",
     "LobbyConfig",
     "PlayConfig",
+    "ReplayConfig",
     "ResumeAsk",
+    "SalvageConfig",
     "Screen",
+    "SimConfig",
+    "StatsConfig",
     "host_config",
 ]

@@ -1,19 +1,53 @@
-"""The runners with no screen: ``rum500 host --headless`` (:func:`run_headless`) and
-``rum500 list`` (:func:`run_list`), each taking its typed config (:mod:`rum500.configs`,
-built by :mod:`rum500.cli`); :func:`options_from_args`, the table options' flags; and the
-lines the headless host logs."""
+"""Every ``rum500`` command's runner, in one table: :data:`RUNNERS` maps each typed config
+(:mod:`rum500.configs`) to the ``run_*(config) -> int`` that runs it; :mod:`rum500.cli` builds
+the config from the command line and calls :func:`runner_of` — the one dispatch.
+
+Adding a command (the pattern; ``tests/test_shape.py`` fails on a command without it):
+
+1. its subparser in :func:`rum500.cli.build_parser` (its flags, ``_common(p)``);
+2. a frozen dataclass in :mod:`rum500.configs`: a subclass of ``Screen`` with
+   ``command: ClassVar[str] = "NAME"`` and one typed field per argument (add it to
+   ``CommandConfig`` and ``__all__``);
+3. a builder in :data:`rum500.cli.CONFIGS` (``"NAME": _name``): the only code that reads that
+   command's ``argparse.Namespace``, returning the config;
+4. its runner ``run_name(config) -> int`` (the exit status) in the module of its family, and
+   one line here: ``NameConfig: ("rum500.module", "run_name")`` — imported lazily, at run time.
+
+This module also holds the runners with no screen of their own: ``rum500 host --headless``
+(:func:`run_headless`) and ``rum500 list`` (:func:`run_list`); :func:`options_from_args`, the
+table options' flags; and the lines the headless host logs.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rum500.configs import HostingConfig, ListConfig, host_config
+from rum500.configs import (
+    CommandConfig,
+    ExportConfig,
+    HeadlessGuestConfig,
+    HeadlessHostConfig,
+    HistoryConfig,
+    HostingConfig,
+    ImportConfig,
+    JoinConfig,
+    ListConfig,
+    LobbyConfig,
+    PlayConfig,
+    ReplayConfig,
+    SalvageConfig,
+    SimConfig,
+    StatsConfig,
+    host_config,
+)
 from rum500.host import Host, HostConfig
 from rum500.narrate import options_text, plain
 from rum500.rules import Options
@@ -24,6 +58,32 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: config type -> (module, runner): the one dispatch of :mod:`rum500.cli` (the exact type:
+#: ``HeadlessHostConfig`` is a ``HostingConfig`` with a runner of its own)
+RUNNERS: dict[type, tuple[str, str]] = {
+    LobbyConfig: ("rum500.tui.main", "run_lobby"),
+    PlayConfig: ("rum500.tui.main", "run_play"),
+    HostingConfig: ("rum500.tui.main", "run_host"),
+    HeadlessHostConfig: ("rum500.runners", "run_headless"),
+    JoinConfig: ("rum500.tui.main", "run_join"),
+    HeadlessGuestConfig: ("rum500.handoff.headless", "run_guest"),
+    ListConfig: ("rum500.runners", "run_list"),
+    SimConfig: ("rum500.sim", "run"),
+    HistoryConfig: ("rum500.store.commands", "run_history"),
+    StatsConfig: ("rum500.store.commands", "run_stats"),
+    ReplayConfig: ("rum500.tui.replay", "run_replay"),
+    ExportConfig: ("rum500.store.commands", "run_export"),
+    ImportConfig: ("rum500.store.commands", "run_import"),
+    SalvageConfig: ("rum500.store.commands", "run_salvage"),
+}
+
+
+def runner_of(config: CommandConfig) -> Callable[[Any], int]:
+    """The runner of ``config`` (its module imported now: ``ModuleNotFoundError`` in a build
+    without it; ``KeyError`` for a config with no runner)."""
+    module_name, func_name = RUNNERS[type(config)]
+    return getattr(importlib.import_module(module_name), func_name)
+
 
 def options_from_args(args: Any) -> Options:
     """The table's :class:`Options` from the command line's option flags (one per
@@ -32,7 +92,7 @@ def options_from_args(args: Any) -> Options:
     return options_from(lambda spec: getattr(args, spec.name, None))
 
 
-def run_headless(hosting: HostingConfig) -> int:
+def run_headless(hosting: HeadlessHostConfig) -> int:
     """``rum500 host --headless``: host a table with no screen, log what happens."""
     if hosting.verbose == 0:
         logging.getLogger().setLevel(logging.INFO)

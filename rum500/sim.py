@@ -15,7 +15,6 @@ Bradley–Terry fit, with 95% intervals (:func:`ladder`).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -25,11 +24,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rum500 import cards as C
 from rum500.bots import LEVELS, make_bot
 from rum500.rules import Game, Options, Phase
-from rum500.rules.options import options_from
+
+if TYPE_CHECKING:
+    from rum500.configs import SimConfig
 
 #: With --hands, no total ends the match early.
 NO_TARGET = 10**9
@@ -487,7 +489,7 @@ def format_ladder(report: dict, ascii_only: bool = False) -> str:
     return "\n".join(lines)
 
 
-def run_ladder(args: argparse.Namespace, jobs: int, seed: int, progress: bool) -> int:
+def run_ladder(args: SimConfig, jobs: int, seed: int, progress: bool) -> int:
     """``rum500 sim --ladder``: the levels of ``--bots`` (default: all, weakest first)."""
     try:
         given = getattr(args, "bots", None)
@@ -503,9 +505,7 @@ def run_ladder(args: argparse.Namespace, jobs: int, seed: int, progress: bool) -
     )
 
 
-def _print_report(
-    args: argparse.Namespace, compute: Callable[[], dict], fmt: Callable[..., str]
-) -> int:
+def _print_report(args: SimConfig, compute: Callable[[], dict], fmt: Callable[..., str]) -> int:
     """Run ``compute`` and print its report as JSON (``--json``) or as ``fmt`` lays it out."""
     try:
         report = compute()
@@ -519,16 +519,15 @@ def _print_report(
     return 0
 
 
-def house_rules(args: argparse.Namespace) -> dict:
-    """The table options ``rum500 sim`` was given that differ from the seed game, but the
-    target (a parameter of its own): one flag per :data:`~rum500.rules.options.OPTION_SPECS`
-    entry, read by name (a flag it lacks, or ``None``, is the default)."""
-    options = options_from(lambda spec: getattr(args, spec.name, None))
-    return {k: v for k, v in options.changed().items() if k != "target"}
+def house_rules(args: SimConfig) -> dict:
+    """The table options ``rum500 sim`` was given (``args.options``, from one flag per
+    :data:`~rum500.rules.options.OPTION_SPECS` entry) that differ from the seed game, but
+    the target (a parameter of its own)."""
+    return {k: v for k, v in args.options.changed().items() if k != "target"}
 
 
-def run(args: argparse.Namespace) -> int:
-    """``rum500 sim`` (arguments in :mod:`rum500.cli`)."""
+def run(args: SimConfig) -> int:
+    """``rum500 sim`` (its typed config built by :mod:`rum500.cli`)."""
     jobs = args.jobs or os.cpu_count() or 1
     seed = args.seed if args.seed is not None else 0
     progress = sys.stdout.isatty() and not args.json

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from rum500.bots.seat import read_view
-from rum500.cli import build_parser, main
+from rum500.cli import build_parser, command_config, main
 from rum500.host import HostConfig, start_host
 from rum500.i18n import _, set_language
 from rum500.narrate import options_text
@@ -89,8 +89,11 @@ def test_each_flag_sets_its_option(command: str, s: OptionSpec) -> None:
 @pytest.mark.parametrize("s", [s for s in OPTION_SPECS if s.name != "target"], ids=IDS[1:])
 def test_sim_takes_each_option(s: OptionSpec) -> None:
     value = other_value(s)
-    assert house_rules(build_parser().parse_args(["sim", *argv(s, value)])) == {s.name: value}
-    assert house_rules(build_parser().parse_args(["sim"])) == {}
+    sim, plain = (
+        command_config(build_parser().parse_args(a)) for a in (["sim", *argv(s, value)], ["sim"])
+    )
+    assert house_rules(sim) == {s.name: value}  # type: ignore[arg-type]
+    assert house_rules(plain) == {}  # type: ignore[arg-type]
 
 
 def test_sim_plays_ten_cards_with_every_level() -> None:

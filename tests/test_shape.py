@@ -13,6 +13,7 @@ each layering breach.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import sys
 import textwrap
@@ -77,6 +78,38 @@ def test_the_report_prints_the_goals(shape: ModuleType) -> None:
     for kind in ("classes over 650", "functions over 100", "modules over 1000"):
         assert kind in text
     assert ok == ("layering breaches: 0" in text)
+
+
+def test_every_command_reaches_its_runner_through_a_typed_config() -> None:
+    """cli.py's one dispatch: each subcommand (and the lobby, and ``--headless``) has a
+    builder in ``cli.CONFIGS`` that makes a typed config, whose exact type names a runner
+    in ``runners.RUNNERS`` that takes that config — a command added without one fails here."""
+    import inspect
+
+    from rum500.cli import CONFIGS, build_parser, command_config
+    from rum500.runners import RUNNERS, runner_of
+
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert set(CONFIGS) == {"lobby", *commands}
+    reached = set()
+    for name in [None, *commands]:
+        sub = commands.get(name)
+        actions = sub._actions if sub is not None else []
+        positional = ["1" for a in actions if not a.option_strings and a.nargs != "?"]
+        flags = {o for a in actions for o in a.option_strings}
+        for extra in ([], ["--headless"]) if "--headless" in flags else ([],):
+            argv = [name, *positional, *extra] if name else []
+            config = command_config(parser.parse_args(argv))
+            assert dataclasses.is_dataclass(config), argv
+            assert type(config).__dataclass_params__.frozen, argv  # type: ignore[attr-defined]
+            assert config.command == (name or "lobby"), argv
+            assert type(config) in RUNNERS, argv
+            run = runner_of(config)
+            first = next(iter(inspect.signature(run).parameters.values()))
+            assert first.annotation == type(config).__name__, (argv, run)
+            reached.add(type(config))
+    assert reached == set(RUNNERS)
 
 
 # ------------------------------------------------------------------ the checker fails

@@ -206,9 +206,10 @@ def run_guest(args: HeadlessGuestConfig) -> int:
     if args.verbose == 0:
         logging.getLogger().setLevel(logging.WARNING)
     if args.password is True:
+        import dataclasses
         import getpass
 
-        args.password = getpass.getpass("table password: ")
+        args = dataclasses.replace(args, password=getpass.getpass("table password: "))
     try:
         return asyncio.run(run_guest_async(args))
     except KeyboardInterrupt:

@@ -1,6 +1,7 @@
 """``rum500 history | stats | export | import | salvage``: the game log from the command line.
 
-Each ``run_*(args) -> int`` returns the exit status; every problem a user can meet is one
+Each ``run_*(config) -> int`` takes its typed config (:mod:`rum500.configs`, built by
+:mod:`rum500.cli`) and returns the exit status; every problem a user can meet is one
 line on stderr (``rum500: …``, :func:`fail`) and status 1, never a traceback. ``rum500
 replay`` is :func:`rum500.tui.replay.run_replay` (a screen); it reads its match with
 :func:`finished_match`.
@@ -8,19 +9,27 @@ replay`` is :func:`rum500.tui.replay.run_replay` (a screen); it reads its match 
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rum500.i18n import N_, _, ngettext
 from rum500.store import exchange
 from rum500.store import log as L
 from rum500.store.db import StoreError, db_path, describe, open_db, reading
+
+if TYPE_CHECKING:
+    from rum500.configs import (
+        ExportConfig,
+        HistoryConfig,
+        ImportConfig,
+        SalvageConfig,
+        StatsConfig,
+    )
 
 
 def fail(message: str) -> int:
@@ -53,29 +62,31 @@ def _table(rows: list[list[str]], right: set[int]) -> str:
     return "\n".join(lines)
 
 
-def _read_log(args: argparse.Namespace, query: Callable[[Any], Any]) -> tuple[Any, int | None]:
+def _read_log(
+    args: HistoryConfig | StatsConfig, query: Callable[[Any], Any]
+) -> tuple[Any, int | None]:
     """``(query(conn), None)`` on the game log, or ``(None, exit code)`` after saying why;
     with ``--json`` a missing game log reads as an empty list."""
     try:
         with reading() as conn:
             return query(conn), None
     except StoreError as e:
-        if getattr(args, "json", False) and not db_path().exists():  # no game log yet
+        if args.json and not db_path().exists():  # no game log yet
             return [], None
         return None, fail(e.said())
 
 
-def run_history(args: argparse.Namespace) -> int:
+def run_history(args: HistoryConfig) -> int:
     """Past matches, newest first: date, table, players, winner, totals."""
-    limit = getattr(args, "limit", 50) or 50
-    everything = bool(getattr(args, "all", False))
+    limit = args.limit or 50
+    everything = args.everything
     found, code = _read_log(
         args, lambda conn: (L.history(conn, limit, everything), L.not_played(conn))
     )
     if code is not None:
         return code
     matches, hidden = found if isinstance(found, tuple) else (found, 0)
-    if getattr(args, "json", False):
+    if args.json:
         print(json.dumps(matches, ensure_ascii=False, indent=1))
         return 0
     if not matches:
@@ -141,17 +152,13 @@ def run_history(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_salvage(args: argparse.Namespace) -> int:
+def run_salvage(args: SalvageConfig) -> int:
     """Copy every match of a damaged game log that can still be read into a new log."""
     from rum500.store.salvage import salvage
 
     source = db_path()
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    target = (
-        Path(args.out)
-        if getattr(args, "out", None)
-        else (source.with_name(f"games-salvaged-{stamp}.sqlite3"))
-    )
+    target = Path(args.out) if args.out else source.with_name(f"games-salvaged-{stamp}.sqlite3")
     try:
         report = salvage(source, target)
     except StoreError as e:
@@ -191,13 +198,13 @@ def run_salvage(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_stats(args: argparse.Namespace) -> int:
+def run_stats(args: StatsConfig) -> int:
     """Per player name: matches, wins, win rate, mean hand score, best match, longest run."""
-    player = getattr(args, "player", None)
+    player = args.player
     table, code = _read_log(args, lambda conn: L.stats(conn, player))
     if code is not None:
         return code
-    if getattr(args, "json", False):
+    if args.json:
         print(json.dumps(table, ensure_ascii=False, indent=1))
         return 0
     if not table:
@@ -272,7 +279,7 @@ def finished_match(game_id: object) -> dict:
     return match
 
 
-def run_export(args: argparse.Namespace) -> int:
+def run_export(args: ExportConfig) -> int:
     """Write one match to a portable file (docs/storage.md)."""
     try:
         with reading() as conn:
@@ -281,16 +288,14 @@ def run_export(args: argparse.Namespace) -> int:
                 doc = exchange.export_document(conn, mid)
                 print(json.dumps(doc, ensure_ascii=False, indent=1))
                 return 0
-            exchange.write_export(
-                conn, mid, Path(args.file), overwrite=bool(getattr(args, "force", False))
-            )
+            exchange.write_export(conn, mid, Path(args.file), overwrite=args.force)
     except StoreError as e:
         return fail(e.said())
     print(_("game {id} written to {file}").format(id=mid, file=args.file))
     return 0
 
 
-def run_import(args: argparse.Namespace) -> int:
+def run_import(args: ImportConfig) -> int:
     """Read a match file, check it by replaying it, and add it to the game log."""
     try:
         match = exchange.read_export(Path(args.file))

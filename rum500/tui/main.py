@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import getpass
 import logging
 import logging.handlers
@@ -145,7 +146,11 @@ async def play_at(
         session.guest.on_cut_off = model.host_gone
     if note:
         model.say(note)
-    status = await run_table(session, model, input=input, output=output)
+    runner = getattr(model, "run_session", None)  # the plain mode's loop, not the screen
+    if runner is not None:
+        status = await runner(session)
+    else:
+        status = await run_table(session, model, input=input, output=output)
     if model.closed_by_host:  # final: the lobby (or the shell) says why
         raise SessionError(model.closed_by_host)
     return status
@@ -156,36 +161,43 @@ def run_play(args: PlayConfig) -> int:
     player and fill the other seats with bots."""
     if why := _setup(args):
         return _fail(why)
-    from rum500.host import HostConfig
-
     name = player_name(args)
     try:
-        config = HostConfig(
-            players=args.bots + 1,
-            bots=0,  # bots sit down once the player is in, so every move is seen
-            bot_level=_bot_level(args.bot_level),
-            seed=args.seed,
-            options=args.options,
-            table_name=_("{name}'s table").format(name=name),
-            host_player=name,
-            bind="0.0.0.0" if args.lan else "127.0.0.1",
-            announce=bool(args.lan),
-            bot_delay=DEFAULT_BOT_DELAY if args.bot_delay is None else args.bot_delay,
-        )
-        config.review_timeout = args.review_timeout
-        config.claim_window = args.claim_window
-        config.options.validate(config.players)
+        config = solo_config(args, name)
     except ValueError as e:
         return _fail(str(e))
     return _run(_cli_host(config, name, args, interactive_start=False))
+
+
+def solo_config(args: PlayConfig, name: str) -> HostConfig:
+    """The :class:`HostConfig` of ``rum500 play`` for the player ``name`` (``ValueError``: a
+    bot level or options that cannot be)."""
+    from rum500.host import HostConfig
+
+    config = HostConfig(
+        players=args.bots + 1,
+        bots=0,  # bots sit down once the player is in, so every move is seen
+        bot_level=_bot_level(args.bot_level),
+        seed=args.seed,
+        options=args.options,
+        table_name=_("{name}'s table").format(name=name),
+        host_player=name,
+        bind="0.0.0.0" if args.lan else "127.0.0.1",
+        announce=bool(args.lan),
+        bot_delay=DEFAULT_BOT_DELAY if args.bot_delay is None else args.bot_delay,
+    )
+    config.review_timeout = args.review_timeout
+    config.claim_window = args.claim_window
+    config.options.validate(config.players)
+    return config
 
 
 def run_host(args: HostingConfig) -> int:
     """``rum500 host``: host a table and play at it from this terminal."""
     if why := _setup(args):
         return _fail(why)
-    args.player_given = bool(args.player)  # --resume: a login name may take the only seat
-    args.player = player_name(args)
+    # --resume: a login name may take the only seat
+    args = dataclasses.replace(args, player_given=bool(args.player), player=player_name(args))
     try:
         config = host_config(args)
         config.bot_level = _bot_level(config.bot_level)

@@ -10,7 +10,6 @@ previous hand (its deal), Home / g the start, End / G the end, q / Esc quit.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from prompt_toolkit.application import Application, get_app
@@ -22,6 +21,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
+from rum500.configs import ReplayConfig
 from rum500.i18n import N_, _
 from rum500.store import StoreError
 from rum500.store.commands import fail, finished_match
@@ -258,7 +258,7 @@ def run_viewer(model: ReplayModel, *, ascii_only: bool = False) -> None:
     build_app(model, ascii_only=ascii_only).run()
 
 
-def run_replay(args: argparse.Namespace) -> int:
+def run_replay(args: ReplayConfig) -> int:
     """``rum500 replay GAME_ID``: step through a finished match in a full-screen viewer."""
     try:
         model = ReplayModel(finished_match(args.game_id))
@@ -266,5 +266,5 @@ def run_replay(args: argparse.Namespace) -> int:
         return fail(e.said())
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return fail(_("the replay viewer needs a terminal"))
-    run_viewer(model, ascii_only=bool(getattr(args, "ascii", False)))
+    run_viewer(model, ascii_only=args.ascii)
     return 0
