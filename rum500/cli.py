@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rum500.configs import (
+    AnalyseConfig,
     CommandConfig,
     ExportConfig,
     HeadlessGuestConfig,
@@ -360,6 +361,39 @@ def _sim_command(sub: Any) -> None:
     _option_flags(p, skip=("target",))  # sim's own --target above
 
 
+def _analyse_command(sub: Any) -> None:
+    """``analyse``: the coach (docs/analysis.md)."""
+    p = sub.add_parser(
+        "analyse",
+        help=_("where a match's points were lost, and what was luck"),
+        description=_(
+            "For every decision of a seat: the move played, the best move found and the "
+            "expected points it lost (± its standard error), from what the seat could see "
+            "then; per hand and per match the error rate (points lost per decision), the "
+            "three biggest mistakes and the luck of the deal and the draws. Kept in the game "
+            "log for 'rum500 stats'. docs/analysis.md says what every figure means."
+        ),
+    )
+    _common(p)
+    p.add_argument(
+        "game_id", nargs="?", metavar="GAME_ID", help=_("the match (default: the newest)")
+    )
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=_whole(0, 7), metavar="N", help=_("only this seat (0 to 7)"))
+    who.add_argument("--player", metavar="NAME", help=_("only this player's seat"))
+    p.add_argument("--hand", type=_positive, metavar="K", help=_("only hand K"))
+    p.add_argument("--json", action="store_true", help=_("one record per decision, then summaries"))
+    p.add_argument(
+        "--budget",
+        type=_whole(4, 4096),
+        default=32,
+        metavar="B",
+        help=_("worlds sampled per candidate move: deeper and slower (32)"),
+    )
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help=_("seed of the sampling (0)"))
+    p.add_argument("--jobs", type=_jobs, metavar="N", help=_("processes (default: 1)"))
+
+
 def _log_commands(sub: Any) -> None:
     """The game log's commands: ``history``, ``stats``, ``replay``, ``export``, ``import``,
     ``salvage``."""
@@ -377,6 +411,7 @@ def _log_commands(sub: Any) -> None:
     _common(p)
     p.add_argument("player", nargs="?", help=_("one player's name"))
     p.add_argument("--json", action="store_true")
+    _analyse_command(sub)
 
     p = sub.add_parser("replay", help=_("step through a finished match"))
     _common(p)
@@ -551,6 +586,20 @@ def _stats(args: argparse.Namespace, screen: dict[str, Any]) -> StatsConfig:
     return StatsConfig(**screen, player=args.player, json=args.json)
 
 
+def _analyse(args: argparse.Namespace, screen: dict[str, Any]) -> AnalyseConfig:
+    return AnalyseConfig(
+        **screen,
+        game_id=args.game_id,
+        seat=args.seat,
+        player=args.player,
+        hand=args.hand,
+        json=args.json,
+        budget=args.budget,
+        seed=args.seed,
+        jobs=args.jobs or 1,
+    )
+
+
 def _replay(args: argparse.Namespace, screen: dict[str, Any]) -> ReplayConfig:
     return ReplayConfig(**screen, game_id=args.game_id)
 
@@ -577,6 +626,7 @@ CONFIGS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], CommandConfig]
     "sim": _sim,
     "history": _history,
     "stats": _stats,
+    "analyse": _analyse,
     "replay": _replay,
     "export": _export,
     "import": _import,

@@ -165,6 +165,23 @@ class StatsConfig(Screen):
 
 
 @dataclass(frozen=True)
+class AnalyseConfig(Screen):
+    """``rum500 analyse [GAME_ID] [--seat N | --player NAME] [--hand K] [--json] [--budget B]
+    [--seed S] [--jobs N]`` (``game_id`` None: the newest match; no seat nor player: every
+    seat)."""
+
+    command: ClassVar[str] = "analyse"
+    game_id: str | None = None
+    seat: int | None = None
+    player: str | None = None
+    hand: int | None = None
+    json: bool = False
+    budget: int = 32
+    seed: int = 0
+    jobs: int = 1
+
+
+@dataclass(frozen=True)
 class ReplayConfig(Screen):
     """``rum500 replay GAME_ID`` (a number or ``last``)."""
 
@@ -247,6 +264,7 @@ CommandConfig = (
     | SimConfig
     | HistoryConfig
     | StatsConfig
+    | AnalyseConfig
     | ReplayConfig
     | ExportConfig
     | ImportConfig
@@ -254,6 +272,7 @@ CommandConfig = (
 )
 
 __all__ = [
+    "AnalyseConfig",
     "CommandConfig",
     "ExportConfig",
     "HeadlessGuestConfig",

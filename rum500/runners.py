@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rum500.configs import (
+    AnalyseConfig,
     CommandConfig,
     ExportConfig,
     HeadlessGuestConfig,
@@ -71,6 +72,7 @@ RUNNERS: dict[type, tuple[str, str]] = {
     SimConfig: ("rum500.sim", "run"),
     HistoryConfig: ("rum500.store.commands", "run_history"),
     StatsConfig: ("rum500.store.commands", "run_stats"),
+    AnalyseConfig: ("rum500.coach.command", "run_analyse"),
     ReplayConfig: ("rum500.tui.replay", "run_replay"),
     ExportConfig: ("rum500.store.commands", "run_export"),
     ImportConfig: ("rum500.store.commands", "run_import"),

@@ -91,6 +91,23 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE matches ADD COLUMN table_id TEXT NOT NULL DEFAULT '';
     """,
+    # 4 -> 5: each seat's analysis by ``rum500 analyse`` (docs/analysis.md), for stats.
+    """
+    CREATE TABLE analyses (
+        match_id  INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+        seat      INTEGER NOT NULL,
+        at        TEXT    NOT NULL,
+        budget    INTEGER NOT NULL,
+        seed      TEXT    NOT NULL,
+        actions   INTEGER NOT NULL,
+        decisions INTEGER NOT NULL,
+        loss      REAL    NOT NULL,
+        hands     INTEGER NOT NULL,
+        luck      REAL    NOT NULL,
+        summary   TEXT    NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    ) WITHOUT ROWID;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

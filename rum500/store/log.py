@@ -256,9 +256,51 @@ def _names(conn: sqlite3.Connection, mid: int, players: int) -> list[str]:
     return names
 
 
+def save_analysis(conn: sqlite3.Connection, mid: int, row: dict) -> None:
+    """Keep (or replace) one seat's analysis of match ``mid`` (``rum500 analyse``): ``row``
+    holds ``seat``, ``budget``, ``seed``, ``actions``, ``decisions``, ``loss``, ``hands``,
+    ``luck`` and ``summary`` (JSON-able); docs/storage.md, table ``analyses``."""
+    from rum500.store.db import now, transaction
+
+    with transaction(conn):
+        conn.execute(
+            "INSERT OR REPLACE INTO analyses (match_id, seat, at, budget, seed, actions,"
+            " decisions, loss, hands, luck, summary) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                mid,
+                row["seat"],
+                now(),
+                row["budget"],
+                str(row["seed"]),
+                row["actions"],
+                row["decisions"],
+                row["loss"],
+                row["hands"],
+                row["luck"],
+                json.dumps(row["summary"], ensure_ascii=False),
+            ),
+        )
+
+
+def _analysed(conn: sqlite3.Connection, mid: int) -> dict[int, tuple[int, float, int, float]]:
+    """Per seat, ``(decisions, loss, hands, luck)`` of match ``mid``'s analyses that cover
+    every action it has (an analysis of a match since played on does not count)."""
+    try:
+        rows = conn.execute(
+            "SELECT seat, decisions, loss, hands, luck FROM analyses WHERE match_id = ?"
+            " AND actions = (SELECT count(*) FROM actions WHERE match_id = ?)",
+            (mid, mid),
+        ).fetchall()
+    except sqlite3.OperationalError:  # an older log read in place: no analyses yet
+        return {}
+    return {seat: (n, loss, hands, luck) for seat, n, loss, hands, luck in rows}
+
+
 def stats(conn: sqlite3.Connection, player: str | None = None) -> list[dict]:
     """Per player name, over finished matches: matches, wins, win rate, hands, mean hand
-    score, best match (highest final total) and longest run of wins (in date order)."""
+    score, best match (highest final total) and longest run of wins (in date order); and
+    over those of them analysed (``rum500 analyse``): the error rate (points lost per
+    decision) and the luck per hand."""
     per: dict[str, dict] = {}
     matches = conn.execute(
         "SELECT id, players, winner, totals FROM matches WHERE status = 'finished'"
@@ -272,6 +314,7 @@ def stats(conn: sqlite3.Connection, player: str | None = None) -> list[dict]:
             for r in conn.execute("SELECT result FROM hands WHERE match_id = ?", (mid,))
         ]
         bots = dict(conn.execute("SELECT seat, bot FROM seats WHERE match_id = ?", (mid,)))
+        analysed = _analysed(conn, mid)
         for seat, name in enumerate(names):
             s = per.setdefault(
                 name,
@@ -285,8 +328,13 @@ def stats(conn: sqlite3.Connection, player: str | None = None) -> list[dict]:
                     "best_match": None,
                     "run": 0,
                     "longest_run": 0,
+                    "analysed": [0, 0, 0.0, 0, 0.0],  # matches, decisions, loss, hands, luck
                 },
             )
+            if seat in analysed:
+                a = s["analysed"]
+                n, loss, hands, luck = analysed[seat]
+                s["analysed"] = [a[0] + 1, a[1] + n, a[2] + loss, a[3] + hands, a[4] + luck]
             s["matches"] += 1
             won = winner == seat
             s["wins"] += won
@@ -314,7 +362,20 @@ def stats(conn: sqlite3.Connection, player: str | None = None) -> list[dict]:
                 "mean_hand_score": s["score_sum"] / s["hands"] if s["hands"] else None,
                 "best_match": s["best_match"],
                 "longest_win_run": s["longest_run"],
+                **_analysis_figures(s["analysed"]),
             }
         )
     out.sort(key=lambda s: (-s["wins"], -s["win_rate"], s["name"].casefold()))
     return out
+
+
+def _analysis_figures(a: list) -> dict:
+    """``analysed`` (matches), ``decisions``, ``error_rate`` and ``luck_per_hand`` (None
+    when no match of the player is analysed)."""
+    matches, decisions, loss, hands, luck = a
+    return {
+        "analysed": matches,
+        "decisions": decisions,
+        "error_rate": round(loss / decisions, 3) if decisions else None,
+        "luck_per_hand": round(luck / hands, 2) if hands else None,
+    }

@@ -1,0 +1,307 @@
+"""The coach's evaluation: what each move, deal and draw is worth, from one seat's view.
+
+Everything here starts from a seat's view (the dict of :meth:`rum500.rules.Game.view`, read
+with :func:`rum500.bots.seat.read_view`, which refuses the game itself) and the public memory
+of the hand (cards each opponent is known to hold: taken from the discard pile, not played
+since). The hidden cards — the opponents' hands, the stock's order — are *sampled* from them
+(:func:`rum500.bots.expert.determinize`), never read from the game log.
+
+A *world* is one such sample. A candidate move is valued in a world by playing it, then
+playing the rest of the hand out with the expert's fast playout policy for every seat
+(:func:`rum500.bots.expert.playout`) and reading the hand's score sheet: the seat's team's
+points for the hand less the other teams' average (:func:`margin`). Every candidate is played
+in the same worlds (common random numbers), so the difference between two candidates is
+measured far more tightly than either value.
+
+The search is in two rounds: every legal move in :func:`screen_worlds` worlds, then the
+:data:`FINALISTS` best of them and the move played in ``budget`` worlds (the first round's
+worlds included). The best move is the finalist with the highest mean; the loss of the move
+played is its mean's shortfall against the best's, over the same worlds, with the standard
+error of that paired difference.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rum500 import cards as C
+from rum500.bots.base import action_key
+from rum500.bots.expert import determinize, held_cost, playout
+from rum500.bots.hard import HardBot
+from rum500.bots.seat import SeatView, read_view
+from rum500.rules import Game, IllegalMove
+from rum500.rules.game import Phase
+
+#: Worlds per finalist unless the caller says (``rum500 analyse --budget``).
+DEFAULT_BUDGET = 32
+#: Candidates (besides the move played) kept for the second round.
+FINALISTS = 4
+#: A playout stops after this many decisions (then the hand is judged as it stands).
+PLAYOUT_CAP = 600
+#: Moves of the rest of a turn at most (:func:`end_turn`).
+TURN_CAP = 40
+#: The seat's turns a playout may take: in effect, to the end of the hand.
+TO_THE_END = 10**6
+
+
+def screen_worlds(budget: int) -> int:
+    """Worlds of the first round, where every legal move is tried."""
+    return max(4, budget // 4)
+
+
+def margin(g: Game, seat: int, hand: int) -> float:
+    """The hand's result for ``seat``: its team's points for hand ``hand`` (an index into
+    ``g.results``) less the other teams' average, from the score sheet when the hand ended;
+    else (a playout cut at :data:`PLAYOUT_CAP`) table points less the likely cost of the cards
+    in hand (:func:`rum500.bots.expert.held_cost`)."""
+    if len(g.results) > hand:
+        scores: Sequence[float] = g.results[hand]["scores"]
+    else:
+        table = g.table_points()
+        scores = [t - held_cost(h) for t, h in zip(table, g.hands, strict=True)]
+    team = g.options.team
+    mine = [s for s in range(g.players) if team(s) == team(seat)]
+    others = [s for s in range(g.players) if team(s) != team(seat)]
+    ours = sum(scores[s] for s in mine) / len(mine)
+    theirs = sum(scores[s] for s in others) / len(others) if others else 0.0
+    return ours - theirs
+
+
+def finish(g: Game, seat: int) -> float:
+    """Play ``g`` (changed) to the end of its hand; the hand's :func:`margin` for ``seat``."""
+    hand = len(g.results)
+    playout(g, seat, turns=TO_THE_END, cap=PLAYOUT_CAP)
+    return margin(g, seat, hand)
+
+
+def worlds_of(view: Mapping, known: list[list[int]], rng: random.Random, n: int) -> list[Game]:
+    """``n`` worlds consistent with ``view`` and the public memory ``known`` (fewer when the
+    view cannot be reconciled with it: then without the memory)."""
+    v = read_view(view)
+    out: list[Game] = []
+    tries = 0
+    while len(out) < n and tries < 3 * n + 3:
+        tries += 1
+        w = determinize(v, known, rng) or determinize(v, _none(v), rng)
+        if w is not None:
+            out.append(w)
+    return out
+
+
+def _none(v: SeatView) -> list[list[int]]:
+    return [[] for _ in range(v.players)]
+
+
+def play(world: Game, action: Mapping, seat: int) -> Game | None:
+    """A copy of ``world`` with ``action`` applied (a pass in the claim phase closes it);
+    None when the world refuses it."""
+    g = world.copy()
+    try:
+        if action.get("type") == "pass":
+            g.apply({"type": "close_claims"})
+        elif action.get("type") == "rummy":
+            g.apply(dict(action), seat=seat)
+        else:
+            g.apply(dict(action))
+    except IllegalMove:
+        return None
+    return g
+
+
+def value(world: Game, action: Mapping, seat: int) -> float | None:
+    """What ``action`` is worth in ``world`` for ``seat`` (None: refused there): the rest of
+    the seat's turn as the ``hard`` bot plays it (:func:`end_turn`), then the hand to its
+    end with the playout policy."""
+    g = play(world, action, seat)
+    if g is None:
+        return None
+    end_turn(g, seat)
+    return finish(g, seat)
+
+
+def end_turn(g: Game, seat: int) -> None:
+    """Play the rest of ``seat``'s turn in ``g`` (changed) with the ``hard`` bot, from the
+    seat's view of that world: the playout policy plays a turn greedily (any lay-off first,
+    an ace laid off low), and a move judged by what follows it would carry those slips."""
+    bot = HardBot(seed=0)
+    hand = len(g.results)
+    for _step in range(TURN_CAP):
+        if g.turn != seat or g.phase is not Phase.PLAY or len(g.results) != hand:
+            return
+        g.apply(bot.choose(g.view(seat)))
+
+
+@dataclass(slots=True)
+class Verdict:
+    """The analysis of one decision: the best move found, what the move played lost
+    against it (points of the hand's score, ≥ 0) and that loss's standard error."""
+
+    best: dict
+    loss: float
+    stderr: float
+    played_value: float
+    best_value: float
+    candidates: int
+    worlds: int
+
+
+def same_action(a: Mapping, b: Mapping) -> bool:
+    """Whether two actions are the same move (as the bots compare them; a rummy call by its
+    meld and joker)."""
+    if a.get("type") == "rummy" and b.get("type") == "rummy":
+        return a.get("meld") == b.get("meld") and a.get("joker") == b.get("joker")
+    return dict(a) == dict(b) or action_key(a) == action_key(b)
+
+
+def candidates_of(view: Mapping, played: Mapping) -> tuple[list[dict], int]:
+    """The moves to compare (the view's legal actions; a pass too in the claim phase) and
+    the index of the move played among them (added when the list lacks it)."""
+    legal = [dict(a) for a in view.get("legal_actions") or ()]
+    if view.get("phase") == "claim":
+        legal.append({"type": "pass"})
+    for k, a in enumerate(legal):
+        if same_action(a, played):
+            return legal, k
+    legal.append(dict(played))
+    return legal, len(legal) - 1
+
+
+def judge(
+    view: Mapping, known: list[list[int]], played: Mapping, budget: int, rng: random.Random
+) -> Verdict:
+    """Compare every move of the seat's view against the one ``played`` (see the module)."""
+    seat = int(view["seat"])
+    cands, mine = candidates_of(view, played)
+    worlds = worlds_of(view, known, rng, budget)
+    if not worlds:
+        return Verdict(dict(played), 0.0, 0.0, 0.0, 0.0, len(cands), 0)
+    first = min(len(worlds), screen_worlds(budget))
+    table: dict[int, list[float | None]] = {}
+    for k in range(len(cands)):
+        table[k] = [value(w, cands[k], seat) for w in worlds[:first]]
+    ranked = sorted(range(len(cands)), key=lambda k: -_mean(table[k]))
+    finalists = [k for k in ranked if _mean(table[k]) > -math.inf][:FINALISTS]
+    if mine not in finalists:
+        finalists.append(mine)
+    for k in finalists:
+        table[k] += [value(w, cands[k], seat) for w in worlds[first:]]
+    best = max(finalists, key=lambda k: (_mean(table[k]), k == mine))
+    diffs = [
+        b - p
+        for b, p in zip(table[best], table[mine], strict=True)
+        if b is not None and p is not None
+    ]
+    loss, stderr = _mean_and_error(diffs)
+    if best == mine:
+        loss, stderr = 0.0, 0.0
+    return Verdict(
+        best=cands[best],
+        loss=max(0.0, loss),
+        stderr=stderr,
+        played_value=_mean(table[mine]),
+        best_value=_mean(table[best]),
+        candidates=len(cands),
+        worlds=len(worlds),
+    )
+
+
+def _mean(xs: Sequence[float | None]) -> float:
+    vals = [x for x in xs if x is not None]
+    return sum(vals) / len(vals) if vals else -math.inf
+
+
+def _mean_and_error(xs: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and its standard error (0 for fewer than two)."""
+    n = len(xs)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+# --------------------------------------------------------------------------- luck
+
+
+def deal_luck(
+    view: Mapping, known: list[list[int]], worlds: int, rng: random.Random
+) -> tuple[float, float]:
+    """What the seat's deal was worth against an average deal: the mean :func:`margin` of
+    the hand played out from ``view`` (its own cards as dealt, the others' sampled), less
+    the mean of the same from wholly random deals (every hand, the upcard and the stock
+    re-dealt; the same dealer, so the same seat plays first). ``(points, standard error)``."""
+    seat = int(view["seat"])
+    actual = [finish(w, seat) for w in worlds_of(view, known, rng, worlds)]
+    average = []
+    for w in worlds_of(view, known, rng, worlds):
+        average.append(finish(_redealt(w, rng), seat))
+    a, ea = _mean_and_error(actual)
+    b, eb = _mean_and_error(average)
+    return a - b, math.sqrt(ea * ea + eb * eb)
+
+
+def _redealt(w: Game, rng: random.Random) -> Game:
+    """``w`` (at a hand's start) with every card but those on the table dealt anew."""
+    state = w.to_dict()
+    cards = [c for h in state["hands"] for c in h] + state["stock"] + state["discard_pile"]
+    rng.shuffle(cards)
+    sizes = [len(h) for h in state["hands"]]
+    hands, at = [], 0
+    for n in sizes:
+        hands.append(cards[at : at + n])
+        at += n
+    pile = len(state["discard_pile"])
+    state["discard_pile"] = cards[at : at + pile]
+    state["stock"] = cards[at + pile :]
+    state["hands"] = hands
+    return Game.from_dict(state)
+
+
+def draw_luck(
+    view: Mapping, known: list[list[int]], card: str, worlds: int, rng: random.Random
+) -> tuple[float, float]:
+    """What drawing ``card`` from the stock was worth against an average card from it: in
+    each world sampled from ``view`` (before the draw), the hand played out after drawing
+    ``card`` (put on top of the world's stock) less the same after drawing the world's own
+    top card (a random unseen card). ``(points, standard error)``."""
+    seat = int(view["seat"])
+    want = C.parse(card)
+    draw = {"type": "draw", "source": "stock"}
+    diffs = []
+    for w in worlds_of(view, known, rng, worlds):
+        lucky = _on_top(w, seat, want, known)
+        if lucky is None:
+            continue
+        actual = value(lucky, draw, seat)
+        average = value(w, draw, seat)
+        if actual is not None and average is not None:
+            diffs.append(actual - average)
+    return _mean_and_error(diffs)
+
+
+def _on_top(w: Game, seat: int, card: int, known: list[list[int]]) -> Game | None:
+    """``w`` with ``card`` on top of the stock, swapped with wherever the world had it (the
+    stock, or an opponent's unknown cards); None when it is nowhere it could be."""
+    state = w.to_dict()
+    name = C.name(card)
+    stock = state["stock"]
+    if not stock:
+        return None
+    if name in stock:
+        k = stock.index(name)
+        stock[k], stock[-1] = stock[-1], stock[k]
+        return Game.from_dict(state)
+    for s, hand in enumerate(state["hands"]):
+        if s == seat or name not in hand:
+            continue
+        if hand.count(name) <= C.names(known[s]).count(name):
+            continue  # only a card the seat knows it holds: not this one
+        hand[hand.index(name)] = stock[-1]
+        stock[-1] = name
+        return Game.from_dict(state)
+    return None
