@@ -172,31 +172,38 @@ def candidates_of(view: Mapping, played: Mapping) -> tuple[list[dict], int]:
 def judge(
     view: Mapping, known: list[list[int]], played: Mapping, budget: int, rng: random.Random
 ) -> Verdict:
-    """Compare every move of the seat's view against the one ``played`` (see the module)."""
-    seat = int(view["seat"])
+    """Compare every move of the seat's view against the one ``played`` (see the module).
+    Anything but a seat's view (the game, its full state) is refused:
+    :class:`rum500.bots.seat.NotAView`."""
+    seat = read_view(view).seat
     cands, mine = candidates_of(view, played)
     worlds = worlds_of(view, known, rng, budget)
     if not worlds:
         return Verdict(dict(played), 0.0, 0.0, 0.0, 0.0, len(cands), 0)
-    first = min(len(worlds), screen_worlds(budget))
+    half = max(1, len(worlds) // 2)
+    chosen, judged = worlds[:half], worlds[half:] or worlds
+    first = min(len(chosen), screen_worlds(budget))
     table: dict[int, list[float | None]] = {}
     for k in range(len(cands)):
-        table[k] = [value(w, cands[k], seat) for w in worlds[:first]]
+        table[k] = [value(w, cands[k], seat) for w in chosen[:first]]
     ranked = sorted(range(len(cands)), key=lambda k: -_mean(table[k]))
     finalists = [k for k in ranked if _mean(table[k]) > -math.inf][:FINALISTS]
     if mine not in finalists:
         finalists.append(mine)
     for k in finalists:
-        table[k] += [value(w, cands[k], seat) for w in worlds[first:]]
+        table[k] += [value(w, cands[k], seat) for w in chosen[first:]]
     best = max(finalists, key=lambda k: (_mean(table[k]), k == mine))
-    diffs = [
-        b - p
-        for b, p in zip(table[best], table[mine], strict=True)
-        if b is not None and p is not None
-    ]
-    loss, stderr = _mean_and_error(diffs)
-    if best == mine:
-        loss, stderr = 0.0, 0.0
+    loss, stderr = 0.0, 0.0
+    if best != mine:  # measured on worlds the choice did not see: no winner's bonus
+        ours = [value(w, cands[best], seat) for w in judged]
+        theirs = [value(w, cands[mine], seat) for w in judged]
+        diffs = [
+            b - p for b, p in zip(ours, theirs, strict=True) if b is not None and p is not None
+        ]
+        loss, stderr = _mean_and_error(diffs)
+        table[best], table[mine] = ours, theirs
+    if loss <= 0:
+        best, loss = mine, 0.0
     return Verdict(
         best=cands[best],
         loss=max(0.0, loss),

@@ -226,6 +226,9 @@ def run_stats(args: StatsConfig) -> int:
             _("mean hand"),
             _("best"),
             _("run"),
+            _("error rate"),
+            _("luck/hand"),
+            _("analysed"),
         ]
     ]
     for s in table:
@@ -243,11 +246,28 @@ def run_stats(args: StatsConfig) -> int:
                 if best
                 else "-",
                 str(s["longest_win_run"]),
+                *_analysis_cells(s),
             ]
         )
-    print(_table(rows, right={1, 2, 3, 4, 5, 7}))
+    print(_table(rows, right={1, 2, 3, 4, 5, 7, 8, 9, 10}))
     print(_("best: highest final total in one match; run: longest run of wins in a row"))
+    print(
+        _(
+            "error rate: points lost per decision, luck/hand: points the cards were worth a "
+            "hand, over the matches analysed ('rum500 analyse'; docs/analysis.md)"
+        )
+    )
     return 0
+
+
+def _analysis_cells(s: dict) -> list[str]:
+    """Error rate, luck per hand and ``analysed of matches`` (``-`` when none analysed)."""
+    rate, luck = s.get("error_rate"), s.get("luck_per_hand")
+    return [
+        f"{rate:.2f}" if rate is not None else "-",
+        f"{luck:+.1f}" if luck is not None else "-",
+        _("{n} of {of}").format(n=s.get("analysed", 0), of=s["matches"]),
+    ]
 
 
 def _bot_mark(bot: str | None) -> str:

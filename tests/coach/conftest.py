@@ -1,0 +1,78 @@
+"""Helpers of the coach's tests: matches between bots as the game log keeps them, and
+positions built card by card."""
+
+from __future__ import annotations
+
+from rum500.bots import make_bot
+from rum500.rules import Game, Options
+from rum500.rules.game import Phase
+
+ALL = [
+    r + s
+    for s in "SHDC"
+    for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+]
+
+
+def bot_match(levels: list[str], seed: int, hands: int = 1, target: int = 500) -> dict:
+    """A match between bots of ``levels`` (its first ``hands`` hands) as a record of the
+    game log: ``players``, ``seed``, ``options``, ``deck``, ``actions``, ``seats``."""
+    options = Options(target=target)
+    game = Game(len(levels), seed, options)
+    bots = [make_bot(level, seed * 16 + s) for s, level in enumerate(levels)]
+    actions = []
+    while game.to_move is not None and len(game.results) < hands:
+        seat = game.to_move
+        if game.phase is Phase.CLAIM:
+            game.apply({"type": "close_claims"})
+            actions.append({"seat": None, "action": dict(game.actions[-1])})
+            continue
+        events = game.apply(bots[seat].choose(game.view(seat)), seat=seat)
+        actions.append({"seat": seat, "action": dict(game.actions[-1])})
+        for s, bot in enumerate(bots):
+            if hasattr(bot, "observe"):
+                bot.observe(events, game.view(s))
+    return {
+        "id": seed,
+        "players": len(levels),
+        "seed": seed,
+        "options": options.to_dict(),
+        "deck": None,
+        "actions": actions,
+        "seats": [{"seat": s, "name": f"{level} {s}"} for s, level in enumerate(levels)],
+    }
+
+
+def position(
+    hand0: list[str],
+    hand1: list[str],
+    pile: list[str],
+    phase: str = "play",
+    melds: list[list[str]] = (),  # type: ignore[assignment]
+) -> Game:
+    """A two-player game with seat 0 to play (``phase``): these hands, discard pile and
+    melds (runs or sets put down by seat 1), the other cards in the stock (in deck order, its
+    top last)."""
+    used = set(hand0) | set(hand1) | set(pile) | {c for m in melds for c in m}
+    state = Game(2, seed=1).to_dict()
+    state.update(
+        hands=[list(hand0), list(hand1)],
+        discard_pile=list(pile),
+        stock=[c for c in ALL if c not in used],
+        melds=[
+            {"id": k, "kind": kind(m), "cards": m, "by": [1] * len(m), "owner": 1, "ace": None}
+            for k, m in enumerate(melds)
+        ],
+        next_meld_id=len(melds),
+        turn=0,
+        phase=phase,
+        must_play=None,
+        no_discard=None,
+        actions=[],
+    )
+    return Game.from_dict(state)
+
+
+def kind(cards: list[str]) -> str:
+    """``set`` when the cards share a rank, else ``run``."""
+    return "set" if len({c[:-1] for c in cards}) == 1 else "run"

@@ -1,0 +1,106 @@
+"""``rum500 analyse`` and ``rum500 stats`` in a subprocess, on a game log a real headless
+host wrote (a match between bots), and their one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rum500.rules import Game, Options
+from rum500.store import Journal
+
+
+def rum500(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rum500", *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "RUM500_HOME": str(home), "LANG": "C.UTF-8", "LANGUAGE": "en"},
+    )
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game log holding one finished match between two easy bots (target 100)."""
+    home = tmp_path_factory.mktemp("coach") / "home"
+    r = rum500(
+        home, "host", "--headless", "--no-announce", "--bind", "127.0.0.1", "--players", "2",
+        "--bots", "2", "--bot-level", "easy", "--target", "100", "--seed", "4",
+    )  # fmt: skip
+    assert r.returncode == 0 and "game over" in r.stdout, r.stderr
+    return home
+
+
+def test_analyse_every_seat_of_the_newest_match_then_stats_show_it(played: Path) -> None:
+    r = rum500(played, "stats")
+    assert r.returncode == 0 and "0 of 1" in r.stdout, r.stdout
+    r = rum500(played, "analyse", "--budget", "4", "--jobs", "2")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("Game 1, seat") == 2 and "error rate" in r.stdout
+    assert "analysing:" not in r.stderr  # no progress bar when stderr is not a terminal
+    r = rum500(played, "stats", "--json")
+    figures = json.loads(r.stdout)
+    assert [f["analysed"] for f in figures] == [1, 1]
+    assert all(f["error_rate"] is not None and f["luck_per_hand"] is not None for f in figures)
+    r = rum500(played, "stats")
+    assert "1 of 1" in r.stdout and "error rate" in r.stdout
+
+
+def test_analyse_json_of_one_seat_and_one_hand(played: Path) -> None:
+    r = rum500(played, "analyse", "1", "--seat", "1", "--hand", "1", "--json", "--budget", "4")
+    assert r.returncode == 0, r.stderr
+    records = json.loads(r.stdout)
+    assert records[-1]["type"] == "summary" and records[-1]["seat"] == 1
+    assert {d["hand"] for d in records if d["type"] == "decision"} == {1}
+    assert all(d["seat"] == 1 for d in records if d["type"] == "decision")
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["analyse", "7"], "there is no game 7"),
+        (["analyse", "--seat", "5"], "game 1 has no seat 5"),
+        (["analyse", "--player", "Zed"], "nobody named 'Zed' played game 1"),
+        (["analyse", "--hand", "40"], "game 1 has no hand 40"),
+    ],
+)
+def test_analyse_says_what_is_wrong_in_one_line(played: Path, argv: list[str], said: str) -> None:
+    r = rum500(played, *argv)
+    assert r.returncode == 1 and said in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_analyse_with_no_game_log_says_so(tmp_path: Path) -> None:
+    r = rum500(tmp_path / "none", "analyse")
+    assert r.returncode == 1 and "there is no game log yet" in r.stderr
+
+
+def test_an_unfinished_match_is_analysed_as_far_as_it_was_played(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    os.environ["RUM500_HOME"] = str(home)
+    try:
+        journal = Journal()
+        game = Game(2, 5, Options(target=100))
+        journal.start_match(
+            {
+                "players": 2, "seed": 5, "options": game.options.to_dict(), "deck": None,
+                "table": "t", "seats": [{"name": "Ann", "token": "a", "bot": None},
+                                        {"name": "Bob", "token": "b", "bot": None}],
+            }
+        )  # fmt: skip
+        for _k in range(12):
+            seat = game.to_move
+            game.apply(game.legal_actions()[-1], seat)
+            journal.record(len(game.actions) - 1, seat, dict(game.actions[-1]))
+        journal.close()
+    finally:
+        del os.environ["RUM500_HOME"]
+    r = rum500(home, "analyse", "--player", "Ann", "--budget", "4")
+    assert r.returncode == 0, r.stderr
+    assert "game 1 is not finished: analysing the 12 actions played so far" in r.stdout
