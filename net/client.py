@@ -172,6 +172,9 @@ class Client:
     #: the names of the table options this program knows, sent in hello (None: the field
     #: is left out, as older clients do); a program sets it on its subclass
     options: list[str] | None = None
+    #: say in hello that this program checks deals (docs/protocol.md §9): the host then
+    #: sends it ``commit`` and ``reveal``
+    deal_check = False
 
     def __init__(
         self,
@@ -366,6 +369,7 @@ class Client:
                 **({"options": list(self.options)} if self.options is not None else {}),
                 "deltas": self.deltas,
                 **({"can_host": True} if self.can_host else {}),
+                **({"deal_check": True} if self.deal_check else {}),
             }
         )
         while True:

@@ -21,6 +21,7 @@ MAX_ACTION_ID = 2**31 - 1
 MAX_OPTIONS = 64  # names in hello's "options" (the table options a client knows)
 MAX_OPTION_NAME = 40
 NONCE_BYTES = 32
+MAX_HAND = 100_000  # a hand number in commit / contribute / reveal
 
 #: Error codes an ``error`` message may carry. Those marked fatal close the connection.
 ERROR_CODES = {
@@ -58,6 +59,7 @@ CLIENT_TYPES = (
     "handoff_failed",
     "standby_ready",
     "standby_ack",
+    "contribute",
 )
 MAX_ADDRESSES = 16  # addresses in handoff_ready / standby_ready / moved / standby
 MAX_ADDRESS = 80  # characters of one address (an IPv6 address with its zone)
@@ -149,6 +151,9 @@ def check_client_message(msg: dict) -> dict:
         can_host = msg.get("can_host", False)
         if not isinstance(can_host, bool):
             raise ProtocolError("bad_message", "'can_host' must be true or false")
+        deal_check = msg.get("deal_check", False)
+        if not isinstance(deal_check, bool):
+            raise ProtocolError("bad_message", "'deal_check' must be true or false")
         return {
             "type": "hello",
             "version": version,
@@ -158,6 +163,7 @@ def check_client_message(msg: dict) -> dict:
             **({"options": options} if options is not None else {}),
             "deltas": deltas,
             **({"can_host": True} if can_host else {}),
+            **({"deal_check": True} if deal_check else {}),
         }
     if kind == "auth":
         return {"type": "auth", "proof": _text(msg, "proof", 128)}
@@ -188,9 +194,37 @@ def check_client_message(msg: dict) -> dict:
         }
     if kind == "standby_ack":
         return {"type": kind, "id": _whole(msg, "id"), "seq": _whole(msg, "seq")}
+    if kind == "contribute":
+        hand = msg.get("hand")
+        if not isinstance(hand, int) or isinstance(hand, bool) or not 0 < hand <= MAX_HAND:
+            raise ProtocolError(
+                "bad_message", f"'hand' must be a whole number from 1 to {MAX_HAND}"
+            )
+        return {
+            "type": kind,
+            "hand": hand,
+            "commitment": _hex32(msg, "commitment"),
+            "contribution": _hex32(msg, "contribution"),
+        }
     if kind == "handoff_failed":
         return {"type": kind, "id": _whole(msg, "id"), "message": _text(msg, "message", MAX_CHAT)}
     raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+
+
+def is_hex32(value: object) -> bool:
+    """Whether ``value`` is 32 bytes written as 64 lowercase hex digits."""
+    return (
+        isinstance(value, str)
+        and len(value) == 64
+        and all(ch in "0123456789abcdef" for ch in value)
+    )
+
+
+def _hex32(msg: dict, key: str) -> str:
+    value = msg.get(key)
+    if not is_hex32(value):
+        raise ProtocolError("bad_message", f"'{key}' must be 64 lowercase hex digits")
+    return value  # type: ignore[return-value]
 
 
 def _whole(msg: dict, key: str) -> int:

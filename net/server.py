@@ -208,6 +208,8 @@ class Connection:
         self.deltas = False
         #: the client can take the table over (``hello`` with ``can_host: true``)
         self.can_host = False
+        #: the client checks deals: it is sent ``commit`` and ``reveal`` (``deal_check``)
+        self.deal_check = False
         #: the view this connection holds (from the last ``state`` it was sent), its keys
         #: packed; connections sent the same frames share one such map
         self.base: dict[str, bytes] | None = None
@@ -322,6 +324,9 @@ class Server:
         #: handlers of the client messages a host adds (``handoff_ready`` …): called with
         #: the connection and the checked message; a type without one is ignored
         self.on_message: dict[str, Callable[[Connection, dict], None]] = {}
+        #: asked when every seat is taken: True holds the match's start a moment (the
+        #: host waits to hear its players first) and calls maybe_start again later
+        self.hold_start: Callable[[], bool] | None = None
         self.password = password or None
         self.limits = limits or Limits()
         self.seats = [Seat(i) for i in range(table.seats)]
@@ -508,6 +513,8 @@ class Server:
 
     def maybe_start(self) -> None:
         if self.state == LOBBY and all(s.taken for s in self.seats):
+            if self.hold_start is not None and self.hold_start():
+                return  # not yet: the holder calls maybe_start again
             self.start_match()
 
     def start_match(self) -> None:
@@ -760,6 +767,7 @@ class Server:
         conn.joined = True
         conn.deltas = hello["deltas"]
         conn.can_host = hello.get("can_host", False)
+        conn.deal_check = hello.get("deal_check", False)
         self.conns.add(conn)
         started = self.table.started
         # always welcome, lobby, state (docs/protocol.md §3): the lobby goes to everyone …

@@ -9,17 +9,46 @@ It imports no screen: :mod:`rum500.tui.connection` (the table screen's session) 
 
 from __future__ import annotations
 
+from typing import Any
+
 from net.client import Client, ClientError, HandshakeError
 from rum500 import tokens
+from rum500.dealcheck import DealChecker
 from rum500.host.addresses import address_key
 from rum500.rules import Options
 
 
 class RumClient(Client):
     """This program's client: its hello names every table option it knows, so that a host
-    playing an option it does not know refuses it at the door (an ``options`` error)."""
+    playing an option it does not know refuses it at the door (an ``options`` error); and
+    it checks every deal (:mod:`rum500.dealcheck`): it answers each ``commit`` with its
+    contribution, notes what it sees of each hand, and on each ``reveal`` puts the verdict
+    among its messages as ``{"type": "deal_checked", "hand", "ok", "reason", "text"}``."""
 
     options = list(Options().to_dict())
+    deal_check = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deals = DealChecker()
+        self.handlers["commit"] = self._on_commit
+        self.handlers["reveal"] = self._on_reveal
+
+    def _on_commit(self, msg: dict) -> None:
+        answer = self.deals.on_commit(msg, self.seat)
+        if answer is not None:
+            self.send_now(answer)
+
+    def _on_state(self, msg: dict) -> bool:
+        before = self.view
+        whole = super()._on_state(msg)
+        if whole and isinstance(msg.get("view"), dict) and "players" in msg["view"]:
+            self.deals.on_state(before, msg["view"], msg.get("events") or [])
+        return whole
+
+    def _on_reveal(self, msg: dict) -> None:
+        verdict = self.deals.on_reveal(msg, self.view)
+        self._queue.put({"type": "deal_checked", **verdict})
 
 
 def save_token(client: Client) -> None:

@@ -89,6 +89,8 @@ async def play_seat(
                     out(f"the table moves to {', '.join(msg['addresses'])} port {msg['port']}")
                 if kind == "standby" and msg.get("port"):
                     out(f"standby named: seat {msg.get('seat')} at port {msg['port']}")
+                if kind == "deal_checked":
+                    out(f"deal check: hand {msg.get('hand')}: {msg.get('text')}")
                 if kind == "lobby" and (msg.get("failover") or {}).get("note") != note:
                     note = msg["failover"]["note"]
                     out(f"failover: {note}")

@@ -46,3 +46,5 @@ class HostConfig:
     resume_windows: dict | None = None
     failover: str = "auto"  # "auto" | "on" | "off": a standby streams the log (handoff.py)
     announce_later: bool = False  # a handed-over table: announce when the old host is gone
+    #: seconds a deal waits, at most, for a checking seat's contribution (rum500/host/commit.py)
+    contribution_wait: float = 1.5

@@ -15,11 +15,12 @@ from typing import Any
 from net.protocol import PROTOCOL_VERSION
 from net.server import Connection, Seat, Server
 from rum500.host.addresses import connectable, lan_addresses, lan_hosts
+from rum500.host.commit import reveal
 from rum500.host.config import HostConfig
 from rum500.host.gamelog import GameLog, WarningLog
 from rum500.host.seats import SeatDriver
 from rum500.host.table import GameTable
-from rum500.rules import Game
+from rum500.rules import Game, Phase
 
 log = logging.getLogger("rum500.host")
 
@@ -58,7 +59,13 @@ class Host:
         self._txt_task: asyncio.Task | None = None
         self._sent: tuple | None = None  # waiting list and away seats in the last update
         server.on_events.append(self._update_sent)
+        server.on_events.append(self._reveal)
         server.on_change.append(self._changed)
+        #: committed deals (rum500/host/commit.py): contributions, the start held for them
+        self._start_timer: asyncio.TimerHandle | None = None
+        if table.commits is not None:
+            server.on_message["contribute"] = self._on_contribute
+            server.hold_start = self._hold_start
 
     def notice(self, code: str, text: str, params: dict[str, str] | None = None) -> None:
         """Tell every player about trouble at the host (a ``notice`` message). With
@@ -148,6 +155,8 @@ class Host:
 
     async def _stop(self) -> None:
         self._closing = True
+        if self._start_timer is not None:
+            self._start_timer.cancel()
         await self.driver.stop()
         if self._txt_task:
             self._txt_task.cancel()
@@ -276,8 +285,63 @@ class Host:
     def _update_sent(self, by: int | None, events: list[dict]) -> None:
         self._sent = self._who_waits()
 
+    # -- committed deals (rum500/host/commit.py, docs/protocol.md §9)
+
+    def _tell_commitment(self) -> None:
+        """Send the next deal's commitment to each checking connection not told yet."""
+        commits, game = self.table.commits, self.table.game
+        if commits is None or not commits.hand:
+            return
+        if game is not None and (
+            game.phase is not Phase.HAND_OVER or commits.hand <= game.hand_number
+        ):
+            return  # the hand it was for is dealt: the next commitment comes at its end
+        message = commits.message()
+        for conn in commits.to_tell(list(self.server.conns)):
+            conn.send(message)
+
+    def _hold_start(self) -> bool:
+        """Hold the match's start until every checking seat has given its contribution to
+        the first hand (at most ``contribution_wait`` after it was sent the commitment)."""
+        commits = self.table.commits
+        if commits is None or self.table.game is not None:
+            return False
+        self._tell_commitment()
+        due = commits.due(self.server.seats)
+        if due <= 0:
+            return False
+        if self._start_timer is None or self._start_timer.cancelled():
+            loop = asyncio.get_running_loop()
+            self._start_timer = loop.call_later(due + 0.01, self._start_due)
+        return True
+
+    def _start_due(self) -> None:
+        self._start_timer = None
+        self.server.maybe_start()
+
+    def _on_contribute(self, conn: Connection, msg: dict) -> None:
+        commits = self.table.commits
+        if commits is None or not commits.contribute(conn.seat, msg):
+            return
+        if self.server.state == "lobby":
+            self.server.maybe_start()
+        self.driver.wake()  # a deal waiting for it may go now
+
+    def _reveal(self, by: int | None, events: list[dict]) -> None:
+        """At a hand's end: the hand's reveal, then the next hand's commitment, to every
+        checking connection (after everyone was sent the update with the hand's end)."""
+        if not any(e.get("type") == "hand_end" for e in events) or self.table.game is None:
+            return
+        message = reveal(self.table.game)
+        if message is not None:
+            for conn in list(self.server.conns):
+                if conn.deal_check:
+                    conn.send(message)
+        self._tell_commitment()
+
     def _changed(self) -> None:
         self.driver.wake()
+        self._tell_commitment()  # a checking connection that came in
         if self.table.finished:
             self._done.set()
         if self._sent is not None and self._who_waits() != self._sent:

@@ -195,7 +195,8 @@ class SeatDriver:
             return None
         seat = server.seats[table.to_move]
         if table.review_open:  # the dealer deals when every connected human is ready, or at
-            return seat.index, table.review_left() if table.waiting() else 0.0  # the timeout
+            wait = table.review_left() if table.waiting() else 0.0  # the timeout — and not
+            return seat.index, max(wait, table.deal_due())  # before the contributions
         if table.claim_open:  # "Rummy!" calls: bots' calls, then the host closes the window
             self._ask_bots()
             return seat.index, table.claim_due()

@@ -13,11 +13,13 @@ import msgpack
 
 from net.server import Seat
 from rum500.claims import ClaimWindow
+from rum500.host.commit import DealCommits, committed
 from rum500.host.config import MAX_RESULTS, SEED_OPTIONS, HostConfig
 from rum500.host.gamelog import FollowingLog, GameLog
 from rum500.host.review import ReviewWindow
 from rum500.host.takeover import Takeover
 from rum500.rules import Game, IllegalMove, Options, Phase
+from rum500.rules.refusals import wrong_phase
 
 log = logging.getLogger("rum500.host")
 
@@ -95,6 +97,15 @@ class GameTable:
                 self.action_seats = self.game.action_seats()
         if self.game is None:  # refuse impossible options now, not when the match starts
             (config.options or Options()).validate(self.seats)
+        #: the next deal's commitment (rum500/host/commit.py); None: this table deals from
+        #: the match's random state (a fixed seed, or a resumed match dealt so)
+        self.commits: DealCommits | None = None
+        if (self.game is None and config.seed is None) or committed(self.game):
+            self.commits = DealCommits(self.seats, config.contribution_wait)
+            if self.game is None:
+                self.commits.begin(1)
+            elif self.game.phase is Phase.HAND_OVER:
+                self.commits.begin(self.game.hand_number + 1)
 
     # -- Table protocol
     @property
@@ -115,13 +126,21 @@ class GameTable:
         return len(self.game.actions) if self.game is not None else 0
 
     def start(self, seats: list[dict]) -> list[dict]:
+        first = None
         if self.game is None:
             self.game = Game(self.seats, self.config.seed, self.config.options)
+            if self.commits is not None:  # the first hand, dealt again from its commitment
+                first = self.commits.deal_action(self.host.seats() if self.host else [])
+                self.game.apply(first)
+                self.action_seats.append(self.game.dealer)
         self.names = [s["name"] for s in seats]
         game, info = self.game, self.match_info(seats)
         if isinstance(self.config.journal, FollowingLog):  # it reads this game: no copy
             self._journal("follow", lambda j: j.follow(game))  # type: ignore[attr-defined]
         self._journal("start_match", lambda j: j.start_match(info))
+        if first is not None:
+            dealt, dealer = dict(game.actions[0]), game.dealer
+            self._journal("record", lambda j: j.record(0, dealer, dealt))
         if self.game.phase is Phase.HAND_OVER:  # a resumed match between two hands
             self._open_review()
         self.claim_window.follow(self.game)
@@ -165,6 +184,10 @@ class GameTable:
             return self._ready(seat)  # a player's deal only says "ready": the host deals
         if kind == "take_back":
             return self._take_back(seat)
+        if kind == "deal" and not by_host:  # only the host deals (a committed deal included)
+            raise wrong_phase(game.phase, "deal")
+        if kind == "deal" and self.commits is not None:
+            action = self.commits.deal_action(self.host.seats() if self.host else [])
         if kind in ("pass", "rummy"):  # one that names its discard answers that one only
             self.claim_window.check_on(action)
         if kind == "pass":
@@ -187,6 +210,8 @@ class GameTable:
             self._pack_sheets()
         if game.phase is Phase.HAND_OVER:
             self._open_review()
+            if self.commits is not None and kind != "take_back":
+                self.commits.begin(game.hand_number + 1)
         else:
             self.review.close()
         self._tell(events)
@@ -301,6 +326,13 @@ class GameTable:
         if self.game is None:
             return 0.0
         return self.claim_window.due(self.game, self.humans())
+
+    def deal_due(self) -> float:
+        """Seconds the next deal still waits for the checking seats' contributions (0.0:
+        none missing, or waited long enough; rum500/host/commit.py)."""
+        if self.commits is None or self.host is None:
+            return 0.0
+        return self.commits.due(self.host.seats())
 
     def review_left(self) -> float:
         """Seconds until the host deals anyway (0.0 when no review is open)."""

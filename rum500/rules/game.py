@@ -19,6 +19,9 @@ Actions are plain dicts — the same ones that travel on the wire (see ``docs/ru
     {"type": "discard", "card": "QS"}
     {"type": "end_hand"}                                 # stock empty: decline to draw
     {"type": "deal"}                                     # between hands
+    {"type": "deal", "commitment": "…", "secret": "…", "contributions": [None, "…"]}
+        # a committed deal (docs/rules.md, "A deal nobody can stack"): between hands, or
+        # as a match's first action, the first hand dealt again from its commitment
     {"type": "rummy", "seat": 2, "meld": 3}              # claim phase: a call
     {"type": "close_claims"}                             # claim phase: the host, no call
 
@@ -79,6 +82,7 @@ from rum500.rules.notation import (
 from rum500.rules.options import Options
 from rum500.rules.refusals import MAX_MELD_CARDS, Checks, wrong_phase
 from rum500.rules.scoring import Scoring
+from rum500.rules.shuffle import check_deal, deal_order, hand_key, reshuffled
 from rum500.rules.undo import Undo
 
 __all__ = [
@@ -149,11 +153,16 @@ class Game(Checks, Scoring, Undo):
         """This table's cards in order: the deck(s), with their jokers when they play."""
         return C.deck(self.decks, self.options.jokers)
 
-    def _deal(self, order: list[int] | None) -> list[dict]:
-        """Shuffle (unless ``order`` is given), cut, deal, turn the upcard."""
+    def _deal(self, order: list[int] | None, committed: dict | None = None) -> list[dict]:
+        """Shuffle (unless ``order`` is given), cut, deal, turn the upcard. ``committed``:
+        the deal action's commitment fields, whose key gives the order and the cut
+        (rum500/rules/shuffle.py) instead of the match's random state."""
         self.hand_number += 1
         cut = None
-        if order is None:
+        if committed is not None:
+            key = hand_key(committed["secret"], committed["contributions"])
+            order, cut = deal_order(key, self._deck())
+        elif order is None:
             order = self._deck()
             rng = self._own_rng()
             rng.shuffle(order)
@@ -248,7 +257,9 @@ class Game(Checks, Scoring, Undo):
             saved = self._snapshot(self._may_reshuffle())
             normal, events = self._claim_action(kind, action, seat)
         else:
-            if seat is not None and seat != self.turn:
+            if kind == "deal" and self.phase is _DRAW:  # the first hand's committed deal
+                mover = self.dealer
+            if seat is not None and seat != mover:
                 if self.phase is Phase.HAND_OVER:
                     raise IllegalMove("seat {seat} deals the next hand", seat=self.turn)
                 raise IllegalMove("it is not your turn")
@@ -502,8 +513,13 @@ class Game(Checks, Scoring, Undo):
         if rule == "end":
             return self._end_hand("stock")
         if rule == "reshuffle" and not self.reshuffled and len(self.pile) >= 2:
-            new = self.pile[:-1]
-            self._own_rng().shuffle(new)
+            committed = self._committed()
+            if committed is not None:  # the hand's key shuffles, not the match's random state
+                key = hand_key(committed["secret"], committed["contributions"])
+                new = reshuffled(key, self.pile[:-1])
+            else:
+                new = self.pile[:-1]
+                self._own_rng().shuffle(new)
             self.stock = new
             del self.pile[:-1]
             self.reshuffled = True
@@ -518,8 +534,39 @@ class Game(Checks, Scoring, Undo):
         )
 
     def _do_deal(self, action: dict) -> tuple[dict, list[dict]]:
+        committed = self._check_committed(action)
         self.dealer = (self.dealer + 1) % self.players
-        return {"type": "deal"}, self._deal(None)
+        normal = {"type": "deal", **committed} if committed else {"type": "deal"}
+        return normal, self._deal(None, committed)
+
+    def _do_first_deal(self, action: dict) -> tuple[dict, list[dict]]:
+        """A match's first action may deal its first hand again from a commitment (the
+        host heard the contributions only after the match began): same dealer, same hand."""
+        committed = self._check_committed(action)
+        if self.actions or self.hand_number != 1 or not committed or self.first_deck:
+            raise wrong_phase(self.phase, "deal")
+        self.hand_number -= 1
+        return {"type": "deal", **committed}, self._deal(None, committed)
+
+    def _check_committed(self, action: dict) -> dict | None:
+        """A deal action's commitment fields (None: a deal from the match's random state);
+        :class:`IllegalMove` when they are malformed or the secret is not the committed one."""
+        if "secret" not in action and "commitment" not in action:
+            return None
+        if check_deal(action, self.players) is not None:
+            raise IllegalMove("this deal does not follow from its commitment")
+        return {
+            "commitment": action["commitment"],
+            "secret": action["secret"],
+            "contributions": list(action["contributions"]),
+        }
+
+    def _committed(self) -> dict | None:
+        """The hand under way's committed deal action (None: dealt from the random state)."""
+        for action in reversed(self.actions):
+            if action.get("type") == "deal":
+                return action if "secret" in action else None
+        return None
 
     # ------------------------------------------------------------------ views
 
@@ -774,4 +821,5 @@ _HANDLERS = {
     (Phase.PLAY, "layoff"): Game._do_layoff,
     (Phase.PLAY, "discard"): Game._do_discard,
     (Phase.HAND_OVER, "deal"): Game._do_deal,
+    (Phase.DRAW, "deal"): Game._do_first_deal,
 }

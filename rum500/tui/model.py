@@ -108,6 +108,8 @@ class TableModel(HostPlayer, Feed, Selection):
         self.sheet: dict | None = None  # the last finished hand's result, until closed
         self.sheet_closed_for: int | None = None  # the hand whose review the player closed
         self.final_closed = False
+        #: the client's check of each hand's deal: hand -> {ok, reason, text} (rum500/dealcheck)
+        self.deal_checks: dict[int, dict] = {}
 
     def offline_key(self, key: str) -> None:
         """A key that would play or talk to the host while the link is down."""
@@ -148,6 +150,9 @@ class TableModel(HostPlayer, Feed, Selection):
             self.say(why, error=True)
         elif kind == "notice":
             self.heard_notice(msg)
+        elif kind == "deal_checked" and isinstance(msg.get("hand"), int):
+            self.deal_checks[msg["hand"]] = msg
+            self.log.append(_(str(msg.get("text", ""))))
         self.on_change()
 
     def set_view(self, view: dict, events: list[dict] | None = None) -> None:

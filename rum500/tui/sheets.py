@@ -113,6 +113,10 @@ def review_lines(model: SheetTable, width: int = 76) -> list[Line]:
             tokens.append(([("class:dim", _("nothing"))], False, False))
         lines += wrap(tokens, width, indent=6)[0]
     lines += _team_lines(model, r)
+    check = (getattr(model, "deal_checks", None) or {}).get(r["hand"])
+    if check is not None:  # the client's check of this hand's deal (rum500/dealcheck.py)
+        style = "class:info" if check.get("ok") else "class:error"
+        lines.append([(style, _(str(check.get("text", ""))))])
     return lines
 
 
