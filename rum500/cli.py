@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import logging
 import os
 import sys
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rum500.configs import (
+    PLAIN_KINDS,
     AnalyseConfig,
     CommandConfig,
     ExportConfig,
@@ -231,6 +233,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _common(parser, top=True)
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help=_("for screen readers and braille: no screen, one line per event, typed commands"),
+    )
     parser.add_argument("--name", dest="top_name", metavar="NAME", help=_("your player name"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _table_commands(sub)
@@ -641,7 +648,11 @@ def command_config(args: argparse.Namespace) -> CommandConfig:
         "ascii": bool(getattr(args, "ascii", False)),
         "verbose": int(getattr(args, "verbose", 0) or 0),
     }
-    return CONFIGS[args.command or "lobby"](args, screen)
+    config = CONFIGS[args.command or "lobby"](args, screen)
+    plain = PLAIN_KINDS.get(type(config))  # --plain or RUM500_PLAIN=1: no screen, lines
+    if plain is not None and (args.plain or os.environ.get("RUM500_PLAIN", "") not in ("", "0")):
+        return plain(**{f.name: getattr(config, f.name) for f in dataclasses.fields(config)})
+    return config
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -660,6 +671,7 @@ TOP_OPTIONS = {
     "--lang": True,
     "--name": True,
     "--ascii": False,
+    "--plain": False,
     "-v": False,
     "--verbose": False,
     "-h": False,

@@ -216,6 +216,35 @@ class SalvageConfig(Screen):
 
 
 @dataclass(frozen=True)
+class PlainLobbyConfig(LobbyConfig):
+    """``rum500 --plain`` (or ``RUM500_PLAIN=1``): the lobby in typed lines (rum500.plain)."""
+
+
+@dataclass(frozen=True)
+class PlainPlayConfig(PlayConfig):
+    """``rum500 --plain play``: the solo table in typed lines, no screen."""
+
+
+@dataclass(frozen=True)
+class PlainHostConfig(HostingConfig):
+    """``rum500 --plain host``: host and play in typed lines, no screen."""
+
+
+@dataclass(frozen=True)
+class PlainJoinConfig(JoinConfig):
+    """``rum500 --plain join TABLE``: play at a table in typed lines, no screen."""
+
+
+#: a command's config -> its plain mode's (``--plain``, ``RUM500_PLAIN=1``)
+PLAIN_KINDS: dict[type, type] = {
+    LobbyConfig: PlainLobbyConfig,
+    PlayConfig: PlainPlayConfig,
+    HostingConfig: PlainHostConfig,
+    JoinConfig: PlainJoinConfig,
+}
+
+
+@dataclass(frozen=True)
 class ResumeAsk:
     """A match to resume, as :func:`rum500.store.resume.attach_journal` reads it (the
     lobby's "continue": ``ResumeAsk("play", game_id)``)."""
@@ -283,6 +312,11 @@ __all__ = [
     "JoinConfig",
     "ListConfig",
     "LobbyConfig",
+    "PLAIN_KINDS",
+    "PlainHostConfig",
+    "PlainJoinConfig",
+    "PlainLobbyConfig",
+    "PlainPlayConfig",
     "PlayConfig",
     "ReplayConfig",
     "ResumeAsk",

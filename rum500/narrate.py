@@ -11,6 +11,9 @@ the words and writes the cards:
   the hand is over``
 * :data:`PLAIN` — the headless host's and guest's log: plain English, never translated, cards
   as on the wire — ``Ann discards 7H``.
+* :data:`SPOKEN` — ``rum500 --plain`` (screen readers, braille): present tense, translated,
+  cards in words (:func:`spoken_card`) separated by commas, no symbol a speech synthesiser
+  stumbles on — ``Bob takes 9 of hearts and 2 cards above it from the discard pile.``
 
 A voice's phrase is looked up by a key such as ``"draw.discard.above.one"``; a voice
 without that key falls back to ``"draw.discard.above"``, then ``"draw.discard"``, then
@@ -25,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from rum500.i18n import N_, _, ngettext
+from rum500.i18n import N_, _, ngettext, pgettext
 
 #: a seat's name by its number (None or out of range: the caller decides, e.g. ``?``)
 NameOf = Callable[[int | None], str]
@@ -47,6 +50,8 @@ class Voice:
     phrases: Mapping[str, Phrase]
     card: CardText = plain_card
     translated: bool = True
+    #: what stands between the cards of a list (:data:`SPOKEN`: a comma, read as a pause)
+    joiner: str = " "
 
     def with_cards(self, card: CardText) -> Voice:
         """This voice writing its cards with ``card``."""
@@ -112,13 +117,15 @@ Said = list[tuple[str, int, dict[str, object]]]
 
 
 def _cards(cards: object, voice: Voice) -> str:
-    return " ".join(voice.card(str(c), None) for c in (cards if isinstance(cards, list) else []))
+    return voice.joiner.join(
+        voice.card(str(c), None) for c in (cards if isinstance(cards, list) else [])
+    )
 
 
 def _named(cards: object, jokers: object, voice: Voice) -> str:
     """Cards put down, each joker with the card it stands for (``jokers`` in their order)."""
     names = iter(str(j) for j in (jokers if isinstance(jokers, list) else []))
-    return " ".join(
+    return voice.joiner.join(
         voice.card(str(c), next(names, None) if c == "JK" else None)
         for c in (cards if isinstance(cards, list) else [])
     )
@@ -319,6 +326,88 @@ PLAIN = Voice(
         "other": "{event}",
     },
     translated=False,
+)
+
+
+def spoken_rank(rank: str) -> str:
+    """A rank in words, in the current language (``ace``, ``9``; Russian ``туз``, ``девятка``)."""
+    words = {
+        "A": pgettext("spoken rank", "ace"),
+        "2": pgettext("spoken rank", "2"),
+        "3": pgettext("spoken rank", "3"),
+        "4": pgettext("spoken rank", "4"),
+        "5": pgettext("spoken rank", "5"),
+        "6": pgettext("spoken rank", "6"),
+        "7": pgettext("spoken rank", "7"),
+        "8": pgettext("spoken rank", "8"),
+        "9": pgettext("spoken rank", "9"),
+        "10": pgettext("spoken rank", "10"),
+        "J": pgettext("spoken rank", "jack"),
+        "Q": pgettext("spoken rank", "queen"),
+        "K": pgettext("spoken rank", "king"),
+    }
+    return words.get(rank, rank)
+
+
+def spoken_suit(suit: str) -> str:
+    """A suit in words as it follows a rank (``hearts``; Russian ``червей``)."""
+    words = {
+        "S": pgettext("spoken suit", "spades"),
+        "H": pgettext("spoken suit", "hearts"),
+        "D": pgettext("spoken suit", "diamonds"),
+        "C": pgettext("spoken suit", "clubs"),
+    }
+    return words.get(suit, suit)
+
+
+def spoken_card(card: str, stands_for: str | None = None) -> str:
+    """A card in words for a speech synthesiser: ``9 of hearts`` (``девятка червей``),
+    ``joker``; a joker on the table ``joker as 9 of hearts``. Not a card: as given."""
+    if card == "JK":
+        if stands_for:
+            return pgettext("spoken card", "joker as {card}").format(card=spoken_card(stands_for))
+        return pgettext("spoken card", "joker")
+    rank, suit = card[:-1], card[-1:]
+    if suit not in "SHDC" or not suit or rank not in (*"A23456789JQK", "10"):
+        return card
+    return pgettext("spoken card", "{rank} of {suit}").format(
+        rank=spoken_rank(rank), suit=spoken_suit(suit)
+    )
+
+
+def spoken_cards(cards: Sequence[str], joiner: str = ", ") -> str:
+    """Cards in words, separated by commas (a pause when read aloud)."""
+    return joiner.join(spoken_card(str(c)) for c in cards)
+
+
+SPOKEN = Voice(
+    {
+        "deal": N_("Hand {n}: {dealer} deals; the upcard is {card}."),
+        "draw.stock": N_("{who} draws from the stock."),
+        "draw.discard": N_("{who} takes {card} from the discard pile."),
+        "draw.discard.above": lambda n: ngettext(
+            "{who} takes {card} and {n} card above it from the discard pile.",
+            "{who} takes {card} and {n} cards above it from the discard pile.",
+            n,
+        ),
+        "meld": N_("{who} melds {cards}."),
+        "layoff": N_("{who} lays off {card} on meld {meld}."),
+        "discard": N_("{who} discards {card}."),
+        "rummy": N_("{who} calls Rummy! and takes {card} from {whom}."),
+        "pass": N_("{who} does not call Rummy!"),
+        "close_claims": N_("Nobody calls Rummy!"),
+        "take_back": N_("{who} takes back {cards}."),
+        "ready": N_("{who} is ready for the next hand."),
+        "reshuffle": N_("The discard pile is shuffled into a new stock."),
+        "end_hand": N_("{who} ends the hand: the stock is empty."),
+        "went_out": N_("{who} goes out."),
+        "hand_end": N_("Hand {n} over: {scores}. Totals: {totals}."),
+        "tie": N_("Tied at {total}: another hand is played."),
+        "game_over": N_("{who} wins the match with {total}!"),
+        "game_over.team": N_("{winners} win the match!"),
+    },
+    card=spoken_card,
+    joiner=", ",
 )
 
 

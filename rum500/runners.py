@@ -42,6 +42,10 @@ from rum500.configs import (
     JoinConfig,
     ListConfig,
     LobbyConfig,
+    PlainHostConfig,
+    PlainJoinConfig,
+    PlainLobbyConfig,
+    PlainPlayConfig,
     PlayConfig,
     ReplayConfig,
     SalvageConfig,
@@ -77,6 +81,10 @@ RUNNERS: dict[type, tuple[str, str]] = {
     ExportConfig: ("rum500.store.commands", "run_export"),
     ImportConfig: ("rum500.store.commands", "run_import"),
     SalvageConfig: ("rum500.store.commands", "run_salvage"),
+    PlainLobbyConfig: ("rum500.plain.main", "run_lobby"),
+    PlainPlayConfig: ("rum500.plain.main", "run_play"),
+    PlainHostConfig: ("rum500.plain.main", "run_host"),
+    PlainJoinConfig: ("rum500.plain.main", "run_join"),
 }
 
 

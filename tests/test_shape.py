@@ -98,8 +98,9 @@ def test_every_command_reaches_its_runner_through_a_typed_config() -> None:
         actions = sub._actions if sub is not None else []
         positional = ["1" for a in actions if not a.option_strings and a.nargs != "?"]
         flags = {o for a in actions for o in a.option_strings}
-        for extra in ([], ["--headless"]) if "--headless" in flags else ([],):
-            argv = [name, *positional, *extra] if name else []
+        extras = ([], ["--headless"]) if "--headless" in flags else ([],)
+        for top, extra in [(top, e) for top in ([], ["--plain"]) for e in extras]:
+            argv = [*top, *([name, *positional, *extra] if name else [])]
             config = command_config(parser.parse_args(argv))
             assert dataclasses.is_dataclass(config), argv
             assert type(config).__dataclass_params__.frozen, argv  # type: ignore[attr-defined]

@@ -45,8 +45,25 @@ def joker_text(ascii: bool = False) -> str:
     return JOKER_ASCII if ascii else JOKER_SYMBOL
 
 
+#: ``rum500 --plain`` (:func:`speak_cards`): every card in words, lists with commas
+_spoken = False
+
+
+def speak_cards(on: bool = True) -> None:
+    """From now on in this process, cards are written in words (:func:`rum500.narrate.
+    spoken_card`) for a screen reader: the plain mode's refusals and questions."""
+    global _spoken
+    _spoken = on
+
+
+def _sep() -> str:
+    return ", " if _spoken else " "
+
+
 def card_text(card: str, ascii: bool = False, stands_for: str | None = None) -> str:
     """``10♥``; a joker ``🃏`` — on the table with what it stands for, ``🃏9♥``."""
+    if _spoken:
+        return narrate.spoken_card(card, stands_for)
     if card == C.JOKER_NAME:
         return joker_text(ascii) + (card_text(stands_for, ascii) if stands_for else "")
     rank, suit = split(card)
@@ -57,18 +74,18 @@ def meld_text(meld: dict, ascii: bool = False) -> str:
     """A meld's cards as they lie, a joker with what it stands for: ``7♥ 8♥ 🃏9♥``."""
     cards = [str(c) for c in meld.get("cards") or []]
     stands = meld.get("stands_for") or [None] * len(cards)
-    return " ".join(card_text(c, ascii, s) for c, s in zip(cards, stands, strict=False))
+    return _sep().join(card_text(c, ascii, s) for c, s in zip(cards, stands, strict=False))
 
 
 def cards_text(cards: list[str], ascii: bool = False) -> str:
-    return " ".join(card_text(c, ascii) for c in cards)
+    return _sep().join(card_text(c, ascii) for c in cards)
 
 
 def named_cards_text(cards: list, jokers: object, ascii: bool = False) -> str:
     """Cards put down, each joker with the card it stands for (``jokers``: the names in the
     order the jokers come, as a ``meld`` event or action has them): ``🃏9♥ A♥ A♦``."""
     names = iter(str(j) for j in (jokers if isinstance(jokers, list) else []))
-    return " ".join(
+    return _sep().join(
         card_text(str(c), ascii, next(names, None) if c == C.JOKER_NAME else None) for c in cards
     )
 

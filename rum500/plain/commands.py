@@ -1,0 +1,327 @@
+"""A typed line of ``rum500 --plain`` to what it does at the table.
+
+Each command puts the table screen's cursor and selection where a key would find them and
+plays the same move (:mod:`rum500.tui.moves`, through :class:`~rum500.plain.model.PlainModel`),
+so the plain mode refuses exactly what the screen refuses, in the same words; a line that is
+no command, or a card that is not one, gets a clear line and changes nothing. English words
+always work; Russian aliases too (:data:`ALIASES`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from rum500 import cards as C
+from rum500.i18n import _
+from rum500.narrate import spoken_card
+from rum500.plain import words
+from rum500.plain.model import PlainModel
+from rum500.tui.zones import Zone
+
+Command = Callable[[PlainModel, list[str]], None]
+
+#: Russian (and short) words for the commands
+ALIASES = {
+    "тянуть": "draw",
+    "взять": "take",
+    "копать": "dig",
+    "выложить": "meld",
+    "добавить": "lay",
+    "сбросить": "discard",
+    "рамми": "call",
+    "пас": "pass",
+    "готов": "ready",
+    "рука": "hand",
+    "стол": "table",
+    "сброс": "pile",
+    "счёт": "scores",
+    "счет": "scores",
+    "подсказка": "hint",
+    "отмена": "undo",
+    "сказать": "say",
+    "помощь": "help",
+    "выход": "quit",
+    "конец": "end",
+    "статус": "status",
+    "игроки": "players",
+    "старт": "start",
+    "передать": "handover",
+    "да": "yes",
+    "нет": "no",
+    "y": "yes",
+    "n": "no",
+    "?": "help",
+    "rummy": "call",
+    "deal": "ready",
+    "exit": "quit",
+    "chat": "say",
+    "lay-off": "lay",
+    "layoff": "lay",
+}
+#: what may be typed while a question waits for its answer
+READING = {"help", "hand", "table", "pile", "scores", "status", "players", "say"}
+
+
+def card_of(text: str) -> str | None:
+    """``9h`` -> ``9H`` (``T`` for ten accepted), None when it is not a card."""
+    try:
+        return C.name(C.parse(text.strip().strip(",.")))
+    except ValueError:
+        return None
+
+
+def cards_of(m: PlainModel, texts: list[str]) -> list[str] | None:
+    """The cards named, all in this seat's hand; else None, said why."""
+    cards = []
+    for text in texts:
+        card = card_of(text)
+        if card is None:
+            m.say(_("{text} is not a card: write cards as AS 10H QD 2C.").format(text=text), True)
+            return None
+        cards.append(card)
+    missing = Counter(cards) - Counter(m.hand())
+    if missing:
+        m.say(_("You do not hold {card}.").format(card=spoken_card(next(iter(missing)))), True)
+        return None
+    return cards
+
+
+def run(m: PlainModel, line: str) -> bool:
+    """Do what ``line`` says; False when it asks to leave at once (the end of the input)."""
+    parts = line.split()
+    if not parts:
+        return True
+    word = parts[0].lower()
+    word = ALIASES.get(word, word)
+    if word.isdigit() and m.overlay == "choose":
+        i = int(word) - 1
+        if 0 <= i < len(m.choices):
+            m.choose_pick(i)
+        else:
+            m.say(_("Choose a number from 1 to {n}.").format(n=len(m.choices)), True)
+        return True
+    if m.asking and word not in READING and word not in ("yes", "no", "quit", "help"):
+        m.say(_("Answer the question first."), True)
+        m.say_question()
+        return True
+    command = COMMANDS.get(word)
+    if command is None:
+        m.say(_("Unknown command {word}: type help for the list.").format(word=parts[0]), True)
+        return True
+    if m.view is None and word in PLAYS - {"say"}:
+        m.say(words.no_match(), True)
+        return True
+    if m.link_down and word in PLAYS:
+        m.offline_key("")
+        return True
+    try:
+        command(m, parts[1:])
+    finally:
+        if m.overlay != "choose":
+            m.selected.clear()
+            m.choosing_meld_for = None
+            m.zone = Zone.HAND
+            m.pile_cursor = None
+    return True
+
+
+# ---------------------------------------------------------------------- the moves
+
+
+def _draw(m: PlainModel, args: list[str]) -> None:
+    m.draw_stock()
+
+
+def _take(m: PlainModel, args: list[str]) -> None:
+    pile = m.pile()
+    if not args:
+        m.pile_cursor = None
+        m.take_pile()
+        return
+    card = card_of(args[0])
+    if card is None:
+        m.say(_("{text} is not a card: write cards as AS 10H QD 2C.").format(text=args[0]), True)
+        return
+    if card not in pile:
+        m.say(_("{card} is not in the discard pile.").format(card=spoken_card(card)), True)
+        return
+    m.pile_cursor = len(pile) - 1 - pile[::-1].index(card)  # the copy nearest the top
+    m.zone = Zone.PILE
+    m.take_pile()
+
+
+def _dig(m: PlainModel, args: list[str]) -> None:
+    pile = m.pile()
+    if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= max(1, len(pile)):
+        m.say(_("dig N: N from 1 to the size of the discard pile ({n}).").format(n=len(pile)), True)
+        return
+    m.pile_cursor = len(pile) - int(args[0])
+    m.zone = Zone.PILE
+    m.take_pile()
+
+
+def _meld(m: PlainModel, args: list[str]) -> None:
+    if len(args) < 3:
+        m.say(_("meld needs three or more cards: meld 9S 9H 9D."), True)
+        return
+    cards = cards_of(m, args)
+    if cards is not None:
+        m.selected = Counter(cards)
+        m.meld_selected()
+
+
+def _lay(m: PlainModel, args: list[str]) -> None:
+    on = [a.lower() for a in args[1:2]] in (["on"], ["на"])
+    number = args[2] if on and len(args) == 3 else args[1] if len(args) == 2 else None
+    if not args or len(args) > 3 or (len(args) == 3 and not on):
+        m.say(_("lay CARD on N: lay 8H on 4 (table lists the melds)."), True)
+        return
+    cards = cards_of(m, args[:1])
+    if cards is None:
+        return
+    card = cards[0]
+    ids = [meld.get("id") for meld in m.melds()]
+    if number is None:
+        fits = sorted({a["meld"] for a in m.legal("layoff") if a["card"] == card})
+        if len(fits) > 1:
+            m.say(
+                _("{card} fits melds {melds}: type lay {short} on N.").format(
+                    card=spoken_card(card), melds=", ".join(map(str, fits)), short=card
+                ),
+                True,
+            )
+            return
+        m.zone = Zone.HAND
+    else:
+        if not number.isdigit() or int(number) not in ids:
+            m.say(_("There is no meld {n} on the table (table lists them).").format(n=number), True)
+            return
+        m.zone = Zone.MELDS
+        m.meld_cursor = ids.index(int(number))
+    m.selected = Counter([card])
+    m.lay_off()
+
+
+def _discard(m: PlainModel, args: list[str]) -> None:
+    if len(args) != 1:
+        m.say(_("discard CARD: discard QS."), True)
+        return
+    cards = cards_of(m, args)
+    if cards is not None:
+        m.selected = Counter(cards)
+        m.discard()
+
+
+def _ready(m: PlainModel, args: list[str]) -> None:
+    if m.review.open:
+        m.review.ready()
+    elif m.legal("deal"):
+        m.deal()
+    elif m.phase == "hand_over":
+        m.deal()  # says who deals, or why not
+    else:
+        m.say(_("The hand is not over: there is nothing to be ready for."), True)
+
+
+def _say(m: PlainModel, args: list[str]) -> None:
+    text = " ".join(args)[:200]
+    if not text:
+        m.say(_("say TEXT: say hello to the table."), True)
+    elif m.send_chat is None:
+        m.say(_("Not connected to a table."), True)
+    else:
+        m.spawn(m._chat(text))
+
+
+def _yes(m: PlainModel, args: list[str]) -> None:
+    if m.overlay == "confirm":
+        m.confirm_yes()
+    elif m.overlay == "quit":
+        m.confirm_quit()
+    else:
+        m.say(_("There is no question to answer."), True)
+
+
+def _no(m: PlainModel, args: list[str]) -> None:
+    if m.asking:
+        m.close_overlay()
+        m.say(_("Cancelled."))
+    else:
+        m.say(_("There is no question to answer."), True)
+
+
+def _quit(m: PlainModel, args: list[str]) -> None:
+    if m.overlay == "quit":  # quit twice: leave
+        m.confirm_quit()
+    else:
+        m.ask_quit()
+
+
+def _out(lines: Callable[[PlainModel], list[str] | str]) -> Command:
+    def say(m: PlainModel, args: list[str]) -> None:
+        said = lines(m)
+        for line in [said] if isinstance(said, str) else said:
+            m.out(line)
+
+    return say
+
+
+def _players(m: PlainModel) -> str:
+    seats = (m.lobby or {}).get("seats")
+    if isinstance(seats, list) and seats:
+        from rum500.plain.model import seats_text
+
+        return seats_text(seats)
+    return _("Seats: {seats}.").format(seats=", ".join(m.names) or "-")
+
+
+COMMANDS: dict[str, Command] = {
+    "draw": _draw,
+    "take": _take,
+    "dig": _dig,
+    "meld": _meld,
+    "lay": _lay,
+    "discard": _discard,
+    "call": lambda m, a: m.claim.call(),
+    "pass": lambda m, a: m.claim.pass_(),
+    "end": lambda m, a: m.end_hand(),
+    "ready": _ready,
+    "undo": lambda m, a: m.take_back(),
+    "hint": lambda m, a: m.hint(),
+    "hand": lambda m, a: m.out(
+        words.hand_text(m, short=bool(a) and a[0].lower() in ("short", "коротко"))
+    ),
+    "table": _out(words.table_text),
+    "pile": _out(words.pile_text),
+    "scores": _out(words.scores_text),
+    "status": _out(words.status_text),
+    "players": _out(_players),
+    "say": _say,
+    "help": _out(lambda m: words.help_lines()),
+    "yes": _yes,
+    "no": _no,
+    "quit": _quit,
+    "start": lambda m, a: (
+        m.start_with_bots()
+        if m.can_start()
+        else m.say(_("Only the host player starts the match, before it begins."), True)
+    ),
+    "handover": lambda m, a: m.offer_handoff(),
+    "hints": lambda m, a: m.toggle_table_hint(),
+}
+#: the commands that go to the host (not while the link is down)
+PLAYS = {
+    "draw",
+    "take",
+    "dig",
+    "meld",
+    "lay",
+    "discard",
+    "call",
+    "pass",
+    "end",
+    "ready",
+    "undo",
+    "say",
+}

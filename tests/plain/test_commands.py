@@ -1,0 +1,122 @@
+"""Issue 25 §2: the plain mode's typed commands play exactly the moves they name — through the
+same moves as the keys (rum500.tui.moves) against a real Game in the test process — and the
+spoken voice of the narrator (rum500.narrate.SPOKEN)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from rum500 import i18n, narrate
+from rum500.bots import make_bot
+from rum500.plain import commands, words
+from rum500.plain.model import PlainModel
+from rum500.tui import describe
+from tests.tui.local import LocalSession
+
+
+@pytest.fixture(autouse=True)
+def cards_as_symbols_after() -> Iterator[None]:
+    """The plain model says cards in words in its process: the other tests' screens do not."""
+    yield
+    describe.speak_cards(False)
+    i18n.set_language("en")
+
+
+async def settle(m: PlainModel) -> None:
+    for _ in range(200):
+        await asyncio.sleep(0)
+        if not m.busy and not m.settling:
+            return
+
+
+async def a_table(seed: int) -> tuple[LocalSession, PlainModel, list[str], asyncio.Task]:
+    session = LocalSession(seed=seed, target=100)
+    said: list[str] = []
+    m = PlainModel(name="You", out=said.append)
+    m.send, m.send_chat = session.act, session.chat
+    pump = asyncio.create_task(session.pump(m))
+    await settle(m)
+    return session, m, said, pump
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_each_move_typed_as_its_command_sends_that_move(seed: int) -> None:
+    """A random player's every move, typed as the line ``command_for`` gives (``draw``,
+    ``dig N``, ``take CARD``, ``meld …``, ``lay CARD on N``, ``discard CARD``, ``end``),
+    sends exactly that move, until the match ends."""
+
+    async def main() -> set[str]:
+        session, m, said, pump = await a_table(seed)
+        bot = make_bot("random", seed=seed)
+        typed: set[str] = set()
+        for _turn in range(2000):
+            view = m.view
+            assert view is not None
+            if view["winner"] is not None:
+                break
+            if view["phase"] == "hand_over":
+                commands.run(m, "ready")
+                await settle(m)
+                continue
+            action = bot.choose(view)
+            line = words.command_for(action, view)
+            if action["type"] == "draw" and "index" in action and len(typed) % 2:
+                line = f"take {view['discard_pile'][action['index']]}"  # the same, by card
+            sent = len(m.sent)
+            commands.run(m, line)
+            if m.overlay == "confirm":  # end: asked first
+                commands.run(m, "yes")
+            await settle(m)
+            assert m.sent[sent:] == [action], (line, said[-3:])
+            typed.add(line.split()[0])
+        pump.cancel()
+        return typed
+
+    typed = asyncio.run(main())
+    assert {"draw", "discard", "meld"} <= typed
+
+
+def test_a_meld_of_cards_not_held_and_a_lay_off_on_no_meld_are_refused() -> None:
+    async def main() -> list[str]:
+        session, m, said, pump = await a_table(4)
+        commands.run(m, "draw")
+        await settle(m)
+        hand = m.hand()
+        missing = next(c for c in ("AS", "AH", "AD", "AC", "KS", "KH") if c not in hand)
+        for line in (f"meld {hand[0]} {hand[1]} {missing}", f"lay {hand[0]} on 77", "lay"):
+            commands.run(m, line)
+        await settle(m)
+        assert m.sent == [{"type": "draw", "source": "stock"}]
+        assert m.hand() == hand and not m.selected
+        pump.cancel()
+        return said[-3:]
+
+    said = asyncio.run(main())
+    assert said[0].startswith("You do not hold ")
+    assert said[1] == "There is no meld 77 on the table (table lists them)."
+    assert said[2].startswith("lay CARD on N")
+
+
+def test_the_spoken_voice() -> None:
+    names = ["Ann", "Bob"]
+    take = {"type": "draw", "seat": 1, "source": "discard", "cards": ["9H", "10H", "JH"]}
+    assert narrate.narrate(take, names, narrate.SPOKEN) == [
+        "Bob takes 9 of hearts and 2 cards above it from the discard pile."
+    ]
+    meld = {"type": "meld", "seat": 0, "cards": ["AS", "JK", "3S"], "jokers": ["2S"]}
+    assert narrate.narrate(meld, names, narrate.SPOKEN) == [
+        "Ann melds ace of spades, joker as 2 of spades, 3 of spades."
+    ]
+    i18n.set_language("ru")
+    assert narrate.narrate(take, names, narrate.SPOKEN) == [
+        "Bob берёт из сброса: девятка червей и 2 карты над ней."
+    ]
+    assert narrate.spoken_card("QD") == "дама бубен"
+    # the other voices are as they were
+    i18n.set_language("en")
+    assert narrate.plain(take, names) == (
+        "Bob takes 9H and the 2 cards above it from the discard pile"
+    )
