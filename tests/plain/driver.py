@@ -60,6 +60,21 @@ class Plain:
             self.seen.append(line)
         return line
 
+    def poll(self, wait: float) -> str | None:
+        """The next line if one comes within ``wait`` seconds, else "" (None: the output
+        ended)."""
+        if self.ended:
+            return None
+        try:
+            line = self.lines.get(timeout=wait)
+        except queue.Empty:
+            return ""
+        if line is None:
+            self.ended = True
+        else:
+            self.seen.append(line)
+        return line
+
     def until(self, *texts: str, wait: float = WAIT) -> str:
         """Read up to the first line containing one of ``texts``; that line."""
         while True:

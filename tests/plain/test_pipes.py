@@ -50,6 +50,8 @@ def test_a_whole_solo_match_through_pipes_has_no_escape_sequence() -> None:
     assert b"\x1b" not in p.raw, "an escape sequence in the plain mode's output"
     assert not any(ord(c) < 32 and c not in "\n\r" for c in p.raw.decode()), "a control byte"
     assert "Bot 1 discards" in "\n".join(p.seen)  # the events in words
+    repeated = [a for a, b in zip(p.seen, p.seen[1:], strict=False) if a == b]
+    assert not repeated, f"said twice: {repeated[:3]}"
     assert not re.search("[♠♥♦♣🃏│─┌]", "\n".join(p.seen)), "a symbol or a box line"
 
 
@@ -64,6 +66,7 @@ def test_bad_commands_get_a_clear_line_and_lose_nothing() -> None:
         f"discard {before[0]}": "Draw first: from the stock or the discard pile.",
         "dig 99": "dig N: N from 1 to the size of the discard pile",
         "take 2D": "2 of diamonds is not in the discard pile.",
+        "take 6S": "You may not take 6 of spades: it must be played this turn",
         "lay 5C on 9": "You do not hold 5 of clubs.",
         "call": "Rummy! can only be called while a discard is open for calls.",
         "yes": "There is no question to answer.",
