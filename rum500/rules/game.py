@@ -145,6 +145,7 @@ class Game(Checks, Scoring, Undo):
         self._undo: list[tuple] = []  # what each of the last actions changed (see pop)
         self._seats: list[int | None] | None = []  # see action_seats; None: not known yet
         self._table: tuple | None = None  # see _table_spots
+        self._fast_flags()
         self._deal(None if deck is None else first_order(deck, self._deck(), self._own_rng()))
 
     # ------------------------------------------------------------------ setup
@@ -712,6 +713,7 @@ class Game(Checks, Scoring, Undo):
         g._undo = []
         g._seats = None  # rebuilt by replay when asked (not part of the stored position)
         g._table = None
+        g._fast_flags()
         if (g.phase is Phase.CLAIM) != (g.claim_from is not None) or (
             g.claim_from is not None
             and (not g.pile or g.claim_from not in range(g.players) or not g.options.rummy_calls)

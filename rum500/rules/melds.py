@@ -501,21 +501,21 @@ RANK_BITS = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
 def candidate_meld_tuples(cm: int) -> list[tuple[int, ...]]:
     """:func:`candidate_melds` (as tuples) of the hand whose card mask is ``cm``."""
     out: list[tuple[int, ...]] = []
-    a = cm & SUIT_BITS
-    b = cm >> 13 & SUIT_BITS
-    c = cm >> 26 & SUIT_BITS
-    d = cm >> 39 & SUIT_BITS
-    sets = (a & b & (c | d)) | (c & d & (a | b))  # the ranks held in 3 or 4 suits
+    y = cm >> 13
+    t = cm & y  # suits 0 and 1, 1 and 2, 2 and 3 (at bits 0, 13, 26)
+    u = cm | y
+    sets = (t & (u >> 26) | (t >> 26) & u) & SUIT_BITS  # the ranks held in 3 or 4 suits
     while sets:
         low = sets & -sets
         sets ^= low
         r = low.bit_length() - 1
-        out += _SET_CARDS[r][
-            (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        out += SET_CARDS[r][
+            (cm >> r & 1) | (cm >> (r + 12) & 2) | (cm >> (r + 24) & 4) | (cm >> (r + 36) & 8)
         ]
-    if not (cm & (cm >> 1) & (cm >> 2) & _RUN_FROM or (cm >> 11) & (cm >> 12) & cm & _ACES):
+    if not (cm & (cm >> 1) & (cm >> 2) & RUN_FROM or (cm >> 11) & (cm >> 12) & cm & ACES):
         return out  # no three in a row, nor Q-K-A, of one suit
-    for s, x in enumerate((a, b, c, d)):
+    for s in range(4):
+        x = cm >> 13 * s & SUIT_BITS
         x |= (x & 1) << HIGH_ACE  # the ace at both ends
         t = x & (x >> 1) & (x >> 2)  # where three in a row start
         if t:
@@ -524,10 +524,10 @@ def candidate_meld_tuples(cm: int) -> list[tuple[int, ...]]:
 
 
 #: in a card mask: the cards a run of three may start at below the queen, and the aces
-_RUN_FROM = sum(((1 << 11) - 1) << (13 * s) for s in range(4))
-_ACES = sum(1 << (13 * s) for s in range(4))
+RUN_FROM = sum(((1 << 11) - 1) << (13 * s) for s in range(4))
+ACES = sum(1 << (13 * s) for s in range(4))
 #: per rank and mask of the suits held, the sets (card tuples) they make
-_SET_CARDS = [
+SET_CARDS = [
     [tuple(tuple(s * 13 + r for s in combo) for combo in _SET_SUITS[m]) for m in range(16)]
     for r in range(13)
 ]

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from rum500 import cards as C
 from rum500.rules.melds import (
+    ACES,
     HIGH_ACE,
     RANK_BITS,
+    RUN_FROM,
     RUN_STARTS,
+    SET_CARDS,
     SUIT_BITS,
     IllegalMove,
     Meld,
     candidate_joker_melds,
-    candidate_meld_tuples,
     card_mask,
     grown,
     joker_fits,
@@ -33,6 +35,7 @@ from rum500.rules.melds import (
     placement_cost_masks,
     placement_cost_wild,
     placement_cost_wild_masks,
+    suit_runs,
 )
 from rum500.rules.notation import (
     DIG_MOVES,
@@ -67,7 +70,71 @@ class MoveGen:
     phase: Phase
     claim_from: int | None
 
+    def _fast_flags(self) -> None:
+        """What the fast path reads of the options again and again, worked out once (from
+        ``options`` and ``decks``, which never change during a match)."""
+        o = self.options
+        #: no "must discard", no top card free and no jokers: the plain draws
+        self._plain = not (o.must_discard or o.top_card_free or o.jokers)
+        #: no "must discard" and no jokers: the plain plays
+        self._plain_plays = not (o.must_discard or o.jokers)
+        #: one deck and no jokers: every card is held once
+        self._once = self.decks == 1 and not o.jokers
+
     def _legal_draws(self) -> list[tuple]:
+        kept = self._table
+        if kept is not None and kept[0] is self.melds:
+            direct, runs, _ = kept[1]
+        else:
+            direct, runs, _ = self._table_spots()
+        stock = self.stock
+        if not self._plain:
+            found = self._digs(direct, runs)
+        else:
+            # no jokers, no "must discard", no top card free: a dig is allowed when its card
+            # can reach the table at all (placeable, inlined)
+            pile = self.pile
+            cm = self._cm[self.turn]
+            found = []
+            gaps = None
+            i = len(pile)
+            for c in reversed(pile):
+                i -= 1
+                cm |= 1 << c
+                if direct >> c & 1:
+                    found.append(DIG_MOVES[i])  # a meld takes it as it is
+                elif (cm & _NEAR[c]).bit_count() < 3:
+                    # no new set or run: at most a lay-off on a run after the one card
+                    # between (two would be near it), see _gaps
+                    if runs[c // 13]:
+                        if gaps is None:
+                            gaps = _GAPS_LAST if _GAPS_LAST[0] is runs else _gaps(runs)
+                        if gaps[3] >> c & 1 and (
+                            (gaps[1] >> c & 1 and cm >> _BELOW[c] & 1)
+                            or (gaps[2] >> c & 1 and cm >> c + 1 & 1)
+                        ):
+                            found.append(DIG_MOVES[i])
+                elif (cm & RANK_BITS[c % 13]).bit_count() >= 3:
+                    found.append(DIG_MOVES[i])  # a new set
+                else:
+                    x = cm >> 13 * (c // 13) & SUIT_BITS
+                    x |= (x & 1) << HIGH_ACE
+                    if x & (x >> 1) & (x >> 2) & RUN_STARTS[c]:
+                        found.append(DIG_MOVES[i])  # a new run
+                    elif runs[c // 13] and placeable(c, cm, 0, runs):
+                        found.append(DIG_MOVES[i])  # a lay-off on a run after the cards between
+        if not found:
+            return [STOCK_MOVE] if stock else [END_HAND_MOVE]
+        found.reverse()
+        if stock:
+            found.insert(0, STOCK_MOVE)
+        else:
+            found.append(END_HAND_MOVE)
+        return found
+
+    def _digs(self, direct: int, runs: list[list[tuple[int, int]]]) -> list[tuple]:
+        """The digs into the discard pile allowed now, from the top down (the general case
+        of :meth:`_legal_draws`: jokers, "must discard" or top card free)."""
         stock = self.stock
         seat = self.turn
         cm = self._cm[seat]
@@ -77,11 +144,6 @@ class MoveGen:
         wild = options.jokers
         # direct: the cards a meld on the table takes as they are, placed at a cost of 1 and
         # always allowed (the hand holds at least one other card to discard)
-        kept = self._table
-        if kept is not None and kept[0] is self.melds:
-            direct, runs, _ = kept[1]
-        else:
-            direct, runs, _ = self._table_spots()
         pile = self.pile
         top = len(pile) - 1
         found: list[int] = []
@@ -153,14 +215,7 @@ class MoveGen:
                     cost = placement_cost_masks(c, by_rank, by_suit, melds)
                 if cost is not None and not (must_discard and cost >= size):
                     found.append(i)
-        if not found:
-            return [STOCK_MOVE] if stock else [END_HAND_MOVE]
-        found.reverse()
-        out: list[tuple] = [STOCK_MOVE] if stock else []
-        out += map(DIG_MOVES.__getitem__, found)  # (a pile holds fewer cards than DIG_MOVES)
-        if not stock:
-            out.append(END_HAND_MOVE)
-        return out
+        return [DIG_MOVES[i] for i in found]
 
     def claim_seats(self) -> list[int]:
         """The seats that may call "Rummy!" now, in seat order from the discarder's left (the
@@ -256,23 +311,103 @@ class MoveGen:
         )
 
     def _legal_plays(self) -> list[tuple]:
-        hand = self.hands[self.turn]
-        cm = self._cm[self.turn]
-        n = len(hand)
-        out: list[tuple] = []
-        keep_one = self.options.must_discard
-        jokers = self.options.jokers and cm >> JOKER & 1
+        seat = self.turn
+        cm = self._cm[seat]
         kept = self._table
         if kept is not None and kept[0] is self.melds:
             needs, _, layoffs = kept[1]
         else:
             needs, _, layoffs = self._table_spots()
+        if self.must_play is None and self.no_discard is None and self._plain_plays:
+            # No "must discard", no jokers, no obligation, no card that may not be discarded:
+            # every meld, lay-off and discard of the hand is allowed.
+            out = _meld_moves(cm)
+            if needs & cm:
+                for need, moves in layoffs:
+                    if need & cm:
+                        for c, move in moves:
+                            if cm >> c & 1:
+                                out.append(move)
+            if self._once:
+                d = _DISCARDS or _discard_tables()
+                out += d[0][cm & SUIT_BITS]
+                out += d[1][cm >> 13 & SUIT_BITS]
+                out += d[2][cm >> 26 & SUIT_BITS]
+                out += d[3][cm >> 39]
+            else:
+                out += map(DISCARD_MOVES.__getitem__, sorted(set(self.hands[seat])))
+            return out
+        if self._plain_plays and self.no_discard is None:
+            return self._obligation_plays(cm, needs, layoffs)
+        return self._checked_plays(cm, needs, layoffs)
+
+    def _obligation_plays(self, cm: int, needs: int, layoffs: list[tuple]) -> list[tuple]:
+        """:meth:`_legal_plays` when a card must be played, at a table without "must discard"
+        or jokers: as :meth:`_checked_plays`, the quick answers inline — a play of that card,
+        or one that keeps its way (:func:`_way`) — and :class:`_PlayCheck` (made only when
+        needed) for the others."""
+        mp: int = self.must_play  # type: ignore[assignment]
+        n = len(self.hands[self.turn])
+        way = None
+        if needs >> mp & 1:  # laid off on a meld as it is: the first that takes it
+            for need, moves in layoffs:
+                if need >> mp & 1:
+                    way = (0, moves[0][1][2], 1)
+                    break
+        if way is None:
+            way = _way_in_hand(mp, cm)
+        if way is not None and n - 1 > way[2]:
+            way_uses, way_meld, way_cost = way
+        else:
+            way_uses, way_meld, way_cost = -1, -2, n
+        may = None
+        out: list[tuple] = []
+        for move in _meld_moves(cm):
+            t = move[1]
+            if mp in t:
+                out.append(move)
+                continue
+            if n - len(t) > way_cost:
+                for c in t:
+                    if way_uses >> c & 1:
+                        break
+                else:
+                    out.append(move)  # the way stays: the melds on the table only gain one
+                    continue
+            if may is None:
+                may = _PlayCheck(self, self.hands[self.turn], cm, needs)
+            if may.meld(t, None):
+                out.append(move)
+        if needs & cm:
+            for need, moves in layoffs:
+                if not need & cm:
+                    continue
+                for c, move in moves:
+                    if not cm >> c & 1:
+                        continue
+                    if c == mp or (move[2] != way_meld and not way_uses >> c & 1):
+                        out.append(move)
+                        continue
+                    if may is None:
+                        may = _PlayCheck(self, self.hands[self.turn], cm, needs)
+                    if may.layoff(c, self._meld_by_id(move[2]), move[3], move[4]):
+                        out.append(move)
+        return out
+
+    def _checked_plays(self, cm: int, needs: int, layoffs: list[tuple]) -> list[tuple]:
+        """:meth:`_legal_plays` at a table with "must discard" or jokers, or when the turn
+        has an obligation or a card that may not be discarded."""
+        hand = self.hands[self.turn]
+        n = len(hand)
+        out: list[tuple] = []
+        keep_one = self.options.must_discard
+        jokers = self.options.jokers and cm >> JOKER & 1
         if self.must_play is None and self.no_discard is None:
             # Without an obligation or a card that may not be discarded, only "must discard"
             # can refuse a play (one that would empty the hand): skip the full check.
-            for t in candidate_meld_tuples(cm):
-                if not keep_one or len(t) < n:
-                    out.append((MOVE_MELD, t, None))
+            for move in _meld_moves(cm):
+                if not keep_one or len(move[1]) < n:
+                    out.append(move)
             if jokers:
                 for ids, wild in candidate_joker_melds(hand):
                     if not keep_one or len(ids) < n:
@@ -293,9 +428,10 @@ class MoveGen:
                 way_uses, way_meld = way[0], way[1]
             else:
                 way_uses, way_meld = -1, -2
-            for t in candidate_meld_tuples(cm):
+            for move in _meld_moves(cm):
+                t = move[1]
                 if mp in t or may.meld(t, None):
-                    out.append((MOVE_MELD, t, None))
+                    out.append(move)
             if jokers:
                 for ids, wild in candidate_joker_melds(hand):
                     if may.meld(ids, wild):
@@ -570,6 +706,12 @@ def _way(g: MoveGen, card: int | None, cm: int, direct: int) -> tuple[int, int, 
         for m in g.melds:
             if card in layoff_cards(m):
                 return 0, m.id, 1
+    return _way_in_hand(card, cm)
+
+
+def _way_in_hand(card: int, cm: int) -> tuple[int, int, int] | None:
+    """:func:`_way` of a card no meld on the table takes as it is: a new set or run of
+    three through it, or None."""
     others = cm & RANK_BITS[card % 13] & ~(1 << card)
     if others.bit_count() >= 2:
         first = others & -others
@@ -590,29 +732,29 @@ def _way(g: MoveGen, card: int | None, cm: int, direct: int) -> tuple[int, int, 
     return uses, -1, 3
 
 
-def _gaps(runs: list[list[tuple[int, int]]]) -> tuple[object, int, int]:
-    """For the runs on the table (per suit, their (lo, hi)): ``(runs, up, down)``, the card
-    masks of the cards one place beyond a run's end — two above its high end (``up``: laid off
-    after the card below it) or two below its low end (``down``: after the card above it), an
-    ace only on a run without one. The last one is remembered (runs are replaced on every
+def _gaps(runs: list[list[tuple[int, int]]]) -> tuple[object, int, int, int]:
+    """For the runs on the table (per suit, their (lo, hi)): ``(runs, up, down, up | down)``,
+    the card masks of the cards one place beyond a run's end — two above its high end (``up``:
+    laid off after the card below it) or two below its low end (``down``: after the card above
+    it), an ace only on a run without one. The last one is remembered (runs are replaced on every
     change, never changed in place)."""
     global _GAPS_LAST
     last = _GAPS_LAST
     if last[0] is runs:
         return last
     up = down = 0
-    for s, suit_runs in enumerate(runs):
-        for lo, hi in suit_runs:
+    for s, of_suit in enumerate(runs):
+        for lo, hi in of_suit:
             ace = lo == 0 or hi == HIGH_ACE
             if hi + 2 < HIGH_ACE or (hi + 2 == HIGH_ACE and not ace):
                 up |= 1 << (s * 13 + (hi + 2) % 13)
             if lo - 2 > 0 or (lo - 2 == 0 and not ace):
                 down |= 1 << (s * 13 + lo - 2)
-    last = _GAPS_LAST = (runs, up, down)
+    last = _GAPS_LAST = (runs, up, down, up | down)
     return last
 
 
-_GAPS_LAST: tuple[object, int, int] = (None, 0, 0)
+_GAPS_LAST: tuple[object, int, int, int] = (None, 0, 0, 0)
 _RANKS = range(13)
 #: per card, the card below it in a run (an ace: the king, as it sits high two above a run)
 _BELOW = [c + 12 if c % 13 == 0 else c - 1 for c in range(C.DECK_SIZE)]
@@ -664,6 +806,60 @@ def _layoff_moves(m: Meld, jokers: bool) -> tuple[int, tuple[tuple[int, tuple], 
         needs |= 1 << JOKER
         out += [(JOKER, (MOVE_LAYOFF, JOKER, m.id, c, True)) for c in spots]
     return needs, tuple(out)
+
+
+def _meld_moves(cm: int) -> list[tuple]:
+    """The moves of :func:`candidate_meld_tuples` of the card mask ``cm`` (each meld once,
+    in its order), as a new list of shared move tuples."""
+    out: list[tuple] = []
+    y = cm >> 13
+    t = cm & y  # suits 0 and 1, 1 and 2, 2 and 3 (at 0, 13, 26)
+    u = cm | y
+    sets = (t & (u >> 26) | (t >> 26) & u) & SUIT_BITS  # the ranks held in 3 or 4 suits
+    while sets:
+        low = sets & -sets
+        sets ^= low
+        r = low.bit_length() - 1
+        out += _SET_MOVES[r][
+            (cm >> r & 1) | (cm >> (r + 12) & 2) | (cm >> (r + 24) & 4) | (cm >> (r + 36) & 8)
+        ]
+    if not (cm & (cm >> 1) & (cm >> 2) & RUN_FROM or (cm >> 11) & (cm >> 12) & cm & ACES):
+        return out  # no three in a row, nor Q-K-A, of one suit
+    for s in range(4):
+        x = cm >> 13 * s & SUIT_BITS
+        x |= (x & 1) << HIGH_ACE  # the ace at both ends
+        t = x & (x >> 1) & (x >> 2)  # where three in a row start
+        if t:
+            mask = t | t << 1 | t << 2  # (only the stretches of three or more)
+            found = _RUN_MOVES[s].get(mask)
+            if found is None:
+                found = tuple((MOVE_MELD, r, None) for r in suit_runs(s, mask))
+                _RUN_MOVES[s][mask] = found
+            out += found
+    return out
+
+
+#: per rank and mask of the suits held, the moves of the sets they make
+_SET_MOVES = [
+    [tuple((MOVE_MELD, t, None) for t in by_suits) for by_suits in by_rank] for by_rank in SET_CARDS
+]
+#: per suit and position mask (as :func:`suit_runs`), the moves of its runs
+_RUN_MOVES: list[dict[int, tuple[tuple, ...]]] = [{}, {}, {}, {}]
+#: per suit, per mask of the cards of that suit held, their discards (built when first used)
+_DISCARDS: list[list[tuple]] = []
+
+
+def _discard_tables() -> list[list[tuple]]:
+    """:data:`_DISCARDS`, built on the first call."""
+    if _DISCARDS:
+        return _DISCARDS
+    for s in range(4):
+        table: list[tuple] = [()]
+        for c in range(13 * s, 13 * s + 13):  # (bit p: the tables so far, each with c)
+            move = (DISCARD_MOVES[c],)
+            table += [t + move for t in table]
+        _DISCARDS.append(table)
+    return _DISCARDS
 
 
 #: per card (jokers aside): its bit in a rank's suit mask, and its bits in its suit's position

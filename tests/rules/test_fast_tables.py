@@ -1,0 +1,75 @@
+"""The fast path's tables and bit tricks agree with the plain definitions they stand for.
+
+``rum500.rules.moves`` lists a hand's melds and discards from tables built once (per rank and
+mask of suits, per suit and mask of positions) and from a few shifts of the card mask; the
+reference here is :func:`rum500.rules.melds.candidate_melds` built from the hand's cards one
+by one (brute force in ``test_legal_reference``) and ``sorted`` for the discards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rum500 import cards as C
+from rum500.rules.game import MOVE_MELD
+from rum500.rules.melds import HIGH_ACE, candidate_meld_tuples, card_mask, position_rank
+from rum500.rules.moves import _discard_tables, _meld_moves
+from rum500.rules.notation import DISCARD_MOVES
+
+hands = st.lists(st.integers(0, C.JOKER), max_size=20)
+
+
+def brute_melds(cards: set[int]) -> list[tuple[int, ...]]:
+    """Every set (by rank, suits in order) then every run (by suit, from low to high, the
+    shortest first at each start), as the fast path lists them."""
+    sets = []
+    for r in range(13):
+        suits = [s for s in range(4) if s * 13 + r in cards]
+        picks = [p for k in (3, 4) for p in _combos(suits, k)]
+        sets += [tuple(s * 13 + r for s in p) for p in picks]
+    runs = []
+    for s in range(4):
+        for a in range(HIGH_ACE + 1):
+            for b in range(a + 2, HIGH_ACE + 1):
+                if a == 0 and b >= C.KING:
+                    continue  # two aces, or the same cards as 1..13
+                run = tuple(s * 13 + position_rank(p) for p in range(a, b + 1))
+                if all(c in cards for c in run):
+                    runs.append(run)
+    return sets + runs
+
+
+def _combos(items: list[int], k: int) -> list[tuple[int, ...]]:
+    if k == 0:
+        return [()]
+    return [(x, *rest) for i, x in enumerate(items) for rest in _combos(items[i + 1 :], k - 1)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(hands)
+def test_meld_moves_are_the_candidate_melds(hand):
+    cm = card_mask(hand)
+    assert candidate_meld_tuples(cm) == brute_melds(set(hand) - {C.JOKER})
+    assert _meld_moves(cm) == [(MOVE_MELD, t, None) for t in candidate_meld_tuples(cm)]
+
+
+def test_meld_moves_on_crowded_hands():
+    """Hands of 20 to 52 cards (many sets and long runs, every ace), seeded."""
+    rng = random.Random(5)
+    for _ in range(300):
+        hand = rng.sample(range(C.DECK_SIZE), rng.randint(20, C.DECK_SIZE))
+        cm = card_mask(hand)
+        assert candidate_meld_tuples(cm) == brute_melds(set(hand))
+        assert _meld_moves(cm) == [(MOVE_MELD, t, None) for t in candidate_meld_tuples(cm)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, C.DECK_SIZE - 1), unique=True, max_size=52))
+def test_discard_tables_list_the_hand_in_order(hand):
+    cm = card_mask(hand)
+    d = _discard_tables()
+    listed = [*d[0][cm & 8191], *d[1][cm >> 13 & 8191], *d[2][cm >> 26 & 8191], *d[3][cm >> 39]]
+    assert listed == [DISCARD_MOVES[c] for c in sorted(hand)]
