@@ -120,3 +120,42 @@ def test_the_spoken_voice() -> None:
     assert narrate.plain(take, names) == (
         "Bob takes 9H and the 2 cards above it from the discard pile"
     )
+
+
+def test_the_rummy_window_is_announced_counted_down_and_called() -> None:
+    """A discard open for calls that this seat can call: said with its seconds, counted
+    down aloud at 5, 2 and 1 seconds left (not each second), and ``call`` sends the call."""
+    from rum500.rules import Game
+
+    game = Game(2, seed=3)
+    view = game.view(0)
+    view.update(
+        phase="claim",
+        turn=1,
+        melds=[{"id": 0, "kind": "set", "cards": ["9S", "9D", "9C"], "owner": 1, "by": [1]}],
+        claim={"card": "9H", "from": 1, "seconds_left": 6.0, "on": 4},
+        legal_actions=[{"type": "rummy", "meld": 0}, {"type": "pass"}],
+    )
+    said: list[str] = []
+    sent: list[dict] = []
+    m = PlainModel(name="Ann", out=said.append)
+    now = [100.0]
+    m.claim.clock = lambda: now[0]
+    m._submit = sent.append  # type: ignore[method-assign]  # what would leave
+    m.apply_message({"type": "welcome", "seat": 0, "table": "t"})
+    m.apply_message({"type": "lobby", "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    m.apply_message({"type": "state", "view": view, "events": []})
+    assert said[-1] == "Bob discarded 9 of hearts: type call for Rummy!, or pass. 6 seconds."
+    counted = []
+    for t in (100.5, 101.2, 102.1, 103.0, 104.5, 105.2, 105.9):
+        now[0] = t
+        before = len(said)
+        m.tick()
+        counted += said[before:]
+    assert counted == [
+        "5 seconds left to call Rummy!",
+        "2 seconds left to call Rummy!",
+        "1 second left to call Rummy!",
+    ]
+    commands.run(m, "call")
+    assert sent == [{"type": "rummy", "meld": 0, "on": 4}]

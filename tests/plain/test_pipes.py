@@ -5,7 +5,12 @@ with a line and costing nothing, the end of the input leaving cleanly, and the R
 
 from __future__ import annotations
 
+import os
 import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
 
 from tests.plain.driver import Plain
 
@@ -101,3 +106,40 @@ def test_the_russian_voice() -> None:
     code, _err = p.close()
     assert code == 0
     assert b"\x1b" not in p.raw
+
+
+def test_the_plain_lobby_joins_by_address_and_plays_solo(tmp_path: Path) -> None:
+    """``RUM500_PLAIN=1 rum500`` (the plain lobby): join a table at HOST:PORT (a headless host on
+    loopback), leave it, play a solo match, leave it, quit — all in lines."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    host = subprocess.Popen(
+        [sys.executable, "-m", "rum500", "host", "--headless", "--no-announce", "--bind",
+         "127.0.0.1", "--port", str(port), "--players", "2", "--name", "Kitchen"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "RUM500_HOME": str(tmp_path / "host")},
+    )  # fmt: skip
+    try:
+        assert host.stdout is not None
+        assert b"hosting table" in host.stdout.readline()
+        p = Plain("--name", "Ann", env={"RUM500_PLAIN": "1"})  # as --plain
+        p.until("Lobby: list")
+        p.send(f"join 127.0.0.1:{port}")
+        assert p.until("Seats:") == "Seats: Ann, free."
+        p.send("quit")  # nothing at stake before the match: leaves at once
+        p.until("Back in the lobby.")
+        p.send("play 1")
+        p.until("Your hand, 13 cards")
+        p.send("quit")
+        p.until("Leave the match?")
+        p.send("yes")
+        p.until("Back in the lobby.")
+        p.send("quit")
+        code, err = p.close()
+        assert code == 0, err
+        assert b"\x1b" not in p.raw
+    finally:
+        host.kill()
+        host.wait(timeout=10)
