@@ -87,18 +87,6 @@ def _no_terminal() -> str | None:
     return None
 
 
-def _attach_journal(config: Any, args: Any) -> str | None:
-    """Record the match in the game log when this build has one; a note for the user."""
-    try:
-        from rum500.store.resume import StoreError, attach_journal
-    except ImportError:
-        return None
-    try:
-        return attach_journal(config, args) or None
-    except StoreError as e:
-        raise SessionError(e.said()) from None
-
-
 async def play_at(
     host_address: str,
     port: int,
@@ -241,24 +229,19 @@ async def host_and_play(
     """Host ``config``'s table in this process and play at it; the host closes when the
     player leaves. ``interactive_start``: wait for players (g starts with bots), else the
     free seats get bots at once. ``say_resume``: a solo match left unfinished prints, after
-    the screen, how to pick it up. Raises :class:`SessionError` with a message."""
-    note = _attach_journal(config, args)
-    name = config.host_player or name  # resumed: the name of the seat taken back
-    game = getattr(config, "resume_game", None)
-    if game is not None:  # say it in the log too: the status line soon shows the turn
-        note = _("Resumed game {id} where it was left: hand {hand}, totals {totals}.").format(
-            id=getattr(config.journal, "game_id", None) or "?",
-            hand=game.hand_number,
-            totals=" / ".join(str(t) for t in game.totals),
-        )
-        model = model or TableModel(name=name, ascii=ascii)
-        model.log.append(note)
+    the screen, how to pick it up. The game log is attached by
+    :func:`~rum500.handoff.serving.serving` (``args``: the match to resume, if any). Raises
+    :class:`SessionError` with a message."""
     from rum500.handoff.serving import serving  # host + game log + handoff room
+    from rum500.store import StoreError
 
+    notes: list[str] = []
     started = False
     try:
-        async with serving(config) as served:
+        async with serving(config, keep_log=True, resume=args, on_note=notes.append) as served:
             started = True
+            name = config.host_player or name  # resumed: the name of the seat taken back
+            note, model = _resumed_note(config, name, ascii, notes[0] if notes else None, model)
             return await _play_hosted(
                 served,
                 config,
@@ -271,12 +254,34 @@ async def host_and_play(
                 output=output,
                 say_resume=say_resume,
             )
+    except StoreError as e:  # the match to resume cannot be loaded
+        if started:
+            raise
+        raise SessionError(e.said()) from None
     except (ValueError, OSError) as e:
         if started:
             raise
         raise SessionError(_("cannot host: {why}").format(why=e)) from None
     finally:
         _say_closing_note(config)  # the log is closed: what it could not save, if anything
+
+
+def _resumed_note(
+    config: HostConfig, name: str, ascii: bool, note: str | None, model: TableModel | None
+) -> tuple[str | None, TableModel | None]:
+    """The note to start the screen with (the game log's, if it said anything) and the
+    model: a resumed match says so in the log too (the status line soon shows the turn)."""
+    game = config.resume_game
+    if game is None:
+        return note, model
+    note = _("Resumed game {id} where it was left: hand {hand}, totals {totals}.").format(
+        id=getattr(config.journal, "game_id", None) or "?",
+        hand=game.hand_number,
+        totals=" / ".join(str(t) for t in game.totals),
+    )
+    model = model or TableModel(name=name, ascii=ascii)
+    model.log.append(note)
+    return note, model
 
 
 async def _play_hosted(

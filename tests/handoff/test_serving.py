@@ -74,3 +74,55 @@ async def test_an_error_inside_still_takes_everything_down() -> None:
             host = served.host
             raise RuntimeError("the screen failed")
     assert calls == ["log closed"] and host._closed and served.room.closed
+
+
+async def test_serving_attaches_the_game_log_before_the_host_and_closes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``keep_log``: the game log is attached inside serving (a new match), its line said
+    before the host starts (an empty log file is noted), and closed on the way out."""
+    import rum500.handoff.serving as serving_module
+    from rum500.store import Journal
+    from rum500.store.db import db_path
+
+    db_path().parent.mkdir(parents=True, exist_ok=True)
+    db_path().write_bytes(b"")  # a log cut to nothing: serving says so
+    notes: list[tuple[str, object]] = []
+    start = serving_module.start_host
+
+    async def starting(config: HostConfig, sock: object = None) -> Host:
+        notes.append(("host started", config.journal))
+        return await start(config, sock=sock)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(serving_module, "start_host", starting)
+    table = config()
+    async with serving(
+        table, keep_log=True, on_note=lambda note: notes.append((note, table.journal))
+    ) as served:
+        journal = table.journal
+        assert isinstance(journal, Journal) and served.host.config.journal is journal
+        closing = journal.close
+        closed: list[bool] = []
+        journal.close = lambda: (closed.append(True), closing())[1]  # type: ignore[method-assign]
+    assert [n for n, _log in notes][1:] == ["host started"] and "was empty" in notes[0][0]
+    assert notes[0][1] is notes[1][1] is journal  # attached, said, then the host started
+    assert closed == [True]
+
+
+async def test_a_match_that_cannot_be_resumed_starts_nothing() -> None:
+    from rum500.configs import ResumeAsk
+    from rum500.store import StoreError
+
+    table = config()
+    with pytest.raises(StoreError):
+        async with serving(table, keep_log=True, resume=ResumeAsk("host", "999")):
+            pytest.fail("no match 999 to resume: nothing may be served")
+    assert table.journal is None
+
+
+async def test_without_keep_log_the_config_journal_is_used_as_it_is() -> None:
+    calls: list[str] = []
+    table = config(journal=Log(calls))
+    async with serving(table, on_note=calls.append) as served:
+        assert served.host.config.journal is table.journal
+    assert calls == ["log closed"]
