@@ -13,6 +13,7 @@ each layering breach.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib.util
 import sys
@@ -111,6 +112,61 @@ def test_every_command_reaches_its_runner_through_a_typed_config() -> None:
             assert first.annotation == type(config).__name__, (argv, run)
             reached.add(type(config))
     assert reached == set(RUNNERS)
+
+
+#: Host's fields that its users never reach through: the server, the table, the seat driver
+HOST_INSIDES = ("server", "driver")
+
+
+def host_reaches(path: Path) -> list[str]:
+    """What ``path`` reaches into past an object's public surface: ``X.server``,
+    ``X.driver``, ``X.table.Y``, ``X.config.journal`` and ``X._private`` (``self``, ``cls``
+    and dunders aside)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Attribute):
+            continue
+        base = node.value
+        own = isinstance(base, ast.Name) and base.id in ("self", "cls")
+        private = node.attr.startswith("_") and not node.attr.startswith("__")
+        chained = isinstance(base, ast.Attribute) and (
+            base.attr == "table" or (base.attr, node.attr) == ("config", "journal")
+        )
+        if node.attr in HOST_INSIDES or chained or (private and not own):
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return sorted(found)
+
+
+def test_the_handoff_room_and_the_runners_use_the_hosts_public_surface() -> None:
+    """handoff/ and the runners go through Host's named methods (freeze, seats,
+    connection_of, document, log_note, …), never into its server, table or game log."""
+    users = [*sorted((ROOT / "rum500" / "handoff").glob("*.py"))]
+    users += [ROOT / "rum500" / "runners.py", ROOT / "rum500" / "tui" / "main.py"]
+    assert [r for path in users for r in host_reaches(path)] == []
+
+
+def test_a_reach_into_the_host_is_found(tmp_path: Path) -> None:
+    path = (
+        write(
+            tmp_path,
+            {
+                "a.py": """
+                def f(host, self):
+                    host.server.seats, host.table.game, host._wake(), host.driver
+                    host.config.journal.note("x")
+                    self._x, host.seats(), host.document(), host.table_name, args.table
+            """
+            },
+        )
+        / "a.py"
+    )
+    assert {r.split(": ", 1)[1] for r in host_reaches(path)} == {
+        "host.server",
+        "host.table.game",
+        "host._wake",
+        "host.driver",
+        "host.config.journal",
+    }
 
 
 # ------------------------------------------------------------------ the checker fails

@@ -49,39 +49,12 @@ class DocumentError(ValueError):
 
 
 def table_document(host: Host) -> dict:
-    """The document of ``host``'s table as it stands (the match must have started)."""
-    config = host.config
-    game = host.game()
-    if game is None:
+    """The document of ``host``'s table as it stands (:meth:`Host.document`; the match must
+    have started)."""
+    table = host.document()
+    if table is None:
         raise DocumentError("the match has not started yet")
-    journal = config.journal
-    meta = getattr(journal, "meta", None) or {}
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "table": host.table_name,
-        "table_id": host.table_id,
-        "players": game.players,
-        "seed": game.seed,
-        "options": game.options.to_dict(),
-        "deck": game.first_deck,
-        "actions": [dict(a) for a in game.actions],
-        "action_seats": host.action_seats(),
-        "seats": [s.record() for s in host.seats()],
-        "config": {
-            "bot_level": config.bot_level,
-            "password": config.password,
-            "review_timeout": config.review_timeout,
-            "claim_window": config.claim_window,
-            "takeover_after": config.takeover_after,
-            "bot_delay": config.bot_delay,
-            "failover": config.failover,
-            "announce": config.announce,
-        },
-        "chat": host.chat(),
-        "match": {"uid": meta.get("uid"), "created_at": meta.get("created_at")},
-        "windows": host.windows(),
-    }
+    return {"format": FORMAT, "version": VERSION, **table}
 
 
 def aged(windows: object, seconds: float) -> object:

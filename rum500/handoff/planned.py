@@ -115,10 +115,7 @@ class TableMover:
             self._waiting.pop(ident, None)
         where = (reply["addresses"], reply["port"])
         self.moved_to = where
-        journal = host.config.journal
-        note = getattr(journal, "note", None)
-        if note is not None:
-            note(f"handed over to {conn.name} at {', '.join(where[0])} port {where[1]}")
+        host.log_note(f"handed over to {conn.name} at {', '.join(where[0])} port {where[1]}")
         log.info("the table moved to %s (port %d)", ", ".join(where[0]), where[1])
         host.move_to(*where)
         await host.close()

@@ -41,3 +41,14 @@ class WarningLog(Protocol):
     the players get a ``log_failed`` notice too."""
 
     on_warning: Callable[[str], None] | None
+
+
+@runtime_checkable
+class MatchLog(Protocol):
+    """A game log that knows the match it writes down (``meta``: its ``uid`` and
+    ``created_at``, which a table document carries so that the next host's log goes on with
+    the same match) and keeps lines of its own (``note(text)``: where the table went)."""
+
+    meta: dict
+
+    def note(self, text: str) -> None: ...

@@ -17,7 +17,7 @@ from net.server import Connection, Seat, Server
 from rum500.host.addresses import connectable, lan_addresses, lan_hosts
 from rum500.host.commit import reveal
 from rum500.host.config import HostConfig
-from rum500.host.gamelog import GameLog, WarningLog
+from rum500.host.gamelog import GameLog, MatchLog, WarningLog
 from rum500.host.seats import SeatDriver
 from rum500.host.table import GameTable
 from rum500.rules import Game, Phase
@@ -272,6 +272,50 @@ class Host:
     def action_seats(self) -> list[int | None]:
         """Who played each of the match's actions (None: the host's own close_claims)."""
         return list(self.table.action_seats)
+
+    def document(self) -> dict | None:
+        """The table as it stands, as a table document carries it
+        (:func:`rum500.handoff.document.table_document` adds its ``format`` and ``version``;
+        the keys are described there): the match and who played each action, the seats with
+        their tokens, the settings that move with the table, the chat, the game log's match
+        and the open windows. None before the match starts."""
+        game = self.table.game
+        if game is None:
+            return None
+        config = self.config
+        journal = config.journal
+        meta = journal.meta if isinstance(journal, MatchLog) else {}
+        return {
+            "table": self.table_name,
+            "table_id": self.table_id,
+            "players": game.players,
+            "seed": game.seed,
+            "options": game.options.to_dict(),
+            "deck": game.first_deck,
+            "actions": [dict(a) for a in game.actions],
+            "action_seats": self.action_seats(),
+            "seats": [s.record() for s in self.seats()],
+            "config": {
+                "bot_level": config.bot_level,
+                "password": config.password,
+                "review_timeout": config.review_timeout,
+                "claim_window": config.claim_window,
+                "takeover_after": config.takeover_after,
+                "bot_delay": config.bot_delay,
+                "failover": config.failover,
+                "announce": config.announce,
+            },
+            "chat": self.chat(),
+            "match": {"uid": meta.get("uid"), "created_at": meta.get("created_at")},
+            "windows": self.windows(),
+        }
+
+    def log_note(self, text: str) -> None:
+        """Write ``text`` into the game log's record of the match (where the table went), when
+        the log keeps such lines (a :class:`~rum500.host.gamelog.MatchLog`)."""
+        journal = self.config.journal
+        if isinstance(journal, MatchLog):
+            journal.note(text)
 
     # ------------------------------------------------------------------ internals
 
