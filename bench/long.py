@@ -74,7 +74,7 @@ async def run(args: argparse.Namespace, journal: object) -> list[tuple[int, floa
             if hands >= args.hands:
                 done.set()
 
-    host.server.on_events.append(on_events)
+    host.on_told(on_events)
     host.start_now()
     await done.wait()
     await host.close()

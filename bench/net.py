@@ -88,8 +88,6 @@ def host_process(
                 journal=journal,
             )
         )
-        server = host.server
-        handle = server._on_action
         spent: list[float] = []
 
         profiler = None
@@ -98,16 +96,19 @@ def host_process(
 
             profiler = cProfile.Profile()
 
-        def timed(conn, msg):  # the host's own time: the action read → every update written
-            if profiler is not None:
-                profiler.enable()
-            t0 = time.perf_counter()
-            handle(conn, msg)
-            spent.append(time.perf_counter() - t0)
-            if profiler is not None:
-                profiler.disable()
+        def timed(handle):  # the host's own time: the action read → every update written
+            def timed_handle(conn, msg):
+                if profiler is not None:
+                    profiler.enable()
+                t0 = time.perf_counter()
+                handle(conn, msg)
+                spent.append(time.perf_counter() - t0)
+                if profiler is not None:
+                    profiler.disable()
 
-        server._on_action = timed
+            return timed_handle
+
+        host.wrap_actions(timed)
         ports.put(host.port)
         while not stop.is_set():
             await asyncio.sleep(0.1)

@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from net.framing import ConnectionClosed, FrameError, encode, encode_parts, pack, read_frame
+from net.fanout import Held, Update, packed
+from net.framing import ConnectionClosed, FrameError, encode, pack, read_frame
 from net.handshake import PasswordGate, read_hello
 from net.protocol import PROTOCOL_VERSION, ProtocolError, action_id, check_client_message
 
@@ -105,6 +106,10 @@ class Table(Protocol):
     # builds and packs the public part once per update, and only these keys per seat
     # optional: ``refuse_hello(options)`` — hello's ``options`` (a list of names, or None);
     # returns why this client may not come in (an ``options`` error), or None
+
+
+#: how the server handles an ``action`` message a connection sent (:meth:`Server.wrap_actions`)
+ActionHandler = Callable[["Connection", dict], None]
 
 
 @dataclass
@@ -211,8 +216,8 @@ class Connection:
         #: the client checks deals: it is sent ``commit`` and ``reveal`` (``deal_check``)
         self.deal_check = False
         #: the view this connection holds (from the last ``state`` it was sent), its keys
-        #: packed; connections sent the same frames share one such map
-        self.base: dict[str, bytes] | None = None
+        #: packed; connections sent the same view share it (net/fanout.py)
+        self.base: Held | None = None
         self.joined = False
         self.closed = False
         self.reason: str | None = None  # the error code it was dropped with
@@ -235,24 +240,34 @@ class Connection:
         self.send_frame(encode(message))
 
     def send_frame(self, frame: bytes) -> None:
+        write = self.outlet(frame)
+        if write is not None:
+            write(frame)
+
+    def outlet(self, frame: bytes) -> Callable[[bytes], None] | None:
+        """Where ``frame`` goes now: the transport's ``write`` (the caller writes it, maybe
+        after building other frames — nothing else is written to this connection in
+        between), or None when it is taken care of here — held (:meth:`Server.hold`), or
+        not sent: the connection is closed, or dropped for the bytes waiting to go out."""
         if self.closed:
-            return
-        if self.transport.is_closing():
+            return None
+        transport = self.transport
+        if transport.is_closing():
             self.closed = True
-            return
-        if self.server.holding is not None and self is not self.server.holding:
+            return None
+        server = self.server
+        if server.holding is not None and self is not server.holding:
             self.held.append(frame)  # sent on Server.release(), in order
             self.held_bytes += len(frame)
-            if self.held_bytes > self.server.limits.queue_bytes:
+            if self.held_bytes > server.limits.queue_bytes:
                 self.held, self.held_bytes = [], 0
                 self.drop("too_slow", "too many messages waited for you", flush=False)
-            return
-        waiting = self.transport.get_write_buffer_size()
-        if waiting + len(frame) > self.server.limits.queue_bytes:
+            return None
+        if transport.get_write_buffer_size() + len(frame) > server.limits.queue_bytes:
             log.warning("dropping %s (%s): it does not read its messages", self.name, self.peer)
             self.drop("too_slow", "you did not read your messages fast enough", linger=10.0)
-            return
-        self.transport.write(frame)
+            return None
+        return transport.write
 
     def error(self, code: str, message: str) -> None:
         self.send({"type": "error", "code": code, "message": message})
@@ -587,36 +602,35 @@ class Server:
     def _broadcast_state(self, events: list[dict], by: int | None) -> None:
         """Send every connection its update: the events with the view of its seat — whole,
         or for a connection that asked for deltas, the view's keys whose value changed since
-        the view it holds. Each view is built and packed once per seat, each frame once per
-        audience (the connections of one seat holding the same view: all the spectators).
+        the view it holds. Each view is built and packed once per seat (for a table with
+        ``own_view``, the public part once and each seat's own keys on it), each distinct
+        frame once (:class:`net.fanout.Update`: the spectators, and every seat whose own
+        keys did not change, get the same bytes).
 
         Every frame is built before the first is written: the writes then go out back to
         back, as fast as a relay's, and no peer woken by an early write competes for the
         CPU with the building of the frames still to come."""
         self.seq += 1
-        packed_events = pack(events)
-        views: dict[int | None, dict[str, bytes]] = {}  # built when a connection needs them
-        split = getattr(self.table, "own_view", None) is not None
-        frames: dict[tuple[int | None, int], bytes] = {}
-        held: list[dict | None] = []  # the bases keyed by id() stay alive through the loop
-        outgoing: list[tuple[Connection, bytes, dict[str, bytes]]] = []
+        update = Update(self.seq, by, pack(events))
+        views: dict[int | None, Held] = {}  # built when a connection needs them
+        #: (seat, the view it holds) → (its new view, its frame): once for each audience
+        frames: dict[tuple[int | None, Held | None], tuple[Held, bytes]] = {}
+        writes: list[tuple[Callable[[bytes], None], bytes]] = []
         for conn in list(self.conns):
             seat = conn.seat
-            parts = views.get(seat)
-            if parts is None:
-                if split and seat is not None and None not in views:
-                    views[None] = self._view_parts(None)  # the public part, for every seat
-                parts = views[seat] = self._view_parts(seat, views.get(None))
-            base = conn.base if conn.deltas else None
-            held.append(base)
-            key = (seat, id(base) if base is not None else 0)
-            frame = frames.get(key)
-            if frame is None:
-                frame = frames[key] = self._state_bytes(parts, base, packed_events, by)
-            outgoing.append((conn, frame, parts))
-        for conn, frame, parts in outgoing:
-            conn.send_frame(frame)
-            conn.base = parts
+            audience = (seat, conn.base if conn.deltas else None)
+            sent = frames.get(audience)
+            if sent is None:
+                view = views.get(seat)
+                if view is None:
+                    view = views[seat] = self._held(seat, views)
+                sent = frames[audience] = (view, update.frame(view, audience[1]))
+            conn.base, frame = sent
+            write = conn.outlet(frame)
+            if write is not None:
+                writes.append((write, frame))
+        for write, frame in writes:
+            write(frame)
         for callback in list(self.on_events):
             try:
                 callback(by, events)
@@ -624,51 +638,24 @@ class Server:
                 log.exception("on_events callback failed")
         self._changed()
 
-    def _view_parts(
-        self, seat: int | None, public: dict[str, bytes] | None = None
-    ) -> dict[str, bytes]:
-        """``seat``'s view with each top-level key's value packed on its own. ``public``:
-        the spectators' view so packed, when the table tells a seat's own keys apart
-        (``own_view``): then only those are built and packed."""
+    def _held(self, seat: int | None, views: dict[int | None, Held] | None = None) -> Held:
+        """``seat``'s view (None: a spectator's) as packed parts. For a table that tells a
+        seat's own keys apart (``own_view``), the spectators' view (``views[None]``, built
+        and put there when missing) with only the seat's own keys built and packed on it."""
         own_view = getattr(self.table, "own_view", None)
-        if seat is not None and own_view is not None:
-            if public is None:
-                public = self._view_parts(None)
-            parts = dict(public)
-            for key, value in own_view(seat).items():
-                parts[key] = pack(value)
-            return parts
-        return {key: pack(value) for key, value in self.table.view(seat).items()}
-
-    def _state_bytes(
-        self,
-        parts: dict[str, bytes],
-        base: dict[str, bytes] | None,
-        packed_events: bytes,
-        by: int | None,
-    ) -> bytes:
-        """A ``state`` frame: the whole view (``base`` None), or the delta from ``base``."""
-        head = {"type": "state", "seq": self.seq, "by": by}
-        body: dict[str, dict[str, bytes] | bytes] = {"events": packed_events}
-        if base is None:
-            body["view"] = parts
-        else:
-            body["delta"] = {k: v for k, v in parts.items() if base.get(k) != v}
-            gone = [k for k in base if k not in parts]
-            if gone:
-                body["gone"] = pack(gone)
-        try:
-            return encode_parts(head, body)
-        except FrameError:  # the action stands; this update cannot travel whole
-            log.error("an update is over the frame limit; its events are left out")
-            body["events"] = pack([])
-            return encode_parts(head, body)
+        if seat is None or own_view is None:
+            return Held(packed(self.table.view(seat)))
+        views = {} if views is None else views
+        public = views.get(None)
+        if public is None:
+            public = views[None] = Held(packed(self.table.view(None)))
+        return Held(public.public, packed(own_view(seat)))
 
     def _send_view(self, conn: Connection) -> None:
         """The whole view to ``conn`` (on joining, and on ``resync``), events none."""
-        parts = self._view_parts(conn.seat)
-        conn.send_frame(self._state_bytes(parts, None, pack([]), None))
-        conn.base = parts
+        view = self._held(conn.seat)
+        conn.send_frame(Update(self.seq, None, pack([])).frame(view, None))
+        conn.base = view
 
     # ------------------------------------------------------------------ connections
 
@@ -726,7 +713,10 @@ class Server:
             self._detach(conn)
 
     async def _read(self, conn: Connection, timeout: float) -> dict:
-        msg = await asyncio.wait_for(read_frame(conn.reader), timeout)
+        # a deadline on this very task (no task per message, as wait_for would make: an
+        # action is handled in the loop's turn its bytes come in)
+        async with asyncio.timeout(timeout):
+            msg = await read_frame(conn.reader)
         conn.heard = time.monotonic()
         if not conn.allow():
             raise ProtocolError("flood", "too many messages too fast")
@@ -898,6 +888,13 @@ class Server:
             conn.seat = None
             self.conns.discard(conn)
             self._seats_changed()
+
+    def wrap_actions(self, wrapper: Callable[[ActionHandler], ActionHandler]) -> None:
+        """Have ``wrapper(handle)`` take every ``action`` a connection sends, in place of
+        ``handle`` (the server's own handling: apply, every update sent, ``accepted`` or
+        ``refused``); it should call ``handle(conn, message)``. For a benchmark that times
+        or profiles the host's work on each action (bench/net.py)."""
+        self._on_action = wrapper(self._on_action)  # type: ignore[method-assign]
 
     def _on_action(self, conn: Connection, msg: dict) -> None:
         ident = msg["id"]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from net.protocol import PROTOCOL_VERSION
-from net.server import Connection, Seat, Server
+from net.server import ActionHandler, Connection, Seat, Server
 from rum500.host.addresses import connectable, lan_addresses, lan_hosts
 from rum500.host.commit import reveal
 from rum500.host.config import HostConfig
@@ -212,6 +212,11 @@ class Host:
     def on_change(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after any change of the seats, the connections or the state."""
         self.server.on_change.append(callback)
+
+    def wrap_actions(self, wrapper: Callable[[ActionHandler], ActionHandler]) -> None:
+        """Have ``wrapper(handle)`` take every action a connection sends, calling ``handle``
+        itself (:meth:`net.server.Server.wrap_actions`): how a benchmark times the host."""
+        self.server.wrap_actions(wrapper)
 
     def on_message(self, kind: str, handler: Callable[[Connection, dict], None]) -> None:
         """Hand the client messages of type ``kind`` (declared in net.protocol) to

@@ -4,6 +4,8 @@ are the same bytes as when each was written as soon as built."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from net.framing import HEADER, decode
 from net.server import Server
 
@@ -29,11 +31,14 @@ class Table:
 
 
 class Conn:
-    """What _broadcast_state uses of a Connection: its seat, deltas, base and send_frame."""
+    """What _broadcast_state uses of a Connection: its seat, deltas, base and outlet."""
 
     def __init__(self, trail: list[str], seat: int | None, deltas: bool) -> None:
         self.trail, self.seat, self.deltas, self.base = trail, seat, deltas, None
         self.frames: list[bytes] = []
+
+    def outlet(self, frame: bytes) -> Callable[[bytes], None]:
+        return self.send_frame  # the server writes the frame with it, later
 
     def send_frame(self, frame: bytes) -> None:
         self.trail.append(f"send {self.seat}")
@@ -74,3 +79,52 @@ def test_each_connection_gets_its_own_view_then_its_delta() -> None:
                 assert second["view"]["turn"] == 1
         spectators = [c for c in conns if c.seat is None]
         assert spectators[0].frames[1] is spectators[1].frames[1]  # packed once per audience
+
+
+class OwnTable(Table):
+    """Three seats telling their own keys apart (``own_view``): a hand each, and whose turn
+    it is; ``view(seat)`` is the public part with them over it."""
+
+    seats = 3
+
+    def __init__(self, trail: list[str]) -> None:
+        super().__init__(trail)
+        self.hands = [["AS"], ["2C"], ["3D"]]
+
+    def view(self, seat: int | None) -> dict:
+        self.trail.append(f"view {seat}")
+        public = {"seat": None, "turn": self.turn, "hand": None, "sizes": [1, 1, 1]}
+        return public if seat is None else {**public, **self.own_view(seat)}
+
+    def own_view(self, seat: int) -> dict:
+        self.trail.append(f"own {seat}")
+        return {"seat": seat, "hand": list(self.hands[seat])}
+
+
+def test_seats_whose_own_keys_did_not_change_get_the_spectators_frame() -> None:
+    trail: list[str] = []
+    table = OwnTable(trail)
+    server = Server(table, table_name="t")  # type: ignore[arg-type]
+    seats = [Conn(trail, seat, True) for seat in (0, 1, 2)]
+    watchers = [Conn(trail, None, True) for _ in range(2)]
+    whole = Conn(trail, 1, False)  # a seat that asked for whole views
+    server.conns = {*seats, *watchers, whole}  # type: ignore[assignment]
+    server._broadcast_state([{"type": "deal"}], None)
+    table.turn, table.hands[0] = 1, ["AS", "KH"]  # seat 0 drew: its hand and the turn change
+    server._broadcast_state([{"type": "draw"}], 0)
+    frames = {id(c): c.frames[1] for c in (*seats, *watchers, whole)}
+    public = watchers[0].frames[1]
+    # one frame for the spectators and every seat whose own keys stayed: packed once
+    assert watchers[1].frames[1] is public
+    assert seats[1].frames[1] is public and seats[2].frames[1] is public
+    assert decode(public[HEADER.size :])["delta"] == {"turn": 1}
+    mine = decode(seats[0].frames[1][HEADER.size :])
+    assert mine["delta"] == {"turn": 1, "hand": ["AS", "KH"]}
+    assert decode(whole.frames[1][HEADER.size :])["view"] == table.view(1)
+    assert len({id(f) for f in frames.values()}) == 3  # the public one, seat 0's, the whole
+    # no connection is sent another seat's hand
+    for conn in (*seats, *watchers):
+        held = decode(conn.frames[0][HEADER.size :])["view"]
+        for frame in conn.frames[1:]:
+            held |= decode(frame[HEADER.size :])["delta"]
+        assert held == table.view(conn.seat)
