@@ -37,6 +37,7 @@ from zeroconf import (
 from zeroconf._exceptions import ServiceNameAlreadyRegistered
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from net.addresses import local_hosts
 from net.protocol import SERVICE_TYPE
 
 log = logging.getLogger(__name__)
@@ -82,22 +83,6 @@ def _every_interface() -> AsyncZeroconf:
         except OSError as e:
             log.info("mDNS over IPv6 is not available (%s): IPv4 only", e)
     return AsyncZeroconf(ip_version=IPVersion.V4Only)
-
-
-def local_addresses() -> list[str]:
-    """This machine's addresses worth announcing: IPv4 first, then IPv6 (link-local ones
-    too), loopback left out unless there is nothing else."""
-    v4: list[str] = []
-    v6: list[str] = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if ip.is_IPv6:
-                address = ip.ip[0] if isinstance(ip.ip, tuple) else str(ip.ip)
-                if address != "::1" and address not in v6:
-                    v6.append(address)
-            elif isinstance(ip.ip, str) and not ip.ip.startswith("127.") and ip.ip not in v4:
-                v4.append(ip.ip)
-    return v4 + v6 or ["127.0.0.1"]
 
 
 async def release() -> None:
@@ -224,7 +209,7 @@ class Announcer:
         assert self.zc is not None
         addresses = [a for a in self.addresses or [] if a not in ("", "0.0.0.0", "::")]
         if not addresses:
-            addresses = local_addresses()
+            addresses = local_hosts()  # the players' list too (rum500.host.addresses)
         host = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname().split(".")[0])[:30] or "host"
         return AsyncServiceInfo(
             SERVICE_TYPE,

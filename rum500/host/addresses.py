@@ -1,14 +1,12 @@
-"""Where this host can be reached: the ONE place that lists this machine's addresses for
-players (the lobby's ``addresses``, the handoff room's, the headless log's)."""
+"""Where this host can be reached, for players (the lobby's ``addresses``, the handoff
+room's, the headless log's): the address it is bound to, or this machine's addresses as
+:func:`net.addresses.local_hosts` — the one computation, which the LAN announcement uses
+too — lists them; and the ``HOST:PORT`` text of an address."""
 
 from __future__ import annotations
 
-import ipaddress
-import logging
-
+from net.addresses import local_hosts
 from net.server import WILDCARDS
-
-log = logging.getLogger("rum500.host")
 
 
 def lan_addresses(bind: str, port: int, interfaces: list[str] | None = None) -> list[str]:
@@ -21,34 +19,11 @@ def lan_addresses(bind: str, port: int, interfaces: list[str] | None = None) -> 
 
 
 def lan_hosts(bind: str, interfaces: list[str] | None = None) -> list[str]:
-    """The addresses of :func:`lan_addresses` without the port."""
+    """The addresses of :func:`lan_addresses` without the port: ``bind`` itself, or for a
+    wildcard bind this machine's (:func:`net.addresses.local_hosts`, the one computation)."""
     if bind not in WILDCARDS:
         return [bind]
-    found: list[tuple[int, int, str]] = []
-    try:
-        import ifaddr  # zeroconf's own dependency
-
-        adapters = list(ifaddr.get_adapters())
-    except Exception as e:  # an odd platform: fall back to loopback below
-        log.warning("cannot list this machine's addresses: %s", e)
-        adapters = []
-    for adapter in adapters:
-        for ip in adapter.ips:
-            text = ip.ip[0] if isinstance(ip.ip, tuple) else ip.ip
-            try:
-                addr = ipaddress.ip_address(text)
-            except ValueError:
-                continue
-            if addr.is_loopback or addr.is_unspecified:
-                continue
-            if interfaces and text not in interfaces:
-                continue
-            if addr.version == 6 and addr.is_link_local:
-                text = f"{text}%{adapter.name}"
-            order = (addr.version, 1 if addr.is_link_local else 0)
-            found.append((*order, text))
-    out = list(dict.fromkeys(a for *_, a in sorted(found, key=lambda f: f[:2])))
-    return out or ["127.0.0.1"]
+    return local_hosts(interfaces)
 
 
 def connectable(bind: str) -> str:
