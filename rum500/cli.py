@@ -37,6 +37,7 @@ from rum500.configs import (
     SalvageConfig,
     SimConfig,
     StatsConfig,
+    VerifyConfig,
 )
 from rum500.i18n import N_, _, set_language, translate_argparse
 from rum500.rules.options import GROUP_TITLES, MAX_PLAYERS, MIN_PLAYERS, OPTION_SPECS, OptionSpec
@@ -430,6 +431,10 @@ def _log_commands(sub: Any) -> None:
     p.add_argument("file", help=_("the file to write (-: the standard output)"))
     p.add_argument("--force", action="store_true", help=_("write over a file already there"))
 
+    p = sub.add_parser("verify", help=_("check every deal of an exported match"))
+    _common(p)
+    p.add_argument("file", help=_("the match file (-: the standard input; at most 16 MiB)"))
+
     p = sub.add_parser("import", help=_("read a match from a file"))
     _common(p)
     p.add_argument("file", help=_("the match file (-: the standard input; at most 16 MiB)"))
@@ -619,6 +624,10 @@ def _import(args: argparse.Namespace, screen: dict[str, Any]) -> ImportConfig:
     return ImportConfig(**screen, file=args.file)
 
 
+def _verify(args: argparse.Namespace, screen: dict[str, Any]) -> VerifyConfig:
+    return VerifyConfig(**screen, file=args.file)
+
+
 def _salvage(args: argparse.Namespace, screen: dict[str, Any]) -> SalvageConfig:
     return SalvageConfig(**screen, out=args.out)
 
@@ -637,6 +646,7 @@ CONFIGS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], CommandConfig]
     "replay": _replay,
     "export": _export,
     "import": _import,
+    "verify": _verify,
     "salvage": _salvage,
 }
 

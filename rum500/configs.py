@@ -208,6 +208,14 @@ class ImportConfig(Screen):
 
 
 @dataclass(frozen=True)
+class VerifyConfig(Screen):
+    """``rum500 verify FILE``: every hand's deal of an exported match checked."""
+
+    command: ClassVar[str] = "verify"
+    file: str = "-"
+
+
+@dataclass(frozen=True)
 class SalvageConfig(Screen):
     """``rum500 salvage``: ``out``, the new log (None: beside the game log, dated)."""
 
@@ -298,6 +306,7 @@ CommandConfig = (
     | ExportConfig
     | ImportConfig
     | SalvageConfig
+    | VerifyConfig
 )
 
 __all__ = [
@@ -324,5 +333,6 @@ __all__ = [
     "Screen",
     "SimConfig",
     "StatsConfig",
+    "VerifyConfig",
     "host_config",
 ]

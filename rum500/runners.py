@@ -51,6 +51,7 @@ from rum500.configs import (
     SalvageConfig,
     SimConfig,
     StatsConfig,
+    VerifyConfig,
     host_config,
 )
 from rum500.host import Host, HostConfig
@@ -81,6 +82,7 @@ RUNNERS: dict[type, tuple[str, str]] = {
     ExportConfig: ("rum500.store.commands", "run_export"),
     ImportConfig: ("rum500.store.commands", "run_import"),
     SalvageConfig: ("rum500.store.commands", "run_salvage"),
+    VerifyConfig: ("rum500.store.verify", "run_verify"),
     PlainLobbyConfig: ("rum500.plain.main", "run_lobby"),
     PlainPlayConfig: ("rum500.plain.main", "run_play"),
     PlainHostConfig: ("rum500.plain.main", "run_host"),
@@ -114,28 +116,29 @@ def run_headless(hosting: HeadlessHostConfig) -> int:
     except ValueError as e:
         print(f"rum500: {e}", file=sys.stderr)
         return 2
+    from rum500.store.resume import StoreError, attach_journal  # the game log (issue 6)
+
     try:
-        return asyncio.run(_headless(config, hosting))
+        note = attach_journal(config, hosting)
+    except StoreError as e:
+        print(f"rum500: {e.said()}", file=sys.stderr)
+        return 2
+    if note:
+        print(note, flush=True)
+    try:
+        return asyncio.run(_headless(config))
     except KeyboardInterrupt:
         return 130
 
 
-async def _headless(config: HostConfig, hosting: HeadlessHostConfig) -> int:
+async def _headless(config: HostConfig) -> int:
     from rum500.handoff.serving import serving  # host + game log + handoff room
-    from rum500.store import StoreError
 
     started = False
     try:
-        async with serving(
-            config, keep_log=True, resume=hosting, on_note=lambda note: print(note, flush=True)
-        ) as served:
+        async with serving(config) as served:
             started = True
             return await _serve_headless(config, served.host, served.room)
-    except StoreError as e:  # the match to resume cannot be loaded
-        if started:
-            raise
-        print(f"rum500: {e.said()}", file=sys.stderr)
-        return 2
     except (ValueError, OSError) as e:
         if started:
             raise

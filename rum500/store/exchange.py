@@ -25,6 +25,7 @@ from rum500.rules import Game, IllegalMove, Phase
 from rum500.store.db import StoreError, describe, now, transaction
 from rum500.store.log import load_match, new_game
 from rum500.store.matchfile import FORMAT, FORMAT_VERSION, checksum, document, dumps
+from rum500.store.deals import dealt_hands
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_ACTIONS = 200_000
@@ -48,6 +49,8 @@ def export_document(conn: sqlite3.Connection, mid: int) -> dict:
         "winner": m["winner"],
         "totals": m["totals"],
     }
+    with contextlib.suppress(Exception):  # a match its actions cannot replay: no deals
+        match["deals"] = dealt_hands(match)  # every hand as dealt (rum500 verify)
     return document(match)
 
 

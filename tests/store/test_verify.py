@@ -1,0 +1,139 @@
+"""``rum500 verify FILE`` (rum500/store/verify.py): a match a real host dealt with
+commitments, logged by its game log and exported, checks hand by hand; a single card moved
+in one hand's stock, or a wrong secret, fails naming the hand; an older match dealt from its
+seed says "not committed"; the export still imports."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from rum500.cli import main
+from rum500.client import RumClient
+from rum500.host import HostConfig, start_host
+from rum500.rules import Options
+from rum500.store import Journal
+from rum500.store.matchfile import canonical
+from tests.net.util import play_as_bot
+
+from .conftest import play
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def _resign(file: Path, doc: dict) -> None:
+    doc["sha256"] = hashlib.sha256(canonical(doc["match"])).hexdigest()
+    file.write_text(json.dumps(doc))
+
+
+async def _hosted_match(home: Path) -> None:
+    """A match on a real host (no fixed seed: committed deals) against a real client, with
+    the host's game log."""
+    journal = Journal()
+    host = await start_host(
+        HostConfig(
+            players=2,
+            bots=1,
+            bot_level="random",
+            options=Options(target=400),
+            review_timeout=0.2,
+            contribution_wait=0.3,
+            journal=journal,
+        )
+    )
+    client = await RumClient.connect(host.address, host.port, name="Ann")
+    try:
+        host.start_now()
+        await play_as_bot(client)
+    finally:
+        await client.close()
+        await host.close()
+        journal.close()
+
+
+@pytest.fixture
+async def exported(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    await _hosted_match(home)
+    file = tmp_path / "match.json"
+    assert run(capsys, "export", "1", str(file))[0] == 0
+    return file
+
+
+async def test_an_exported_match_checks_hand_by_hand(
+    exported: Path,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    doc = json.loads(exported.read_text())
+    hands = len(doc["match"]["deals"])
+    assert hands >= 2
+    code, out = run(capsys, "verify", str(exported))
+    assert code == 0, out
+    for k in range(1, hands + 1):
+        assert f"hand {k}: deal checked" in out
+    assert f"{hands} of {hands} hands checked" in out
+    monkeypatch.setenv("RUM500_HOME", str(tmp_path / "elsewhere"))
+    code, out = run(capsys, "import", str(exported))
+    assert code == 0, out  # and it still imports
+
+
+async def test_a_card_moved_in_one_hands_stock_fails_naming_it(
+    exported: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = json.loads(exported.read_text())
+    stock = doc["match"]["deals"][1]["stock"]  # hand 2
+    stock.insert(5, stock.pop(0))  # the top card moved down five places
+    _resign(exported, doc)
+    code, out = run(capsys, "verify", str(exported))
+    assert code == 1
+    assert "hand 1: deal checked" in out
+    assert "hand 2: NOT CHECKED: the deal differs from its commitment" in out
+    assert "stock card 1 from the top" in out
+
+
+async def test_a_wrong_secret_fails_naming_the_hand(
+    exported: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = json.loads(exported.read_text())
+    deals = [e for e in doc["match"]["actions"] if e["action"]["type"] == "deal"]
+    deals[1]["action"]["secret"] = "ab" * 32  # hand 2's
+    _resign(exported, doc)
+    code, out = run(capsys, "verify", str(exported))
+    assert code == 1
+    assert "hand 1: deal checked" in out
+    assert "hand 2: NOT CHECKED: wrong secret" in out
+
+
+async def test_an_edited_file_without_a_new_checksum_fails(
+    exported: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = json.loads(exported.read_text())
+    doc["match"]["deals"][0]["upcard"] = "XX"
+    exported.write_text(json.dumps(doc))
+    code, out = run(capsys, "verify", str(exported))
+    assert code == 1
+    assert "fails its checksum" in out and "hand 1: NOT CHECKED" in out
+
+
+def test_an_older_match_says_not_committed(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Journal() as j:
+        game = play(j, 1)
+    file = tmp_path / "old.json"
+    assert run(capsys, "export", "1", str(file))[0] == 0
+    doc = json.loads(file.read_text())
+    del doc["match"]["deals"]  # as an older rum500 wrote it
+    _resign(file, doc)
+    code, out = run(capsys, "verify", str(file))
+    assert code == 0, out
+    assert out.count("not committed") == len(game.results)
+    assert f"0 of {len(game.results)} hands checked" in out
