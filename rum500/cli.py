@@ -239,6 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=_("for screen readers and braille: no screen, one line per event, typed commands"),
     )
+    parser.add_argument(
+        "--four-colour",
+        action="store_true",
+        help=_("a four-colour deck: spades black, hearts red, diamonds blue, clubs green"),
+    )
     parser.add_argument("--name", dest="top_name", metavar="NAME", help=_("your player name"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _table_commands(sub)
@@ -657,6 +662,7 @@ def command_config(args: argparse.Namespace) -> CommandConfig:
         "lang": getattr(args, "lang", None),
         "ascii": bool(getattr(args, "ascii", False)),
         "verbose": int(getattr(args, "verbose", 0) or 0),
+        "four_colour": bool(getattr(args, "four_colour", False)),
     }
     config = CONFIGS[args.command or "lobby"](args, screen)
     plain = PLAIN_KINDS.get(type(config))  # --plain or RUM500_PLAIN=1: no screen, lines
@@ -682,6 +688,7 @@ TOP_OPTIONS = {
     "--name": True,
     "--ascii": False,
     "--plain": False,
+    "--four-colour": False,
     "-v": False,
     "--verbose": False,
     "-h": False,

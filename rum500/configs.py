@@ -24,11 +24,13 @@ from rum500.rules import Options
 
 @dataclass(frozen=True)
 class Screen:
-    """What every command takes: the language, plain ASCII, how much to log."""
+    """What every command takes: the language, plain ASCII, how much to log, and the deck's
+    colours (``four_colour``: ♠ black, ♥ red, ♦ blue, ♣ green)."""
 
     lang: str | None = None
     ascii: bool = False
     verbose: int = 0
+    four_colour: bool = False
 
 
 @dataclass(frozen=True)

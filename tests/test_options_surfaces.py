@@ -16,6 +16,7 @@ import pytest
 
 from rum500.bots.seat import read_view
 from rum500.cli import build_parser, command_config, main
+from rum500.client import RumClient
 from rum500.host import HostConfig, start_host
 from rum500.i18n import _, set_language
 from rum500.narrate import options_text
@@ -23,7 +24,6 @@ from rum500.rules import Game, Options
 from rum500.rules.options import GROUP_TITLES, OPTION_NAMES, OPTION_SPECS, OptionSpec
 from rum500.runners import options_from_args
 from rum500.sim import house_rules, simulate
-from rum500.tui.connection import RumClient
 from rum500.tui.helptext import house_rules_text
 from rum500.tui.lobby import host_form, options_of_form, solo_form
 

@@ -145,6 +145,21 @@ def test_the_handoff_room_and_the_runners_use_the_hosts_public_surface() -> None
     assert [r for path in users for r in host_reaches(path)] == []
 
 
+def test_names_are_imported_where_they_are_defined() -> None:
+    """No module but a package's ``__init__`` passes on a name it imported for others
+    (``# noqa: F401``): the screens import ``parse_address`` from rum500.host.addresses and
+    ``RumClient`` from rum500.client, not through rum500.tui.connection."""
+    found = [
+        f"{path.relative_to(ROOT)}:{k}"
+        for package in ("rum500", "net")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if path.name != "__init__.py"
+        for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "noqa: F401" in line
+    ]
+    assert found == []
+
+
 def test_a_reach_into_the_host_is_found(tmp_path: Path) -> None:
     path = (
         write(

@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rum500.host.addresses import parse_address
 from rum500.i18n import _, pgettext
 from rum500.narrate import options_text
 from rum500.plain.session import Inbox, plain_model
 from rum500.rules.options import MAX_PLAYERS, MIN_PLAYERS
 from rum500.tui import main as screen
-from rum500.tui.connection import SessionError, parse_address
+from rum500.tui.connection import SessionError
 
 #: seconds the lobby listens for the LAN's tables on ``list``
 LIST_FOR = 2.0

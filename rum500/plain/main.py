@@ -24,10 +24,11 @@ from rum500.configs import (
     PlainPlayConfig,
     host_config,
 )
+from rum500.host.addresses import parse_address
 from rum500.i18n import _, set_language
 from rum500.plain.session import Inbox, plain_model, say
 from rum500.tui import main as screen
-from rum500.tui.connection import SessionError, parse_address
+from rum500.tui.connection import SessionError
 
 
 def _run(body: Callable[[Inbox], Awaitable[int]]) -> int:

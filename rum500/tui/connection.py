@@ -23,7 +23,7 @@ from typing import Any
 
 from net.client import ActionRefused, Client, ClientError, ConnectionLost, HandshakeError
 from rum500.client import RumClient, save_token, take_seat
-from rum500.host.addresses import address_key, parse_address  # noqa: F401 (the screens import it here)
+from rum500.host.addresses import address_key
 from rum500.i18n import _
 from rum500.tui.model import Refused, TableModel
 

@@ -21,6 +21,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
+from rum500.host.addresses import parse_address
 from rum500.i18n import _, ngettext
 from rum500.narrate import options_text
 from rum500.rules.options import (
@@ -32,7 +33,6 @@ from rum500.rules.options import (
     OptionSpec,
     options_from,
 )
-from rum500.tui.connection import parse_address
 from rum500.tui.keys import with_twins
 from rum500.tui.layout import plain
 from rum500.tui.render import STYLE

@@ -30,8 +30,9 @@ from rum500.configs import (
     Screen,
     host_config,
 )
+from rum500.host.addresses import parse_address
 from rum500.i18n import _, set_language
-from rum500.tui.connection import NetSession, SessionError, parse_address
+from rum500.tui.connection import NetSession, SessionError
 from rum500.tui.model import TableModel
 
 if TYPE_CHECKING:

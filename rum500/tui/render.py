@@ -12,7 +12,7 @@ from typing import Protocol
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
-from prompt_toolkit.styles import Style
+from prompt_toolkit.styles import DynamicStyle, Style, merge_styles
 from prompt_toolkit.utils import get_cwidth
 
 from rum500.i18n import _, ngettext
@@ -32,7 +32,9 @@ class Names(Protocol):
     def player_name(self, seat: int | None) -> str: ...
 
 
-STYLE = Style.from_dict(
+#: the two-colour deck's styles (♥♦ red, ♠♣ black); :data:`STYLE` reads them, or the
+#: four-colour deck's over them (:func:`use_four_colours`)
+TWO_COLOUR = Style.from_dict(
     {
         "title": "reverse bold",
         "banner": "bg:ansired fg:ansiwhite bold",
@@ -65,6 +67,35 @@ STYLE = Style.from_dict(
         "score.neg": "fg:ansired",
     }
 )
+#: ``--four-colour``: ♠ black, ♥ red, ♦ blue, ♣ green (each card also has the class of its
+#: suit, ``card.s`` … ``card.c``, styled only here); ``NO_COLOR`` still takes every colour away
+FOUR_COLOUR = merge_styles(
+    [
+        TWO_COLOUR,
+        Style.from_dict(
+            {
+                "card.s": "fg:ansiblack bg:ansiwhite",
+                "card.h": "fg:ansired bg:ansiwhite",
+                "card.d": "fg:ansiblue bg:ansiwhite",
+                "card.c": "fg:ansigreen bg:ansiwhite",
+            }
+        ),
+    ]
+)
+_deck = {"four": False}
+
+
+def use_four_colours(on: bool = True) -> None:
+    """The deck of every screen of this process from now on: four colours, or two."""
+    _deck["four"] = on
+
+
+def four_colours() -> bool:
+    return _deck["four"]
+
+
+#: the style of every screen (the table, the lobby): the deck chosen now
+STYLE = DynamicStyle(lambda: FOUR_COLOUR if _deck["four"] else TWO_COLOUR)
 
 SERIES_MARKS = "●○■□▲△◆◇"
 SERIES_MARKS_ASCII = "12345678"
@@ -106,6 +137,7 @@ def card(
         return [(*f[:2], handler) for f in frags] if handler is not None else frags
     rank, suit = describe.split(text)
     colour = "class:card.red" if suit in "HD" else "class:card.black"
+    colour += f" class:card.{suit.lower()}"  # the four-colour deck's (FOUR_COLOUR)
     body = describe.rank_text(rank) + describe.suit_text(suit, model.ascii)
     style = f"{colour} {extra}".strip()
     if handler is not None:

@@ -22,7 +22,7 @@ HOST = textwrap.dedent("""
     import asyncio, json, sys
     from rum500.host import HostConfig, start_host
     from rum500.rules import Options
-    from rum500.tui.connection import RumClient
+    from rum500.client import RumClient
     from tests.rules.positions import position
 
     async def main(bind):
@@ -48,7 +48,7 @@ HOST = textwrap.dedent("""
 CALLER = textwrap.dedent("""
     import asyncio, json, sys
     from net.client import ActionRefused
-    from rum500.tui.connection import RumClient
+    from rum500.client import RumClient
 
     async def view_where(c, until):
         async for msg in c.messages():

@@ -18,7 +18,7 @@ import pytest
 
 from net.client import Client
 from rum500.host import HostConfig, start_host
-from rum500.tui.connection import parse_address
+from rum500.host.addresses import parse_address
 from tests.e2e.test_netns import RUM500, _need_root_and_ip, in_ns, run_in_ns, sh
 
 pytestmark = [pytest.mark.e2e, pytest.mark.netns]
@@ -71,7 +71,7 @@ PLAYER = textwrap.dedent("""
     import asyncio, json, sys
     from net.client import Client
     from net.discovery import watch
-    from rum500.tui.connection import parse_address
+    from rum500.host.addresses import parse_address
     from tests.net.util import play_as_bot
 
     async def main(dev):

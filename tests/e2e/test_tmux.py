@@ -561,7 +561,7 @@ def test_a_guest_is_told_the_host_closed_the_table(tmp_path: Path) -> None:
 OPPONENT = """
 import asyncio, sys
 from net.client import ActionRefused, ConnectionLost
-from rum500.tui.connection import RumClient
+from rum500.client import RumClient
 
 async def main(port):
     c = await RumClient.connect("127.0.0.1", port, name="Bob")

@@ -17,8 +17,9 @@ import pytest
 from rum500 import tokens
 from rum500.handoff.document import host_config, replay, table_document
 from rum500.host import Host, HostConfig, start_host
+from rum500.host.addresses import address_key
 from rum500.rules import Options
-from rum500.tui.connection import NetSession, SessionError, address_key
+from rum500.tui.connection import NetSession, SessionError
 from tests.net.util import read_lines, wait_for
 
 

@@ -205,7 +205,7 @@ async def test_an_older_client_still_sits_at_a_table_of_the_seed_options(make_ho
 
 
 async def test_the_terminal_client_names_every_option_it_knows(make_host):
-    from rum500.tui.connection import RumClient
+    from rum500.client import RumClient
 
     options = Options(jokers=True, rummy_calls=True, teams=2, ace_always_15=True)
     host = await make_host(players=4, options=options)

@@ -16,9 +16,10 @@ from prompt_toolkit.output import DummyOutput
 
 from rum500 import tokens
 from rum500.host import HostConfig, start_host
+from rum500.host.addresses import parse_address
 from rum500.i18n import set_language
 from rum500.tui.app import run_table
-from rum500.tui.connection import NetSession, parse_address
+from rum500.tui.connection import NetSession
 from rum500.tui.keys import key_bar
 from rum500.tui.lobby import LobbyModel, build_lobby_app
 from rum500.tui.model import TableModel
