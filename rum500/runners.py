@@ -116,29 +116,28 @@ def run_headless(hosting: HeadlessHostConfig) -> int:
     except ValueError as e:
         print(f"rum500: {e}", file=sys.stderr)
         return 2
-    from rum500.store.resume import StoreError, attach_journal  # the game log (issue 6)
-
     try:
-        note = attach_journal(config, hosting)
-    except StoreError as e:
-        print(f"rum500: {e.said()}", file=sys.stderr)
-        return 2
-    if note:
-        print(note, flush=True)
-    try:
-        return asyncio.run(_headless(config))
+        return asyncio.run(_headless(config, hosting))
     except KeyboardInterrupt:
         return 130
 
 
-async def _headless(config: HostConfig) -> int:
+async def _headless(config: HostConfig, hosting: HeadlessHostConfig) -> int:
     from rum500.handoff.serving import serving  # host + game log + handoff room
+    from rum500.store import StoreError
 
     started = False
     try:
-        async with serving(config) as served:
+        async with serving(
+            config, keep_log=True, resume=hosting, on_note=lambda note: print(note, flush=True)
+        ) as served:
             started = True
             return await _serve_headless(config, served.host, served.room)
+    except StoreError as e:  # the match to resume cannot be loaded
+        if started:
+            raise
+        print(f"rum500: {e.said()}", file=sys.stderr)
+        return 2
     except (ValueError, OSError) as e:
         if started:
             raise
