@@ -46,9 +46,18 @@ DEFAULT_BOT_DELAY = 0.7
 
 
 def _setup(screen: Screen) -> str | None:
-    """Language first; then whether there is a terminal to draw on (a reason if not)."""
+    """Language first, the deck's colours; then whether there is a terminal to draw on (a
+    reason if not)."""
     set_language(screen.lang)
+    _deck(screen)
     return _no_terminal()
+
+
+def _deck(screen: Screen) -> None:
+    """``--four-colour``: the four-colour deck on every screen of this process."""
+    from rum500.tui.render import use_four_colours
+
+    use_four_colours(screen.four_colour)
 
 
 def player_name(args: Any) -> str:
@@ -354,6 +363,7 @@ def _say_closing_note(config: HostConfig) -> None:
 def run_join(args: JoinConfig) -> int:
     """``rum500 join TABLE|HOST:PORT``: join a table found on the LAN, or at an address."""
     set_language(args.lang)
+    _deck(args)
     if why := bad_port(args.table) or _no_terminal():
         return _fail(why)
     password = args.password
