@@ -172,7 +172,7 @@ class Client:
     #: the names of the table options this program knows, sent in hello (None: the field
     #: is left out, as older clients do); a program sets it on its subclass
     options: list[str] | None = None
-    #: say in hello that this program checks deals (docs/protocol.md §9): the host then
+    #: say in hello that this program checks deals (docs/protocol.md §17): the host then
     #: sends it ``commit`` and ``reveal``
     deal_check = False
 

@@ -1,4 +1,4 @@
-"""A client's check of each deal (docs/protocol.md §9, docs/rules.md "A deal nobody can
+"""A client's check of each deal (docs/protocol.md §17, docs/rules.md "A deal nobody can
 stack"): what the client saw of a hand — the commitment before the deal, its own
 contribution, its own hand as dealt, the upcard, every card it drew from the stock, the
 final layout of the review — against the hand replayed from the host's ``reveal`` (the

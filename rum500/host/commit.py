@@ -1,4 +1,4 @@
-"""The host's side of a deal nobody can stack (docs/protocol.md §9): before each deal it
+"""The host's side of a deal nobody can stack (docs/protocol.md §17): before each deal it
 chooses a secret and sends its commitment (``commit``) to every connection that checks
 deals (hello's ``deal_check``); each seated one answers with a random contribution
 (``contribute``); the deal is the engine's committed deal action (rum500/rules/shuffle.py)

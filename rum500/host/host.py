@@ -334,7 +334,7 @@ class Host:
     def _update_sent(self, by: int | None, events: list[dict]) -> None:
         self._sent = self._who_waits()
 
-    # -- committed deals (rum500/host/commit.py, docs/protocol.md §9)
+    # -- committed deals (rum500/host/commit.py, docs/protocol.md §17)
 
     def _tell_commitment(self) -> None:
         """Send the next deal's commitment to each checking connection not told yet."""

@@ -1,5 +1,5 @@
 """A committed deal: how a hand's whole order follows from the host's secret and the seated
-clients' contributions (docs/rules.md, "A deal nobody can stack"; docs/protocol.md §9).
+clients' contributions (docs/rules.md, "A deal nobody can stack"; docs/protocol.md §17).
 
 Pure: SHA-256 only, no clock, no global random. Everything is specified here precisely
 enough for an outside client to re-derive the same order:
