@@ -23,9 +23,9 @@ from pathlib import Path
 from rum500.i18n import N_
 from rum500.rules import Game, IllegalMove, Phase
 from rum500.store.db import StoreError, describe, now, transaction
+from rum500.store.deals import dealt_hands
 from rum500.store.log import load_match, new_game
 from rum500.store.matchfile import FORMAT, FORMAT_VERSION, checksum, document, dumps
-from rum500.store.deals import dealt_hands
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_ACTIONS = 200_000
