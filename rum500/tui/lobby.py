@@ -33,9 +33,10 @@ from rum500.rules.options import (
     OptionSpec,
     options_from,
 )
+from rum500.tui import settings
 from rum500.tui.keys import with_twins
 from rum500.tui.layout import plain
-from rum500.tui.render import STYLE
+from rum500.tui.render import STYLE, four_colours, use_four_colours
 
 
 @dataclass
@@ -224,6 +225,15 @@ class LobbyModel:
             }
         )
 
+    def toggle_four_colour(self) -> None:
+        """4: the four-colour deck on or off, kept for the next runs (rum500.tui.settings)."""
+        on = not four_colours()
+        use_four_colours(on)
+        why = settings.save(four_colour=on)
+        self.message = _("Four-colour deck: on.") if on else _("Four-colour deck: off.")
+        if why:
+            self.message += " " + _("Not kept for the next run: {why}").format(why=why)
+
     def continue_solo(self) -> None:
         """Go on with the newest unfinished solo match (as ``rum500 play --resume``)."""
         if self.resumable is None:
@@ -396,7 +406,11 @@ def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
                     ),
                 )
             )
-        keys += [("a", _("join by host:port")), ("q", _("quit"))]
+        keys += [("a", _("join by host:port"))]
+        keys += [
+            ("4", _("four-colour deck: turn off") if four_colours() else _("four-colour deck"))
+        ]
+        keys += [("q", _("quit"))]
         for key, label in keys:
             out.append(("class:key", f" {key} "))
             out.append(("", f" {label}\n"))
@@ -430,6 +444,7 @@ def build_lobby_app(
     bind(("p",), lambda: model.open_form("solo"), listing)
     bind(("a",), lambda: model.open_form("address"), listing)
     bind(("r",), model.continue_solo, listing)
+    bind(("4",), model.toggle_four_colour, listing)
     bind(("q", "c-c"), lambda: model.exit(), listing)
     bind(("left",), lambda: model.form_step(-1), in_form)
     bind(("right",), lambda: model.form_step(1), in_form)

@@ -54,10 +54,12 @@ def _setup(screen: Screen) -> str | None:
 
 
 def _deck(screen: Screen) -> None:
-    """``--four-colour``: the four-colour deck on every screen of this process."""
+    """``--four-colour``, or the lobby's setting kept from an earlier run: the four-colour
+    deck on every screen of this process."""
+    from rum500.tui import settings
     from rum500.tui.render import use_four_colours
 
-    use_four_colours(screen.four_colour)
+    use_four_colours(screen.four_colour or settings.four_colour())
 
 
 def player_name(args: Any) -> str:
