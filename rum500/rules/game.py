@@ -76,6 +76,7 @@ from rum500.rules.notation import (
     action_of,
     joker_layoff_action,
     layoff_action,
+    listed_meld_action,
     meld_action,
     shared,
 )
@@ -312,7 +313,10 @@ class Game(Checks, Scoring, Undo):
         elif kind == MOVE_MELD:
             cards, wild = move[1], move[2]
             meld = make_listed_meld(self.next_meld_id, cards, self.turn, wild)
-            normal, events = self._put_meld(meld, meld.physical() if wild else cards)
+            if wild:
+                normal, events = self._put_meld(meld, meld.physical())
+            else:
+                normal, events = self._put_meld(meld, cards, listed_meld_action(cards))
         elif kind == MOVE_LAYOFF:
             normal, events = self._put_layoff(move[1], self._meld_by_id(move[2]), move[3], move[4])
         elif kind == MOVE_END_HAND:
@@ -386,7 +390,7 @@ class Game(Checks, Scoring, Undo):
             self.no_discard = card
         else:
             self.must_play = card
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         return DIG_ACTIONS[i], [
             {
                 "type": "draw",
@@ -401,16 +405,21 @@ class Game(Checks, Scoring, Undo):
     def _do_meld(self, action: dict) -> tuple[dict, list[dict]]:
         return self._put_meld(*self._check_meld(action))
 
-    def _put_meld(self, meld: Meld, played: list[int] | tuple[int, ...]) -> tuple[dict, list[dict]]:
+    def _put_meld(
+        self, meld: Meld, played: list[int] | tuple[int, ...], normal: dict | None = None
+    ) -> tuple[dict, list[dict]]:
+        """Put ``meld`` down from the hand (``played``: its cards as held); ``normal``: its
+        normalised action when known (the fast path's, shared)."""
         self.next_meld_id += 1
         old = self.melds
         self.melds = old + [meld]  # a new list: see _table_spots
         self._table_follows(old, meld, -1)
         self._remove(played)
-        normal = meld_action(meld.cards, meld.wild)
-        event = {"type": "meld", "seat": self.turn, "meld": meld.id, "cards": normal["cards"]}
+        if normal is None:
+            normal = meld_action(meld.cards, meld.wild)
+        event = {"type": "meld", "seat": self.turn, "meld": meld.id, "cards": list(normal["cards"])}
         if "jokers" in normal:
-            event["jokers"] = normal["jokers"]
+            event["jokers"] = list(normal["jokers"])
         if self.hands[self.turn]:
             return normal, [event]
         return normal, [event] + self._after_play()
@@ -419,14 +428,20 @@ class Game(Checks, Scoring, Undo):
         return self._put_layoff(*self._check_layoff(action))
 
     def _put_layoff(self, held: int, meld: Meld, card: int, wild: bool) -> tuple[dict, list[dict]]:
-        meld = self._grow(meld, card, self.turn, wild)
-        self._remove([held])
+        seat = self.turn
+        meld = self._grow(meld, card, seat, wild)
+        hand = self.hands[seat]
+        hand.remove(held)
+        if self._once or held not in hand:  # no other copy held
+            self._cm[seat] ^= 1 << held
+        if self.must_play == held:
+            self.must_play = None
         if wild:
             normal = joker_layoff_action(card, meld.id)
         else:
             normal = LAYOFF_ACTIONS.get((card, meld.id)) or layoff_action(card, meld.id)
-        event = {"type": "layoff", "seat": self.turn, **normal}
-        if self.hands[self.turn]:
+        event = {"type": "layoff", "seat": seat, **normal}
+        if hand:
             return normal, [event]
         return normal, [event] + self._after_play()
 
@@ -434,7 +449,7 @@ class Game(Checks, Scoring, Undo):
         seat = self.turn
         hand = self.hands[seat]
         cm = self._cm[seat]
-        if self.decks == 1 and not cm >> JOKER & 1:  # every card held once
+        if self._once or (self.decks == 1 and not cm >> JOKER & 1):  # every card held once
             for c in played:
                 hand.remove(c)
                 cm ^= 1 << c
@@ -460,15 +475,14 @@ class Game(Checks, Scoring, Undo):
         seat = self.turn
         hand = self.hands[seat]
         hand.remove(card)
-        if not ((self.decks > 1 or card == JOKER) and card in hand):  # no other copy held
-            self._cm[seat] &= ~(1 << card)
+        if self._once or card not in hand:  # no other copy held
+            self._cm[seat] ^= 1 << card
         self.pile.append(card)
-        name = NAMES[card]
-        events = [{"type": "discard", "seat": seat, "card": name}]
+        events = [{"type": "discard", "seat": seat, "card": NAMES[card]}]
         if not hand:
             self.went_out = seat
             events += self._end_hand("out")
-        elif self.options.rummy_calls:
+        elif self._calls:
             # RULES.md §11.2: the next player waits while the others may call "Rummy!"
             self.turn = (seat + 1) % self.players
             self.phase = Phase.CLAIM

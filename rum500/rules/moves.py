@@ -80,6 +80,8 @@ class MoveGen:
         self._plain_plays = not (o.must_discard or o.jokers)
         #: one deck and no jokers: every card is held once
         self._once = self.decks == 1 and not o.jokers
+        self._wild = o.jokers
+        self._calls = o.rummy_calls
 
     def _legal_draws(self) -> list[tuple]:
         kept = self._table
@@ -281,7 +283,7 @@ class MoveGen:
         if kept is None or kept[0] is not old:
             return
         needs, runs, layoffs = kept[1]
-        moves = meld.moves = _layoff_moves(meld, self.options.jokers)
+        moves = meld.moves = _layoff_moves(meld, self._wild)
         if k < 0:
             needs |= moves[0]
             layoffs = layoffs + [moves]
@@ -292,8 +294,8 @@ class MoveGen:
             layoffs = list(layoffs)
             layoffs[k] = moves
             needs = 0
-            for m in self.melds:
-                needs |= m.moves[0]  # type: ignore[index]
+            for need, _ in layoffs:
+                needs |= need
             if meld.kind == "run":  # (lo, hi) of the run it was becomes the grown one's
                 runs = list(runs)
                 mine = runs[meld.suit] = list(runs[meld.suit])
@@ -795,7 +797,28 @@ def _hand_masks(hand: list[int]) -> tuple[list[int], list[int], int]:
 
 def _layoff_moves(m: Meld, jokers: bool) -> tuple[int, tuple[tuple[int, tuple], ...]]:
     """The lay-offs onto ``m`` as ``(card held, move)`` (its cards, then, when the table
-    plays ``jokers``, a joker for each), after the card mask of the cards held they need."""
+    plays ``jokers``, a joker for each), after the card mask of the cards held they need.
+    Remembered per meld id and shape: what a meld takes follows from its suit and ends (a
+    run) or its rank and suits (a set), and whether a joker may join it."""
+    if m.kind == "run":
+        key = m.id << 16 | 1 << 14 | m.suit << 8 | m.lo << 4 | m.hi
+    else:
+        key = m.id << 16 | m.rank << 4 | m.suits
+    if jokers and joker_fits(m):
+        key |= 1 << 15
+    found = _LAYOFFS.get(key)
+    if found is None:
+        found = _layoff_moves_of(m, jokers)
+        if len(_LAYOFFS) < _LAYOFFS_MAX:
+            _LAYOFFS[key] = found
+    return found
+
+
+_LAYOFFS: dict[int, tuple[int, tuple[tuple[int, tuple], ...]]] = {}
+_LAYOFFS_MAX = 100_000
+
+
+def _layoff_moves_of(m: Meld, jokers: bool) -> tuple[int, tuple[tuple[int, tuple], ...]]:
     spots = layoff_cards(m)
     needs = 0
     out = []

@@ -78,6 +78,20 @@ def layoff_action(card: int, meld: int) -> dict:
 LAYOFF_ACTIONS: dict[tuple[int, int], dict] = {}
 
 
+def listed_meld_action(cards: tuple[int, ...]) -> dict:
+    """:func:`meld_action` of a meld without a joker as the fast path lists it (one dict per
+    meld, read-only)."""
+    action = MELD_ACTIONS.get(cards)
+    if action is None:
+        action = meld_action(cards, None)
+        if len(MELD_ACTIONS) < _SHARED_MAX:
+            MELD_ACTIONS[cards] = action
+    return action
+
+
+MELD_ACTIONS: dict[tuple[int, ...], dict] = {}
+
+
 def joker_layoff_action(stands_for: int, meld: int) -> dict:
     return {"type": "layoff", "card": C.JOKER_NAME, "meld": meld, "joker": C.name(stands_for)}
 
