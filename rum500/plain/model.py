@@ -87,6 +87,8 @@ class PlainModel(TableModel):
             if line != self.seats_said:
                 self.seats_said = line
                 self.out(line)
+                if self.can_start():
+                    self.out(_("Type start to fill the free seats with bots and begin."))
         return said
 
     def connection_lost(self, why: str = "", until: float | None = None) -> None:
