@@ -104,6 +104,9 @@ class Table(Protocol):
     # optional: ``own_view(seat)`` — the keys of ``view(seat)`` that differ from
     # ``view(None)`` (``view(seat)`` is ``view(None)`` updated with them): the server then
     # builds and packs the public part once per update, and only these keys per seat
+    # optional: ``packed_view(seat)`` — ``view(seat)`` with each top-level value already
+    # packed (net.framing.pack): the server then uses it in place of ``view`` (a table can
+    # keep what did not change packed from one update to the next)
     # optional: ``refuse_hello(options)`` — hello's ``options`` (a list of names, or None);
     # returns why this client may not come in (an ``options`` error), or None
 
@@ -644,12 +647,18 @@ class Server:
         and put there when missing) with only the seat's own keys built and packed on it."""
         own_view = getattr(self.table, "own_view", None)
         if seat is None or own_view is None:
-            return Held(packed(self.table.view(seat)))
+            return Held(self._packed_view(seat))
         views = {} if views is None else views
         public = views.get(None)
         if public is None:
-            public = views[None] = Held(packed(self.table.view(None)))
+            public = views[None] = Held(self._packed_view(None))
         return Held(public.public, packed(own_view(seat)))
+
+    def _packed_view(self, seat: int | None) -> dict[str, bytes]:
+        """``seat``'s view, each top-level value packed: the table's ``packed_view`` when it
+        has one."""
+        build = getattr(self.table, "packed_view", None)
+        return build(seat) if build is not None else packed(self.table.view(seat))
 
     def _send_view(self, conn: Connection) -> None:
         """The whole view to ``conn`` (on joining, and on ``resync``), events none."""

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 import msgpack
 
+from net.framing import pack
 from net.server import Seat
 from rum500.claims import ClaimWindow
 from rum500.host.commit import DealCommits, committed
@@ -89,6 +90,8 @@ class GameTable:
         #: yet: a carried window waits for them as if they were connected (_carry_windows)
         self.rejoining: set[int] = set()
         self._log_failed = False  # a notice about the game log was sent, no success since
+        #: packed_view's values by key, with the source each was packed from
+        self._packed: dict[str, tuple[object, bytes]] = {}
         #: the seat that played each of ``game.actions`` (None: the host's own close_claims)
         self.action_seats: list[int | None] = []
         if self.game is not None:
@@ -401,6 +404,41 @@ class GameTable:
         v["takeover"] = self.takeover()
         return v
 
+    def packed_view(self, seat: int | None) -> dict[str, bytes]:
+        """``view(seat)`` with each top-level value packed (:func:`net.framing.pack`), as the
+        server sends it (``packed_view`` of :class:`net.server.Table`). A value whose source
+        did not change since the last call is not packed again: the melds and the table's
+        points (the engine replaces its list of melds, never changes it in place), the score
+        sheets and the last hand (a hand's end adds a sheet, a take-back removes it; a sheet
+        is never changed), the options, the lot and the names."""
+        v = self.view(seat)
+        game = self.game
+        if game is None:
+            return {}
+        results = game.results
+        sheets = (len(results), results[-1] if results else None)
+        sources = {
+            "melds": game.melds,
+            "table_points": game.melds,
+            "results": sheets,
+            "last_hand": sheets,
+            "options": game.options,
+            "lot": game.lot,
+            "names": self.names,
+        }
+        kept = self._packed
+        out = {}
+        for key, value in v.items():
+            source = sources.get(key)
+            got = kept.get(key) if source is not None else None
+            if got is not None and _same(got[0], source):
+                out[key] = got[1]
+                continue
+            out[key] = packed = pack(value)
+            if source is not None:
+                kept[key] = (source, packed)
+        return out
+
     def own_view(self, seat: int) -> dict:
         """The keys of ``view(seat)`` that differ from the spectators' ``view(None)``: with
         them a host builds the public part of an update once for every seat."""
@@ -472,6 +510,14 @@ class GameTable:
         self._log_failed = True
         if self.host is not None:
             self.host.notice("log_failed", text)
+
+
+def _same(kept: object, source: object) -> bool:
+    """Whether the source of a packed value is the one it was packed from: the same object
+    (for the score sheets: as many, the newest the same object)."""
+    if isinstance(kept, tuple) and isinstance(source, tuple):
+        return kept[0] == source[0] and kept[1] is source[1]
+    return kept is source
 
 
 def _seats_in(value: object, seats: int) -> set[int]:

@@ -73,6 +73,10 @@ async def test_unread_chat_is_bounded_and_the_newest_is_kept(make_host, clients)
     host = await make_host(players=2, bots=1)
     ann = await clients(host, "Ann")
     rail = await clients(host, "Rail", spectate=True)
+    # the bot's turn, when it comes first, is over (and Rail has it) before the chat: no
+    # update can come in between counting what waits and reading it
+    await wait_for(lambda: host.game() is not None and host.game().to_move == ann.seat)
+    await wait_for(lambda: rail.seq == host.server.seq)
     total = MAX_OTHER + 150
     for i in range(total):
         await ann.chat(f"line {i}")

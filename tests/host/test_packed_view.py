@@ -1,0 +1,90 @@
+"""The table's packed view (``GameTable.packed_view``, what the server sends): at every
+position of whole matches it unpacks to the very view ``view(seat)`` builds — hand ends and
+take-backs included — and a value whose source did not change (the melds, the score sheets,
+the options, the names) is packed once, not again for every update."""
+
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+
+from rum500.host import GameTable, HostConfig
+from rum500.rules import Options
+
+
+def unpacked(parts: dict[str, bytes]) -> dict:
+    return {key: msgpack.unpackb(value, raw=False) for key, value in parts.items()}
+
+
+def timeless(view: dict) -> dict:
+    """``view`` without the countdowns, which move between two reads."""
+    out = dict(view)
+    for key in ("review", "claim"):
+        if isinstance(out.get(key), dict):
+            out[key] = {k: v for k, v in out[key].items() if k != "seconds_left"}
+    return out
+
+
+def table_of(players: int, options: Options) -> GameTable:
+    table = GameTable(HostConfig(players=players, seed=5 + players, options=options), "t")
+    table.start([{"name": f"P{i}", "token": f"t{i}", "bot": False} for i in range(players)])
+    return table
+
+
+def step(table: GameTable, rng: random.Random) -> None:
+    game = table.game
+    assert game is not None
+    seat = game.to_move
+    if game.phase.value == "hand_over":
+        table.apply(seat, {"type": "deal"}, by_host=True)
+    elif game.phase.value == "claim":  # a call or a pass, or the host closes the window
+        who = next((s for s in range(game.players) if game.claims(s)), None)
+        if who is None or rng.random() < 0.3:
+            table.apply(seat, {"type": "close_claims"}, by_host=True)
+        else:
+            table.apply(who, rng.choice(game.claims(who)))
+    else:
+        table.apply(seat, rng.choice(game.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    "players,options",
+    [(2, Options(target=300)), (4, Options(target=300, jokers=True, rummy_calls=True, teams=2))],
+)
+def test_the_packed_view_is_the_view_at_every_position(players, options):
+    table = table_of(players, options)
+    rng = random.Random(players)
+    positions = hands = taken_back = 0
+    while not table.finished and positions < 2500:
+        for seat in (None, *range(players)):
+            packed = timeless(unpacked(table.packed_view(seat)))
+            assert packed == timeless(table.view(seat)), (positions, seat)
+        game = table.game
+        assert game is not None
+        last = game.actions[-1] if game.actions else {}
+        if last.get("type") in ("meld", "layoff") and rng.random() < 0.3:
+            table.apply(game.turn, {"type": "take_back"})  # no other human: allowed
+            taken_back += 1
+        else:
+            step(table, rng)
+            hands += table.game is not None and table.game.phase.value == "hand_over"
+        positions += 1
+    assert positions > 100 and hands and taken_back
+
+
+def test_what_did_not_change_is_packed_once():
+    table = table_of(3, Options(target=500))
+    first = table.packed_view(None)
+    again = table.packed_view(None)
+    for key in ("melds", "table_points", "results", "last_hand", "options", "lot", "names"):
+        assert again[key] is first[key], key
+    rng = random.Random(1)
+    game = table.game
+    assert game is not None
+    while len(game.melds) == len(table.view(None)["melds"]) and not game.melds:
+        step(table, rng)  # until someone melds
+    after = table.packed_view(None)
+    assert after["melds"] is not first["melds"]
+    assert msgpack.unpackb(after["melds"]) == table.view(None)["melds"] != []
