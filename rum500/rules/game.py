@@ -59,6 +59,7 @@ from rum500.rules.melds import (
 )
 from rum500.rules.moves import MoveGen
 from rum500.rules.notation import (
+    BITS,
     DIG_ACTIONS,
     DISCARD_ACTIONS,
     LAYOFF_ACTIONS,
@@ -167,7 +168,7 @@ class Game(Checks, Scoring, Undo):
         elif order is None:
             order = self._deck()
             rng = self._own_rng()
-            rng.shuffle(order)
+            _shuffle(rng, order)
             cut = rng.randrange(1, len(order))  # the player left of the dealer cuts
             order = order[cut:] + order[:cut]
         n = self.players
@@ -224,19 +225,21 @@ class Game(Checks, Scoring, Undo):
     def legal_moves(self) -> list[tuple]:
         """:meth:`legal_actions` as fast-path moves (``MOVE_*`` tuples of card numbers, in
         the same order), for :meth:`apply_move`. Cached until the position changes."""
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
             phase = self.phase
             if phase is _PLAY:
-                self._legal = self._legal_plays()
+                legal = self._legal_plays()
             elif phase is _DRAW:
-                self._legal = self._legal_draws()
+                legal = self._legal_draws()
             elif phase is Phase.HAND_OVER:
-                self._legal = [(MOVE_DEAL,)]
+                legal = [(MOVE_DEAL,)]
             elif phase is Phase.CLAIM:
-                self._legal = [(MOVE_CLOSE_CLAIMS,)]  # the host's; calls: see claims(seat)
+                legal = [(MOVE_CLOSE_CLAIMS,)]  # the host's; calls: see claims(seat)
             else:
-                self._legal = []
-        return self._legal
+                legal = []
+            self._legal = legal
+        return legal
 
     # ------------------------------------------------------------------ actions
 
@@ -293,15 +296,15 @@ class Game(Checks, Scoring, Undo):
         seats = self._seats
         if seats is not None:
             seats.append(self.turn if kind != MOVE_CLOSE_CLAIMS else None)
-        if not undo:
-            if self._undo:
-                self._undo.clear()
-            saved = None
-        else:
+        if undo:
             saved = self._snapshot(
                 kind == MOVE_DEAL
                 or (kind in (MOVE_DISCARD, MOVE_CLOSE_CLAIMS) and self._may_reshuffle())
             )
+        else:
+            if self._undo:
+                self._undo.clear()
+            saved = None
         if kind == MOVE_DISCARD:
             normal, events = self._put_discard(move[1])
         elif kind == MOVE_STOCK:
@@ -370,7 +373,7 @@ class Game(Checks, Scoring, Undo):
         seat = self.turn
         card = self.stock.pop()
         self.hands[seat].append(card)
-        self._cm[seat] |= 1 << card
+        self._cm[seat] |= BITS[card]
         self.phase = _PLAY
         return STOCK_ACTION, [
             {"type": "draw", "seat": seat, "source": "stock", "stock": len(self.stock)}
@@ -384,7 +387,7 @@ class Game(Checks, Scoring, Undo):
         self.hands[seat].extend(taken)
         cm = self._cm[seat]
         for c in taken:
-            cm |= 1 << c
+            cm |= BITS[c]
         self._cm[seat] = cm
         if free:
             self.no_discard = card
@@ -433,7 +436,7 @@ class Game(Checks, Scoring, Undo):
         hand = self.hands[seat]
         hand.remove(held)
         if self._once or held not in hand:  # no other copy held
-            self._cm[seat] ^= 1 << held
+            self._cm[seat] ^= BITS[held]
         if self.must_play == held:
             self.must_play = None
         if wild:
@@ -452,7 +455,7 @@ class Game(Checks, Scoring, Undo):
         if self._once or (self.decks == 1 and not cm >> JOKER & 1):  # every card held once
             for c in played:
                 hand.remove(c)
-                cm ^= 1 << c
+                cm ^= BITS[c]
         else:
             for c in played:
                 hand.remove(c)
@@ -476,7 +479,7 @@ class Game(Checks, Scoring, Undo):
         hand = self.hands[seat]
         hand.remove(card)
         if self._once or card not in hand:  # no other copy held
-            self._cm[seat] ^= 1 << card
+            self._cm[seat] ^= BITS[card]
         self.pile.append(card)
         events = [{"type": "discard", "seat": seat, "card": NAMES[card]}]
         if not hand:
@@ -824,6 +827,19 @@ UNDO_KEPT = 256
 
 #: what a view keeps of each finished hand (the whole score sheet is in last_hand and events)
 _RESULT_SUMMARY = ("hand", "dealer", "went_out", "scores", "totals", "team_scores", "team_totals")
+
+
+def _shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, the same draws in the same order (Python 3.11's ``Random.shuffle``
+    with ``_randbelow_with_getrandbits`` inlined: ``rng`` is a plain ``random.Random``)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def _copy_result(r: dict) -> dict:

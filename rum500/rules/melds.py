@@ -312,12 +312,12 @@ def _shown(cards: list[int], wild: list[bool] | None) -> str:
 
 def layoff_position(meld: Meld, card: int) -> str | None:
     """Where ``card`` would go on ``meld``: "low", "high" (runs), "set", or None."""
-    r = C.rank(card)
+    r = card % 13
     if meld.kind == "set":
-        if r == meld.rank and len(meld.cards) < 4 and not meld.suits >> C.suit(card) & 1:
+        if r == meld.rank and len(meld.cards) < 4 and not meld.suits >> (card // 13) & 1:
             return "set"
         return None
-    if C.suit(card) != meld.suit:
+    if card // 13 != meld.suit:
         return None
     if r == C.ACE:
         if meld.lo == 0 or meld.hi == HIGH_ACE:

@@ -38,6 +38,7 @@ from rum500.rules.melds import (
     suit_runs,
 )
 from rum500.rules.notation import (
+    BITS,
     DIG_MOVES,
     DISCARD_MOVES,
     END_HAND_MOVE,
@@ -102,8 +103,9 @@ class MoveGen:
             i = len(pile)
             for c in reversed(pile):
                 i -= 1
-                cm |= 1 << c
-                if direct >> c & 1:
+                bit = BITS[c]
+                cm |= bit
+                if direct & bit:
                     found.append(DIG_MOVES[i])  # a meld takes it as it is
                 elif (cm & _NEAR[c]).bit_count() < 3:
                     # no new set or run: at most a lay-off on a run after the one card
@@ -111,9 +113,9 @@ class MoveGen:
                     if runs[c // 13]:
                         if gaps is None:
                             gaps = _GAPS_LAST if _GAPS_LAST[0] is runs else _gaps(runs)
-                        if gaps[3] >> c & 1 and (
-                            (gaps[1] >> c & 1 and cm >> _BELOW[c] & 1)
-                            or (gaps[2] >> c & 1 and cm >> c + 1 & 1)
+                        if gaps[3] & bit and (
+                            (gaps[1] & bit and cm & _BELOW_BIT[c])
+                            or (gaps[2] & bit and cm & _ABOVE_BIT[c])
                         ):
                             found.append(DIG_MOVES[i])
                 elif (cm & RANK_BITS[c % 13]).bit_count() >= 3:
@@ -714,7 +716,7 @@ def _way(g: MoveGen, card: int | None, cm: int, direct: int) -> tuple[int, int, 
 def _way_in_hand(card: int, cm: int) -> tuple[int, int, int] | None:
     """:func:`_way` of a card no meld on the table takes as it is: a new set or run of
     three through it, or None."""
-    others = cm & RANK_BITS[card % 13] & ~(1 << card)
+    others = cm & RANK_BITS[card % 13] ^ BITS[card]  # (it is held)
     if others.bit_count() >= 2:
         first = others & -others
         others ^= first
@@ -760,6 +762,10 @@ _GAPS_LAST: tuple[object, int, int, int] = (None, 0, 0, 0)
 _RANKS = range(13)
 #: per card, the card below it in a run (an ace: the king, as it sits high two above a run)
 _BELOW = [c + 12 if c % 13 == 0 else c - 1 for c in range(C.DECK_SIZE)]
+#: per card, the bit of the card below it (as _BELOW) and of the card above it (the next
+#: card number: only read below a run, never for a king)
+_BELOW_BIT = [1 << b for b in _BELOW]
+_ABOVE_BIT = [1 << (c + 1) for c in range(C.DECK_SIZE)]
 
 
 def _wild_cost(card: int, cm: int, jokers: int, melds: list[Meld]) -> int | None:
@@ -846,28 +852,37 @@ def _meld_moves(cm: int) -> list[tuple]:
         out += _SET_MOVES[r][
             (cm >> r & 1) | (cm >> (r + 12) & 2) | (cm >> (r + 24) & 4) | (cm >> (r + 36) & 8)
         ]
-    if not (cm & (cm >> 1) & (cm >> 2) & RUN_FROM or (cm >> 11) & (cm >> 12) & cm & ACES):
-        return out  # no three in a row, nor Q-K-A, of one suit
-    for s in range(4):
+    p = cm & (cm >> 1)
+    # where three in a row start (Q-K-A: at the ace), in the suits that hold a run
+    starts = p & (cm >> 2) & RUN_FROM | (p >> 11) & cm & ACES
+    while starts:
+        s = ((starts & -starts).bit_length() - 1) // 13
+        starts &= _LATER_SUITS[s]
         x = cm >> 13 * s & SUIT_BITS
-        x |= (x & 1) << HIGH_ACE  # the ace at both ends
-        t = x & (x >> 1) & (x >> 2)  # where three in a row start
-        if t:
-            mask = t | t << 1 | t << 2  # (only the stretches of three or more)
-            found = _RUN_MOVES[s].get(mask)
-            if found is None:
-                found = tuple((MOVE_MELD, r, None) for r in suit_runs(s, mask))
-                _RUN_MOVES[s][mask] = found
-            out += found
+        found = _RUN_MOVES[s].get(x)
+        if found is None:
+            found = _RUN_MOVES[s][x] = _suit_run_moves(s, x)
+        out += found
     return out
+
+
+def _suit_run_moves(s: int, x: int) -> tuple[tuple, ...]:
+    """The moves of the runs of suit ``s`` held when ``x`` is the hand's mask of that suit's
+    cards (bit ``r`` for rank ``r``)."""
+    x |= (x & 1) << HIGH_ACE  # the ace at both ends
+    t = x & (x >> 1) & (x >> 2)  # where three in a row start
+    # (suit_runs of only the stretches of three or more)
+    return tuple((MOVE_MELD, r, None) for r in suit_runs(s, t | t << 1 | t << 2)) if t else ()
 
 
 #: per rank and mask of the suits held, the moves of the sets they make
 _SET_MOVES = [
     [tuple((MOVE_MELD, t, None) for t in by_suits) for by_suits in by_rank] for by_rank in SET_CARDS
 ]
-#: per suit and position mask (as :func:`suit_runs`), the moves of its runs
+#: per suit and mask of that suit's cards held, the moves of its runs (built when first met)
 _RUN_MOVES: list[dict[int, tuple[tuple, ...]]] = [{}, {}, {}, {}]
+#: per suit, the card mask of the suits after it
+_LATER_SUITS = [((1 << 52) - 1) ^ ((1 << 13 * (s + 1)) - 1) for s in range(4)]
 #: per suit, per mask of the cards of that suit held, their discards (built when first used)
 _DISCARDS: list[list[tuple]] = []
 

@@ -97,6 +97,8 @@ def joker_layoff_action(stands_for: int, meld: int) -> dict:
 
 
 NAMES = [C.name(c) for c in range(C.DECK_SIZE + 1)]
+#: each card's bit in a card mask (``BITS[c] == 1 << c``, without the shift)
+BITS = [1 << c for c in range(C.DECK_SIZE + 1)]
 
 #: the moves that are the same tuple every time
 STOCK_MOVE = (MOVE_STOCK,)

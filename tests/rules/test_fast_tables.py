@@ -73,3 +73,18 @@ def test_discard_tables_list_the_hand_in_order(hand):
     d = _discard_tables()
     listed = [*d[0][cm & 8191], *d[1][cm >> 13 & 8191], *d[2][cm >> 26 & 8191], *d[3][cm >> 39]]
     assert listed == [DISCARD_MOVES[c] for c in sorted(hand)]
+
+
+def test_the_deal_shuffles_as_random_shuffle():
+    """game._shuffle is ``Random.shuffle`` inlined: the same order and the same random state
+    after, for decks of every size a table deals."""
+    from rum500.rules.game import _shuffle
+
+    for seed in range(40):
+        for n in (1, 2, 52, 54, 104, 108):
+            a, b = random.Random(seed), random.Random(seed)
+            x, y = list(range(n)), list(range(n))
+            a.shuffle(x)
+            _shuffle(b, y)
+            assert x == y
+            assert a.getstate() == b.getstate()
