@@ -108,10 +108,13 @@ def run_analyse(config: AnalyseConfig) -> int:
         return fail(_("game {id} has no action yet: there is nothing to analyse").format(id=mid))
     note = sys.stderr if config.json else sys.stdout
     if match["status"] != "finished":
+        n = len(match["actions"])
         print(
-            _("game {id} is not finished: analysing the {n} actions played so far").format(
-                id=mid, n=len(match["actions"])
-            ),
+            ngettext(
+                "game {id} is not finished: analysing the {n} action played so far",
+                "game {id} is not finished: analysing the {n} actions played so far",
+                n,
+            ).format(id=mid, n=n),
             file=note,
         )
     bar = Bar(sys.stderr) if sys.stderr.isatty() else None

@@ -13,11 +13,13 @@ points for the hand less the other teams' average (:func:`margin`). Every candid
 in the same worlds (common random numbers), so the difference between two candidates is
 measured far more tightly than either value.
 
-The search is in two rounds: every legal move in :func:`screen_worlds` worlds, then the
-:data:`FINALISTS` best of them and the move played in ``budget`` worlds (the first round's
-worlds included). The best move is the finalist with the highest mean; the loss of the move
-played is its mean's shortfall against the best's, over the same worlds, with the standard
-error of that paired difference.
+The search (:func:`judge`, docs/analysis.md "How a move is valued"): half of the ``budget``
+worlds choose a *challenger* — every legal move in :func:`screen_worlds` of them, the
+:data:`FINALISTS` best and the move played in the whole half; the challenger is the best of
+them other than the move played. The other half (and more fresh worlds while the result is
+unclear) compares the challenger with the move played: worlds the choice did not see, so
+the loss has no winner's bonus. A loss within :data:`MISTAKE` standard errors of zero is
+called 0.
 """
 
 from __future__ import annotations
@@ -41,6 +43,15 @@ DEFAULT_BUDGET = 32
 FINALISTS = 4
 #: A playout stops after this many decisions (then the hand is judged as it stands).
 PLAYOUT_CAP = 600
+#: A move is a mistake when the challenger beats it by more than this many standard errors
+#: (below, the difference may be noise: the loss is 0). At 1, two runs with different seeds
+#: named the same best move in about half the decisions they called a loss ≥ 5 (many calls
+#: were noise); at 2, in about two thirds (bench/analyse.py's stability, 2 hands × 2 matches).
+MISTAKE = 2.0
+#: While a loss is within CLEAR standard errors of zero, it is measured again on fresh
+#: worlds (half the budget each time), at most MORE_ROUNDS more times.
+CLEAR = 2.0
+MORE_ROUNDS = 4
 #: Moves of the rest of a turn at most (:func:`end_turn`).
 TURN_CAP = 40
 #: The seat's turns a playout may take: in effect, to the end of the hand.
@@ -192,18 +203,23 @@ def judge(
         finalists.append(mine)
     for k in finalists:
         table[k] += [value(w, cands[k], seat) for w in chosen[first:]]
-    best = max(finalists, key=lambda k: (_mean(table[k]), k == mine))
-    loss, stderr = 0.0, 0.0
-    if best != mine:  # measured on worlds the choice did not see: no winner's bonus
-        ours = [value(w, cands[best], seat) for w in judged]
-        theirs = [value(w, cands[mine], seat) for w in judged]
-        diffs = [
-            b - p for b, p in zip(ours, theirs, strict=True) if b is not None and p is not None
-        ]
-        loss, stderr = _mean_and_error(diffs)
-        table[best], table[mine] = ours, theirs
-    if loss <= 0:
-        best, loss = mine, 0.0
+    others = [k for k in finalists if k != mine]
+    best = max(others, key=lambda k: _mean(table[k])) if others else mine
+    loss, stderr, judged_n = 0.0, 0.0, 0
+    if best != mine:  # the challenger against the move played, on worlds the choice did not see
+        diffs: list[float] = []
+        for _round in range(1 + MORE_ROUNDS):
+            for w in judged:
+                ours, theirs = value(w, cands[best], seat), value(w, cands[mine], seat)
+                if ours is not None and theirs is not None:
+                    diffs.append(ours - theirs)
+            judged_n += len(judged)
+            loss, stderr = _mean_and_error(diffs)
+            if abs(loss) > CLEAR * stderr:
+                break  # clearly a mistake, or clearly none: no more worlds needed
+            judged = worlds_of(view, known, rng, max(1, len(worlds) // 2))
+    if loss <= MISTAKE * stderr or loss <= 0:
+        best, loss, stderr = mine, 0.0, 0.0
     return Verdict(
         best=cands[best],
         loss=max(0.0, loss),
@@ -211,7 +227,7 @@ def judge(
         played_value=_mean(table[mine]),
         best_value=_mean(table[best]),
         candidates=len(cands),
-        worlds=len(worlds),
+        worlds=len(worlds) - len(worlds[half:]) + judged_n,
     )
 
 

@@ -3,9 +3,8 @@ positions built card by card."""
 
 from __future__ import annotations
 
-from rum500.bots import make_bot
-from rum500.rules import Game, Options
-from rum500.rules.game import Phase
+from rum500.coach.selfplay import bot_record
+from rum500.rules import Game
 
 ALL = [
     r + s
@@ -14,33 +13,9 @@ ALL = [
 ]
 
 
-def bot_match(levels: list[str], seed: int, hands: int = 1, target: int = 500) -> dict:
-    """A match between bots of ``levels`` (its first ``hands`` hands) as a record of the
-    game log: ``players``, ``seed``, ``options``, ``deck``, ``actions``, ``seats``."""
-    options = Options(target=target)
-    game = Game(len(levels), seed, options)
-    bots = [make_bot(level, seed * 16 + s) for s, level in enumerate(levels)]
-    actions = []
-    while game.to_move is not None and len(game.results) < hands:
-        seat = game.to_move
-        if game.phase is Phase.CLAIM:
-            game.apply({"type": "close_claims"})
-            actions.append({"seat": None, "action": dict(game.actions[-1])})
-            continue
-        events = game.apply(bots[seat].choose(game.view(seat)), seat=seat)
-        actions.append({"seat": seat, "action": dict(game.actions[-1])})
-        for s, bot in enumerate(bots):
-            if hasattr(bot, "observe"):
-                bot.observe(events, game.view(s))
-    return {
-        "id": seed,
-        "players": len(levels),
-        "seed": seed,
-        "options": options.to_dict(),
-        "deck": None,
-        "actions": actions,
-        "seats": [{"seat": s, "name": f"{level} {s}"} for s, level in enumerate(levels)],
-    }
+def bot_match(levels: list[str], seed: int, hands: int = 1) -> dict:
+    """The first ``hands`` hands of a match between bots, as the game log keeps it."""
+    return bot_record(levels, seed, hands)
 
 
 def position(
