@@ -28,8 +28,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from net.client import Client, ConnectionLost
+from net.client import Client as NetClient
 from net.framing import decode
 from net.protocol import apply_state
+from rum500.client import RumClient
 from rum500.rules import Game, Options
 from tests.net.util import play_as_bot, wait_for
 
@@ -165,12 +167,25 @@ def check_frame(msg: dict, seat: int | None, snaps: Snapshots) -> int:
     return len(named)
 
 
+def check_reveal(msg: dict, seat: int | None, snaps: Snapshots, k: int) -> int:
+    """A ``reveal`` (docs/protocol.md §17) comes after its hand ended, and names no card the
+    seat could not see by then: its own cards, the discard pile's and the melds' so far, and
+    the hands shown on the sheet."""
+    hand = msg.get("hand")
+    assert hand in snaps.ended and snaps.hand_numbers[k] >= hand, f"a reveal of hand {hand} in play"
+    named = cards_in(msg)
+    leaked = named - snaps.allowed[k][seat] - cards_in(snaps.ended[hand])
+    assert not leaked, f"seat {seat} got {sorted(leaked)} in the reveal of hand {hand}"
+    return len(named)
+
+
 @dataclass
 class Segment:
     """One host's life: its snapshots and the raw frames each connection received."""
 
     snaps: Snapshots
     frames: dict = field(default_factory=dict)  # seat (None: the spectator) -> [bytes]
+    reveals: int = 0  # reveal frames checked
 
     def check(self) -> int:
         checked = 0
@@ -183,6 +198,10 @@ class Segment:
                     view = apply_state(view, seq, msg)
                     assert view is not None, f"state {msg['seq']} cannot be rebuilt"
                     msg, seq = {**msg, "view": view}, msg["seq"]
+                if msg.get("type") == "reveal":  # after the state that ended its hand
+                    checked += check_reveal(msg, seat, self.snaps, self.snaps.index(seq))
+                    self.reveals += 1
+                    continue
                 checked += check_frame(msg, seat, self.snaps)
         return checked
 
@@ -193,14 +212,25 @@ def start_playing(humans: list[Client], seed: int) -> list[asyncio.Task]:
 
 
 async def one_match(
-    make_host, players: int, bots: int, seed: int, cut: Callable[[Game], bool] | None
+    make_host,
+    players: int,
+    bots: int,
+    seed: int,
+    cut: Callable[[Game], bool] | None,
+    committed: bool = False,
 ) -> dict:
     """A whole match, its host closed as soon as ``cut(game)`` holds and resumed from the
-    actions played (``cut`` None: no resume). Returns counts of what was checked."""
+    actions played (``cut`` None: no resume). Returns counts of what was checked.
+    ``committed``: no fixed seed and clients that check deals (commit, contribute, reveal)."""
     options = Options(target=300)
     first = Segment(Snapshots(players))
+    Client = RumClient if committed else NetClient  # noqa: N806
     host = await make_host(
-        players=players, bots=bots, seed=seed, journal=first.snaps, options=options
+        players=players,
+        bots=bots,
+        seed=None if committed else seed,
+        journal=first.snaps,
+        options=options,
     )
     first.snaps.host = host
     digs: list[dict] = []  # draws of more than one card from the discard pile
@@ -238,7 +268,7 @@ async def one_match(
             await c.close()
         # resume from the actions played, as `rum500 host --resume` does from the log
         second = Segment(Snapshots(players, carry=first.snaps))
-        restored = Game.replay(players, seed, list(game.actions), options)
+        restored = Game.replay(players, game.seed, list(game.actions), options)
         assert restored.to_dict() == game.to_dict()
         second.snaps.game = restored
         host = await make_host(
@@ -267,7 +297,8 @@ async def one_match(
         await c.close()
     checked = sum(s.check() for s in segments)
     await host.close()
-    return {"checked": checked, "digs": len(digs), "hands": game.hand_number}
+    reveals = sum(s.reveals for s in segments)
+    return {"checked": checked, "digs": len(digs), "hands": game.hand_number, "reveals": reveals}
 
 
 CUTS = [
@@ -288,6 +319,17 @@ async def test_no_frame_holds_a_card_the_seat_may_not_see(make_host, players, bo
     assert sum(r["checked"] for r in results) > 5_000  # the check really looked at cards
     assert sum(r["digs"] for r in results) > 0  # digs into the discard pile were played
     assert any(r["hands"] > 1 for r in results)  # sheets of ended hands were shown
+
+
+async def test_committed_deals_leak_nothing_before_the_hands_end(make_host):
+    """The same with committed deals: every frame of every seat and the spectator, the
+    ``commit`` and ``reveal`` frames included, across a resume mid-hand."""
+    results = [
+        await one_match(make_host, 3, 1, 1100 + m, cut, committed=True)
+        for m, cut in enumerate(CUTS[:2])
+    ]
+    assert sum(r["checked"] for r in results) > 2_000
+    assert sum(r["reveals"] for r in results) >= 2  # reveals were sent and checked
 
 
 def test_the_check_catches_a_leak():
