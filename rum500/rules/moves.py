@@ -319,9 +319,9 @@ class MoveGen:
         cm = self._cm[seat]
         kept = self._table
         if kept is not None and kept[0] is self.melds:
-            needs, _, layoffs = kept[1]
+            needs, runs, layoffs = kept[1]
         else:
-            needs, _, layoffs = self._table_spots()
+            needs, runs, layoffs = self._table_spots()
         if self.must_play is None and self.no_discard is None and self._plain_plays:
             # No "must discard", no jokers, no obligation, no card that may not be discarded:
             # every meld, lay-off and discard of the hand is allowed.
@@ -342,14 +342,18 @@ class MoveGen:
                 out += map(DISCARD_MOVES.__getitem__, sorted(set(self.hands[seat])))
             return out
         if self._plain_plays and self.no_discard is None:
-            return self._obligation_plays(cm, needs, layoffs)
+            return self._obligation_plays(cm, needs, runs, layoffs)
         return self._checked_plays(cm, needs, layoffs)
 
-    def _obligation_plays(self, cm: int, needs: int, layoffs: list[tuple]) -> list[tuple]:
+    def _obligation_plays(
+        self, cm: int, needs: int, runs: list[list[tuple[int, int]]], layoffs: list[tuple]
+    ) -> list[tuple]:
         """:meth:`_legal_plays` when a card must be played, at a table without "must discard"
         or jokers: as :meth:`_checked_plays`, the quick answers inline — a play of that card,
-        or one that keeps its way (:func:`_way`) — and :class:`_PlayCheck` (made only when
-        needed) for the others."""
+        or one that keeps its way (:func:`_way`) — and for the others what
+        :meth:`_PlayCheck._plain` decides (inline with every card held once, else
+        :class:`_PlayCheck`, made only when needed)."""
+        once = self._once
         mp: int = self.must_play  # type: ignore[assignment]
         n = len(self.hands[self.turn])
         way = None
@@ -378,6 +382,10 @@ class MoveGen:
                 else:
                     out.append(move)  # the way stays: the melds on the table only gain one
                     continue
+            if once:
+                if _meld_leaves_way(mp, cm, t, needs, runs):
+                    out.append(move)
+                continue
             if may is None:
                 may = _PlayCheck(self, self.hands[self.turn], cm, needs)
             if may.meld(t, None):
@@ -391,6 +399,10 @@ class MoveGen:
                         continue
                     if c == mp or (move[2] != way_meld and not way_uses >> c & 1):
                         out.append(move)
+                        continue
+                    if once:
+                        if _layoff_leaves_way(mp, cm, c, self._meld_by_id(move[2]), layoffs, runs):
+                            out.append(move)
                         continue
                     if may is None:
                         may = _PlayCheck(self, self.hands[self.turn], cm, needs)
@@ -696,6 +708,70 @@ class _PlayCheck:
         else:
             cost = placement_cost_masks(mp, by_rank, by_suit, melds)  # type: ignore[arg-type]
         return cost is not None and not (options.must_discard and cost >= left)
+
+
+def _meld_leaves_way(
+    mp: int, cm: int, t: tuple[int, ...], needs: int, runs: list[list[tuple[int, int]]]
+) -> bool:
+    """:meth:`_PlayCheck._plain` of the meld ``t`` (without ``mp``, the card that must be
+    played) from the hand ``cm`` whose cards are each held once, at a table without jokers:
+    can ``mp`` still reach the table once ``t`` is down? (``needs`` and ``runs``: the
+    table's, as :meth:`MoveGen._table_spots` keeps them.)"""
+    info = _MELD_INFO.get(t)
+    if info is None:
+        spots, run = listed_meld_reach(t)
+        info = _MELD_INFO[t] = (card_mask(list(t)), spots, run)
+    mask, spots, run = info
+    s = mp // 13
+    suit_runs = runs[s]
+    if run is not None and run[0] == s:
+        suit_runs = [*suit_runs, (run[1], run[2])]
+    return placeable(mp, cm ^ mask, needs | spots, [suit_runs] * 4)
+
+
+def _layoff_leaves_way(
+    mp: int,
+    cm: int,
+    card: int,
+    onto: Meld,
+    layoffs: list[tuple],
+    runs: list[list[tuple[int, int]]],
+) -> bool:
+    """As :func:`_meld_leaves_way`, for ``card`` (held, not ``mp``) laid off on ``onto``:
+    the table's lay-offs then are the other melds' and those of ``onto`` grown (as
+    :func:`grown` and :func:`layoff_cards` make them, worked out from its shape)."""
+    direct = 0
+    mine = onto.moves
+    for need_moves in layoffs:
+        if need_moves is not mine:
+            direct |= need_moves[0]
+    s = mp // 13
+    suit_runs = runs[s]
+    if onto.kind == "set":
+        suits = onto.suits | 1 << (card // 13)
+        if suits != 15:
+            for t in range(4):
+                if not suits >> t & 1:
+                    direct |= BITS[t * 13 + onto.rank]
+    else:
+        lo, hi = onto.lo, onto.hi
+        if layoff_position(onto, card) == "high":
+            hi = HIGH_ACE if card % 13 == 0 else hi + 1
+        else:
+            lo = 0 if card % 13 == 0 else lo - 1
+        base = onto.suit * 13
+        if lo > 1 or (lo == 1 and hi < HIGH_ACE):
+            direct |= BITS[base + lo - 1]
+        if hi < HIGH_ACE and (hi < C.KING or lo > 1):
+            direct |= BITS[base + (hi + 1) % 13]
+        if onto.suit == s:
+            suit_runs = list(suit_runs)
+            suit_runs[suit_runs.index((onto.lo, onto.hi))] = (lo, hi)
+    return placeable(mp, cm ^ BITS[card], direct, [suit_runs] * 4)
+
+
+#: per meld as the fast path lists it (no joker): its card mask and listed_meld_reach
+_MELD_INFO: dict[tuple[int, ...], tuple[int, int, tuple[int, int, int] | None]] = {}
 
 
 def _way(g: MoveGen, card: int | None, cm: int, direct: int) -> tuple[int, int, int] | None:
