@@ -28,6 +28,7 @@ there, ``seats`` prints who may take it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import threading
@@ -101,6 +102,7 @@ async def play_seat(
                 for event in msg.get("events") or []:
                     out(f"event: {plain(event, names)}")
                 if view["phase"] == "game_over":
+                    await _last_check(client, out)
                     winner = view.get("winner")
                     who = names[winner] if isinstance(winner, int) else "?"
                     out(f"game over: {who} wins")
@@ -128,6 +130,19 @@ async def play_seat(
             out(f"rejoined ({how}) at {client.host}:{client.port} seat {client.seat}")
             if on_rejoined is not None:
                 on_rejoined()
+
+
+async def _last_check(client: Client, out: Callable[[str], None]) -> None:
+    """The check of the match's last deal: its ``reveal`` comes right after the state that
+    ends the match (docs/protocol.md §17), so wait a moment for it."""
+    if not getattr(client, "deal_check", False):
+        return
+    with contextlib.suppress(TimeoutError, ClientError):
+        async with asyncio.timeout(2.0):
+            async for msg in client.messages():
+                if msg.get("type") == "deal_checked":
+                    out(f"deal check: hand {msg.get('hand')}: {msg.get('text')}")
+                    return
 
 
 async def _act(client: Client, bot: Any, view: dict, readied: set[int]) -> None:

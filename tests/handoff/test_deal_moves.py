@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import sys
 
 from net.client import ConnectionLost
 from rum500.client import RumClient
@@ -15,7 +17,7 @@ from rum500.host import HostConfig, start_host
 from rum500.rules import Options
 from tests.handoff.test_failover import Table, crash, play_a_little
 from tests.handoff.test_handoff import lost
-from tests.net.util import play_as_bot, wait_for
+from tests.net.util import play_as_bot, read_lines, wait_for
 
 
 async def _play_on(client: RumClient) -> None:
@@ -124,3 +126,41 @@ async def test_a_failover_mid_hand_ends_with_deal_checked():
         await _checked_through(table.clients, 2)  # type: ignore[arg-type]
     finally:
         await table.close()
+
+
+async def test_the_headless_guest_says_each_deal_checked(tmp_path):
+    host = await start_host(
+        HostConfig(
+            players=2,
+            bots=1,
+            bot_level="random",
+            options=Options(target=150),
+            review_timeout=0.2,
+            contribution_wait=0.5,
+        )
+    )
+    proc = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "rum500", "join", f"127.0.0.1:{host.port}", "--headless"),
+        *("--name", "Bea", "--bind", "127.0.0.1", "--no-announce", "--bot-level", "random"),
+        *("--bot-delay", "0", "--seed", "1"),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        env={**os.environ, "RUM500_HOME": str(tmp_path)},
+    )
+    lines, reading = read_lines(proc)
+    try:
+        assert await asyncio.wait_for(proc.wait(), 120) == 0
+        await reading
+        checks = [line for line in lines if line.startswith("deal check: ")]
+        hands = len(host.table.game.results)
+        assert checks == [
+            f"deal check: hand {k}: Deal checked: it follows from the commitment and every "
+            "contribution."
+            for k in range(1, hands + 1)
+        ]
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        reading.cancel()
+        await host.close()
