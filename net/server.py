@@ -353,7 +353,8 @@ class Server:
                 seat.name, seat.token, seat.bot = saved["name"], saved["token"], saved["bot"]
                 seat.away_since = None if seat.bot else time.monotonic()
         self.state = FINISHED if table.finished else PLAYING if table.started else LOBBY
-        self.conns: set[Connection] = set()
+        #: the connections that said hello, in the order they joined (updates go out in it)
+        self.conns: dict[Connection, None] = {}
         self.seq = 0
         self.on_change: list[Callable[[], None]] = []
         #: called with (seat that acted or None, events) after each update is sent
@@ -612,7 +613,9 @@ class Server:
 
         Every frame is built before the first is written: the writes then go out back to
         back, as fast as a relay's, and no peer woken by an early write competes for the
-        CPU with the building of the frames still to come."""
+        CPU with the building of the frames still to come. They go out in the order the
+        connections joined (the connections of one peer, which joined together, one after
+        another: the peer is woken once, not again for each)."""
         self.seq += 1
         update = Update(self.seq, by, pack(events))
         views: dict[int | None, Held] = {}  # built when a connection needs them
@@ -767,7 +770,7 @@ class Server:
         conn.deltas = hello["deltas"]
         conn.can_host = hello.get("can_host", False)
         conn.deal_check = hello.get("deal_check", False)
-        self.conns.add(conn)
+        self.conns[conn] = None
         started = self.table.started
         # always welcome, lobby, state (docs/protocol.md §3): the lobby goes to everyone …
         if seat is not None:
@@ -838,7 +841,7 @@ class Server:
     def _detach(self, conn: Connection) -> None:
         if conn not in self.conns:
             return
-        self.conns.discard(conn)
+        self.conns.pop(conn, None)
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             if seat.conn is conn:
@@ -895,7 +898,7 @@ class Server:
         if seat is not None and seat.conn is conn and self.state == LOBBY:
             seat.name = seat.token = seat.conn = seat.away_since = None
             conn.seat = None
-            self.conns.discard(conn)
+            self.conns.pop(conn, None)
             self._seats_changed()
 
     def wrap_actions(self, wrapper: Callable[[ActionHandler], ActionHandler]) -> None:

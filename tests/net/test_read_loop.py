@@ -69,3 +69,30 @@ async def test_a_silent_peer_is_still_dropped_after_the_idle_timeout() -> None:
         writer.close()
     finally:
         await server.close()
+
+
+async def test_connections_are_kept_and_sent_to_in_the_order_they_joined() -> None:
+    server = Server(Table([]), table_name="Order")  # type: ignore[arg-type]
+    await server.start("127.0.0.1")
+    peers: dict[str, asyncio.StreamWriter] = {}
+    joined: list[str] = []
+    try:
+        for k in range(12):  # some leave on the way: new ones take their memory
+            name = f"W{k}"
+            peers[name] = (await join(server, name))[1]
+            joined.append(name)
+            if k % 3 == 1:
+                gone = joined.pop(0)
+                peers.pop(gone).close()
+                await settle(server, len(joined))
+        await settle(server, len(joined))
+        assert [c.name for c in server.conns] == joined
+        sent: list[str] = []
+        for conn in server.conns:  # what each is written, in the order it is written
+            conn.outlet = lambda frame, name=conn.name: lambda _: sent.append(name)  # type: ignore[method-assign]
+        server.resend()
+        assert sent == joined
+    finally:
+        for writer in peers.values():
+            writer.close()
+        await server.close()
