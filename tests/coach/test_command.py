@@ -81,6 +81,15 @@ def test_analyse_with_no_game_log_says_so(tmp_path: Path) -> None:
     assert r.returncode == 1 and "there is no game log yet" in r.stderr
 
 
+def test_analyse_of_a_game_log_with_no_match_says_so(tmp_path: Path) -> None:
+    from rum500.store import open_db
+
+    open_db(tmp_path / "home" / "games.sqlite3").close()  # the schema, no match
+    r = rum500(tmp_path / "home", "analyse")
+    assert r.returncode == 1
+    assert r.stderr.strip() == "rum500: the game log holds no match to analyse yet: play one first"
+
+
 def test_an_unfinished_match_is_analysed_as_far_as_it_was_played(tmp_path: Path) -> None:
     home = tmp_path / "home"
     os.environ["RUM500_HOME"] = str(home)
