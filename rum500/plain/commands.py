@@ -44,6 +44,7 @@ ALIASES = {
     "выход": "quit",
     "конец": "end",
     "статус": "status",
+    "итоги": "review",
     "игроки": "players",
     "старт": "start",
     "передать": "handover",
@@ -60,7 +61,7 @@ ALIASES = {
     "layoff": "lay",
 }
 #: what may be typed while a question waits for its answer
-READING = {"help", "hand", "table", "pile", "scores", "status", "players", "say"}
+READING = {"help", "hand", "table", "pile", "scores", "review", "status", "players", "say"}
 
 
 def card_of(text: str) -> str | None:
@@ -295,6 +296,7 @@ COMMANDS: dict[str, Command] = {
     "table": _out(words.table_text),
     "pile": _out(words.pile_text),
     "scores": _out(words.scores_text),
+    "review": _out(words.review_text),
     "status": _out(words.status_text),
     "players": _out(_players),
     "say": _say,

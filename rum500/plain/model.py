@@ -59,6 +59,8 @@ class PlainModel(TableModel):
     def __init__(self, *, name: str = "", out: Out = print) -> None:
         describe.speak_cards()  # refusals and questions say cards in words too
         self.out = out
+        #: what is said while a new view is taken, said after its events and hand
+        self.held: list[str] | None = None
         super().__init__(name=name, ascii=True)
         self.log = _SaidLog(out, self.log.maxlen or 300)
         self.said_banner = ""
@@ -72,7 +74,11 @@ class PlainModel(TableModel):
 
     def say(self, text: str, error: bool = False) -> None:
         super().say(text, error)
-        if text:
+        if not text:
+            return
+        if self.held is not None:  # a new view's events and hand come first
+            self.held.append(KEY_NAMED.sub("", text))
+        else:
             self.out(KEY_NAMED.sub("", text))
 
     def heard_chat(self, who: str, text: object) -> None:
@@ -149,7 +155,11 @@ class PlainModel(TableModel):
         old = self.view or {}
         old_hand = Counter(old.get("hand") or [])
         was_open = self.claim.open
-        super().set_view(view, events)
+        self.held = []
+        try:
+            super().set_view(view, events)
+        finally:
+            held, self.held = self.held, None
         hand = Counter(view.get("hand") or [])
         if view.get("hand_number") != old.get("hand_number") and view.get("phase") != "hand_over":
             if self.seat is not None:
@@ -157,11 +167,13 @@ class PlainModel(TableModel):
         elif hand - old_hand and old.get("phase") == "draw":
             drawn = sorted((hand - old_hand).elements(), key=self.hand().index)
             self.out(_("You drew {cards}.").format(cards=spoken_cards(drawn)))
+        for line in held:  # my turn's prompt, after what led to it
+            self.out(line)
         if self.claim.open and not was_open:
             self.claim_said = None
             self._say_claim()
         if view.get("phase") == "hand_over" and self.review.waits_for_me:
-            self.out(_("Type ready when you are ready for the next hand."))
+            self.out(_("Type review to hear the hand's review, ready for the next hand."))
         if view.get("winner") is not None and old.get("winner") is None:
             self.out(_("The match is over. Type scores to hear the totals, quit to leave."))
 

@@ -119,6 +119,41 @@ def scores_text(t: Table) -> str:
     return line
 
 
+def review_text(t: Table) -> list[str]:
+    """The last hand's review, as the screen's sheet has it: who went out, then for each
+    seat the points on the table, the cards left in hand and their points, the hand's score;
+    the totals."""
+    last = (t.view or {}).get("last_hand")
+    if not isinstance(last, dict):
+        return [_("No hand is over yet.")]
+    lines = []
+    if last.get("went_out") is not None:
+        lines.append(
+            _("Hand {n}: {who} went out.").format(
+                n=last.get("hand"), who=t.player_name(last["went_out"])
+            )
+        )
+    else:
+        lines.append(_("Hand {n}: nobody went out.").format(n=last.get("hand")))
+    table = last.get("table_points") or []
+    left = last.get("hand_points") or []
+    hands = last.get("hands") or []
+    for s, score in enumerate(last.get("scores") or []):
+        cards = spoken_cards(hands[s]) if s < len(hands) and hands[s] else _("none")
+        lines.append(
+            _("{who}: {table} on the table, {left} left in hand ({cards}); {score:+d}.").format(
+                who=t.player_name(s),
+                table=table[s] if s < len(table) else 0,
+                left=left[s] if s < len(left) else 0,
+                cards=cards,
+                score=score,
+            )
+        )
+    totals = ", ".join(f"{t.player_name(s)} {n}" for s, n in enumerate(last.get("totals") or []))
+    lines.append(_("Totals: {totals}.").format(totals=totals))
+    return lines
+
+
 def status_text(t: Table) -> str:
     """Which hand, whose turn and what it is for, the stock and the top of the pile."""
     v = t.view
@@ -184,6 +219,7 @@ def help_lines() -> list[str]:
         _("hand: your hand in words; hand short: as AS 9S."),
         _("table: the melds and how many cards each player holds; pile: the discard pile."),
         _("scores: the totals; status: whose turn it is; players: the seats."),
+        _("review: the last hand's review (each player's points and cards left)."),
         _("say TEXT: chat to the table."),
         _("start: at your own table, bots take the free seats and the match begins."),
         _("handover: hand the table to another player's machine."),

@@ -25,7 +25,7 @@ def short_hand(p: Plain) -> list[str]:
 
 
 def test_a_whole_solo_match_through_pipes_has_no_escape_sequence() -> None:
-    p = Plain("--plain", *SOLO)
+    p = Plain("--plain", *SOLO, "--target", "200")  # two hands or more
     winner = None
     turns = 0
     while winner is None:
@@ -41,12 +41,17 @@ def test_a_whole_solo_match_through_pipes_has_no_escape_sequence() -> None:
             p.send("draw")
             p.until("You drew")
             p.send("discard " + short_hand(p)[-1])
-        elif "Type ready" in line:
+        elif "ready for the next hand" in line and line.startswith("Type review"):
             p.send("ready")
         elif "wins the match" in line:
             winner = line
     p.send("scores")
     assert "Totals:" in p.until("Totals:")
+    p.send("review")  # the last hand's review, as the screen's sheet has it
+    assert re.fullmatch(r"Hand \d+: (Ann|Bot 1|nobody) went out\.", p.until("went out"))
+    assert re.search(
+        r"^Ann: -?\d+ on the table, \d+ left in hand \(.+\); [+-]\d+\.$", p.until("Ann: ")
+    )
     p.send("quit")  # the match is over: nothing at stake, it leaves at once
     code, err = p.close()
     assert code == 0, err
@@ -55,6 +60,7 @@ def test_a_whole_solo_match_through_pipes_has_no_escape_sequence() -> None:
     assert b"\x1b" not in p.raw, "an escape sequence in the plain mode's output"
     assert not any(ord(c) < 32 and c not in "\n\r" for c in p.raw.decode()), "a control byte"
     assert "Bot 1 discards" in "\n".join(p.seen)  # the events in words
+    assert any(line.startswith("Hand 2: ") for line in p.seen), "one hand only"
     repeated = [a for a, b in zip(p.seen, p.seen[1:], strict=False) if a == b]
     assert not repeated, f"said twice: {repeated[:3]}"
     assert not re.search("[♠♥♦♣🃏│─┌]", "\n".join(p.seen)), "a symbol or a box line"
