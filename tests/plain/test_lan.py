@@ -78,6 +78,9 @@ def test_a_plain_player_beside_a_terminal_client_player(tmp_path: Path) -> None:
         code, err = bea.close()
         assert "the host closed the table" in err or code == 0
         assert b"\x1b" not in bea.raw
+    except AssertionError as e:  # what each side had, to tell a slow machine from a bug
+        seen = f"Bea heard: {bea.seen[-12:]}\nAnn's screen:\n{term.screen()}"
+        raise AssertionError(f"{e}\n{seen}") from e
     finally:
         bea.proc.kill()
         term.close()
