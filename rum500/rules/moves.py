@@ -13,12 +13,9 @@ from __future__ import annotations
 
 from rum500 import cards as C
 from rum500.rules.melds import (
-    ACES,
     HIGH_ACE,
     RANK_BITS,
-    RUN_FROM,
     RUN_STARTS,
-    SET_CARDS,
     SUIT_BITS,
     IllegalMove,
     Meld,
@@ -35,19 +32,19 @@ from rum500.rules.melds import (
     placement_cost_masks,
     placement_cost_wild,
     placement_cost_wild_masks,
-    suit_runs,
 )
 from rum500.rules.notation import (
     BITS,
     DIG_MOVES,
     DISCARD_MOVES,
     END_HAND_MOVE,
-    MOVE_LAYOFF,
     MOVE_MELD,
     STOCK_MOVE,
     Phase,
 )
 from rum500.rules.options import Options
+from rum500.rules.tables import MELD_INFO, discard_tables, layoff_moves, meld_moves
+from rum500.rules.tables import gaps as gaps_of
 
 JOKER = C.JOKER
 
@@ -109,10 +106,10 @@ class MoveGen:
                     found.append(DIG_MOVES[i])  # a meld takes it as it is
                 elif (cm & _NEAR[c]).bit_count() < 3:
                     # no new set or run: at most a lay-off on a run after the one card
-                    # between (two would be near it), see _gaps
+                    # between (two would be near it), see tables.gaps
                     if runs[c // 13]:
                         if gaps is None:
-                            gaps = _GAPS_LAST if _GAPS_LAST[0] is runs else _gaps(runs)
+                            gaps = gaps_of(runs)
                         if gaps[3] & bit and (
                             (gaps[1] & bit and cm & _BELOW_BIT[c])
                             or (gaps[2] & bit and cm & _ABOVE_BIT[c])
@@ -176,9 +173,9 @@ class MoveGen:
                         found.append(i)
                 elif (cm & _NEAR[c]).bit_count() < 3 and not jokers:
                     # no new set or run: at most a lay-off on a run after the one card
-                    # between (two would be near it), see _gaps
+                    # between (two would be near it), see tables.gaps
                     if gaps is None:
-                        gaps = _gaps(runs)
+                        gaps = gaps_of(runs)
                     if (gaps[1] >> c & 1 and cm >> _BELOW[c] & 1) or (
                         gaps[2] >> c & 1 and cm >> c + 1 & 1
                     ):
@@ -268,7 +265,7 @@ class MoveGen:
         for m in melds:
             moves = m.moves
             if moves is None:
-                moves = m.moves = _layoff_moves(m, jokers)
+                moves = m.moves = layoff_moves(m, jokers)
             needs |= moves[0]
             layoffs.append(moves)
             if m.kind == "run":
@@ -285,7 +282,7 @@ class MoveGen:
         if kept is None or kept[0] is not old:
             return
         needs, runs, layoffs = kept[1]
-        moves = meld.moves = _layoff_moves(meld, self._wild)
+        moves = meld.moves = layoff_moves(meld, self._wild)
         if k < 0:
             needs |= moves[0]
             layoffs = layoffs + [moves]
@@ -325,7 +322,7 @@ class MoveGen:
         if self.must_play is None and self.no_discard is None and self._plain_plays:
             # No "must discard", no jokers, no obligation, no card that may not be discarded:
             # every meld, lay-off and discard of the hand is allowed.
-            out = _meld_moves(cm)
+            out = meld_moves(cm)
             if needs & cm:
                 for need, moves in layoffs:
                     if need & cm:
@@ -333,11 +330,12 @@ class MoveGen:
                             if cm >> c & 1:
                                 out.append(move)
             if self._once:
-                d = _DISCARDS or _discard_tables()
-                out += d[0][cm & SUIT_BITS]
-                out += d[1][cm >> 13 & SUIT_BITS]
-                out += d[2][cm >> 26 & SUIT_BITS]
-                out += d[3][cm >> 39]
+                if _D3 is None:
+                    _bind_discards()
+                out += _D0[cm & SUIT_BITS]  # type: ignore[index]
+                out += _D1[cm >> 13 & SUIT_BITS]  # type: ignore[index]
+                out += _D2[cm >> 26 & SUIT_BITS]  # type: ignore[index]
+                out += _D3[cm >> 39]  # type: ignore[index]
             else:
                 out += map(DISCARD_MOVES.__getitem__, sorted(set(self.hands[seat])))
             return out
@@ -370,7 +368,7 @@ class MoveGen:
             way_uses, way_meld, way_cost = -1, -2, n
         may = None
         out: list[tuple] = []
-        for move in _meld_moves(cm):
+        for move in meld_moves(cm):
             t = move[1]
             if mp in t:
                 out.append(move)
@@ -421,7 +419,7 @@ class MoveGen:
         if self.must_play is None and self.no_discard is None:
             # Without an obligation or a card that may not be discarded, only "must discard"
             # can refuse a play (one that would empty the hand): skip the full check.
-            for move in _meld_moves(cm):
+            for move in meld_moves(cm):
                 if not keep_one or len(move[1]) < n:
                     out.append(move)
             if jokers:
@@ -444,7 +442,7 @@ class MoveGen:
                 way_uses, way_meld = way[0], way[1]
             else:
                 way_uses, way_meld = -1, -2
-            for move in _meld_moves(cm):
+            for move in meld_moves(cm):
                 t = move[1]
                 if mp in t or may.meld(t, None):
                     out.append(move)
@@ -717,10 +715,10 @@ def _meld_leaves_way(
     played) from the hand ``cm`` whose cards are each held once, at a table without jokers:
     can ``mp`` still reach the table once ``t`` is down? (``needs`` and ``runs``: the
     table's, as :meth:`MoveGen._table_spots` keeps them.)"""
-    info = _MELD_INFO.get(t)
+    info = MELD_INFO.get(t)
     if info is None:
         spots, run = listed_meld_reach(t)
-        info = _MELD_INFO[t] = (card_mask(list(t)), spots, run)
+        info = MELD_INFO[t] = (card_mask(list(t)), spots, run)
     mask, spots, run = info
     s = mp // 13
     suit_runs = runs[s]
@@ -770,10 +768,6 @@ def _layoff_leaves_way(
     return placeable(mp, cm ^ BITS[card], direct, [suit_runs] * 4)
 
 
-#: per meld as the fast path lists it (no joker): its card mask and listed_meld_reach
-_MELD_INFO: dict[tuple[int, ...], tuple[int, int, tuple[int, int, int] | None]] = {}
-
-
 def _way(g: MoveGen, card: int | None, cm: int, direct: int) -> tuple[int, int, int] | None:
     """One way to put ``card`` (held, not a joker) on the table as the hand ``cm`` and the
     table stand: ``(card mask of the other cards of the hand it uses, id of the meld it
@@ -812,29 +806,6 @@ def _way_in_hand(card: int, cm: int) -> tuple[int, int, int] | None:
     return uses, -1, 3
 
 
-def _gaps(runs: list[list[tuple[int, int]]]) -> tuple[object, int, int, int]:
-    """For the runs on the table (per suit, their (lo, hi)): ``(runs, up, down, up | down)``,
-    the card masks of the cards one place beyond a run's end — two above its high end (``up``:
-    laid off after the card below it) or two below its low end (``down``: after the card above
-    it), an ace only on a run without one. The last one is remembered (runs are replaced on every
-    change, never changed in place)."""
-    global _GAPS_LAST
-    last = _GAPS_LAST
-    if last[0] is runs:
-        return last
-    up = down = 0
-    for s, of_suit in enumerate(runs):
-        for lo, hi in of_suit:
-            ace = lo == 0 or hi == HIGH_ACE
-            if hi + 2 < HIGH_ACE or (hi + 2 == HIGH_ACE and not ace):
-                up |= 1 << (s * 13 + (hi + 2) % 13)
-            if lo - 2 > 0 or (lo - 2 == 0 and not ace):
-                down |= 1 << (s * 13 + lo - 2)
-    last = _GAPS_LAST = (runs, up, down, up | down)
-    return last
-
-
-_GAPS_LAST: tuple[object, int, int, int] = (None, 0, 0, 0)
 _RANKS = range(13)
 #: per card, the card below it in a run (an ace: the king, as it sits high two above a run)
 _BELOW = [c + 12 if c % 13 == 0 else c - 1 for c in range(C.DECK_SIZE)]
@@ -877,103 +848,12 @@ def _hand_masks(hand: list[int]) -> tuple[list[int], list[int], int]:
     return by_rank, by_suit, jokers
 
 
-def _layoff_moves(m: Meld, jokers: bool) -> tuple[int, tuple[tuple[int, tuple], ...]]:
-    """The lay-offs onto ``m`` as ``(card held, move)`` (its cards, then, when the table
-    plays ``jokers``, a joker for each), after the card mask of the cards held they need.
-    Remembered per meld id and shape: what a meld takes follows from its suit and ends (a
-    run) or its rank and suits (a set), and whether a joker may join it."""
-    if m.kind == "run":
-        key = m.id << 16 | 1 << 14 | m.suit << 8 | m.lo << 4 | m.hi
-    else:
-        key = m.id << 16 | m.rank << 4 | m.suits
-    if jokers and joker_fits(m):
-        key |= 1 << 15
-    found = _LAYOFFS.get(key)
-    if found is None:
-        found = _layoff_moves_of(m, jokers)
-        if len(_LAYOFFS) < _LAYOFFS_MAX:
-            _LAYOFFS[key] = found
-    return found
+_D0 = _D1 = _D2 = _D3 = None  # tables.discard_tables(), once built
 
 
-_LAYOFFS: dict[int, tuple[int, tuple[tuple[int, tuple], ...]]] = {}
-_LAYOFFS_MAX = 100_000
-
-
-def _layoff_moves_of(m: Meld, jokers: bool) -> tuple[int, tuple[tuple[int, tuple], ...]]:
-    spots = layoff_cards(m)
-    needs = 0
-    out = []
-    for c in spots:
-        needs |= 1 << c
-        out.append((c, (MOVE_LAYOFF, c, m.id, c, False)))
-    if jokers and spots and joker_fits(m):
-        needs |= 1 << JOKER
-        out += [(JOKER, (MOVE_LAYOFF, JOKER, m.id, c, True)) for c in spots]
-    return needs, tuple(out)
-
-
-def _meld_moves(cm: int) -> list[tuple]:
-    """The moves of :func:`candidate_meld_tuples` of the card mask ``cm`` (each meld once,
-    in its order), as a new list of shared move tuples."""
-    out: list[tuple] = []
-    y = cm >> 13
-    t = cm & y  # suits 0 and 1, 1 and 2, 2 and 3 (at 0, 13, 26)
-    u = cm | y
-    sets = (t & (u >> 26) | (t >> 26) & u) & SUIT_BITS  # the ranks held in 3 or 4 suits
-    while sets:
-        low = sets & -sets
-        sets ^= low
-        r = low.bit_length() - 1
-        out += _SET_MOVES[r][
-            (cm >> r & 1) | (cm >> (r + 12) & 2) | (cm >> (r + 24) & 4) | (cm >> (r + 36) & 8)
-        ]
-    p = cm & (cm >> 1)
-    # where three in a row start (Q-K-A: at the ace), in the suits that hold a run
-    starts = p & (cm >> 2) & RUN_FROM | (p >> 11) & cm & ACES
-    while starts:
-        s = ((starts & -starts).bit_length() - 1) // 13
-        starts &= _LATER_SUITS[s]
-        x = cm >> 13 * s & SUIT_BITS
-        found = _RUN_MOVES[s].get(x)
-        if found is None:
-            found = _RUN_MOVES[s][x] = _suit_run_moves(s, x)
-        out += found
-    return out
-
-
-def _suit_run_moves(s: int, x: int) -> tuple[tuple, ...]:
-    """The moves of the runs of suit ``s`` held when ``x`` is the hand's mask of that suit's
-    cards (bit ``r`` for rank ``r``)."""
-    x |= (x & 1) << HIGH_ACE  # the ace at both ends
-    t = x & (x >> 1) & (x >> 2)  # where three in a row start
-    # (suit_runs of only the stretches of three or more)
-    return tuple((MOVE_MELD, r, None) for r in suit_runs(s, t | t << 1 | t << 2)) if t else ()
-
-
-#: per rank and mask of the suits held, the moves of the sets they make
-_SET_MOVES = [
-    [tuple((MOVE_MELD, t, None) for t in by_suits) for by_suits in by_rank] for by_rank in SET_CARDS
-]
-#: per suit and mask of that suit's cards held, the moves of its runs (built when first met)
-_RUN_MOVES: list[dict[int, tuple[tuple, ...]]] = [{}, {}, {}, {}]
-#: per suit, the card mask of the suits after it
-_LATER_SUITS = [((1 << 52) - 1) ^ ((1 << 13 * (s + 1)) - 1) for s in range(4)]
-#: per suit, per mask of the cards of that suit held, their discards (built when first used)
-_DISCARDS: list[list[tuple]] = []
-
-
-def _discard_tables() -> list[list[tuple]]:
-    """:data:`_DISCARDS`, built on the first call."""
-    if _DISCARDS:
-        return _DISCARDS
-    for s in range(4):
-        table: list[tuple] = [()]
-        for c in range(13 * s, 13 * s + 13):  # (bit p: the tables so far, each with c)
-            move = (DISCARD_MOVES[c],)
-            table += [t + move for t in table]
-        _DISCARDS.append(table)
-    return _DISCARDS
+def _bind_discards() -> None:
+    global _D0, _D1, _D2, _D3
+    _D0, _D1, _D2, _D3 = discard_tables()
 
 
 #: per card (jokers aside): its bit in a rank's suit mask, and its bits in its suit's position

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from rum500 import cards as C
 from rum500.rules.game import MOVE_MELD
 from rum500.rules.melds import HIGH_ACE, candidate_meld_tuples, card_mask, position_rank
-from rum500.rules.moves import _discard_tables, _meld_moves
 from rum500.rules.notation import DISCARD_MOVES
+from rum500.rules.tables import discard_tables, meld_moves
 
 hands = st.lists(st.integers(0, C.JOKER), max_size=20)
 
@@ -53,7 +53,7 @@ def _combos(items: list[int], k: int) -> list[tuple[int, ...]]:
 def test_meld_moves_are_the_candidate_melds(hand):
     cm = card_mask(hand)
     assert candidate_meld_tuples(cm) == brute_melds(set(hand) - {C.JOKER})
-    assert _meld_moves(cm) == [(MOVE_MELD, t, None) for t in candidate_meld_tuples(cm)]
+    assert meld_moves(cm) == [(MOVE_MELD, t, None) for t in candidate_meld_tuples(cm)]
 
 
 def test_meld_moves_on_crowded_hands():
@@ -63,14 +63,14 @@ def test_meld_moves_on_crowded_hands():
         hand = rng.sample(range(C.DECK_SIZE), rng.randint(20, C.DECK_SIZE))
         cm = card_mask(hand)
         assert candidate_meld_tuples(cm) == brute_melds(set(hand))
-        assert _meld_moves(cm) == [(MOVE_MELD, t, None) for t in candidate_meld_tuples(cm)]
+        assert meld_moves(cm) == [(MOVE_MELD, t, None) for t in candidate_meld_tuples(cm)]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, C.DECK_SIZE - 1), unique=True, max_size=52))
 def test_discard_tables_list_the_hand_in_order(hand):
     cm = card_mask(hand)
-    d = _discard_tables()
+    d = discard_tables()
     listed = [*d[0][cm & 8191], *d[1][cm >> 13 & 8191], *d[2][cm >> 26 & 8191], *d[3][cm >> 39]]
     assert listed == [DISCARD_MOVES[c] for c in sorted(hand)]
 
