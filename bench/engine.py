@@ -3,6 +3,7 @@ gin_rummy in the same run when it is installed, and playouts as the expert bot r
 
     python bench/engine.py [--hands N] [--seed S] [--playouts N] [--repeat R]
     python bench/engine.py --ratio [--slices K] [--slice-hands N]   # the 3× goal alone
+    python bench/engine.py --profile [--hands N]   # where the fast path's random play spends
 
 1. Random agents choose uniformly from the legal actions and play whole hands, 2 players
    (13 cards) and 4 players (7 cards), the seed game and with jokers on: hands/s and
@@ -24,7 +25,8 @@ one run (``--slices`` pairs of ``--slice-hands`` hands each, a different seed pe
 same seed for both sides of a pair); each pair gives a ratio of decisions/s, and the MEDIAN
 ratio is printed with its spread (the lowest and highest pair, and the quartiles), so that
 a burst of other work on the machine moves one slice, not the figure. ``--ratio`` runs that
-part alone.
+part alone. ``--profile`` profiles the fast path's random play (2 players, the seed game,
+``--hands`` hands) under cProfile instead and prints where its time goes.
 """
 
 from __future__ import annotations
@@ -148,6 +150,19 @@ def print_ratio(pairs: list[tuple[float, float]], hands: int) -> None:
     )
 
 
+def profile_moves(hands: int, seed: int, top: int = 30) -> None:
+    """The fast path's random play of :func:`run_moves` (2 players, the seed game) under
+    cProfile: the functions that take the most time of their own (cProfile's overhead per
+    call inflates the small ones)."""
+    import cProfile
+    import pstats
+
+    run_moves(2, 5, seed, False)  # warm-up: the tables built on first use
+    profiler = cProfile.Profile()
+    profiler.runcall(run_moves, 2, hands, seed, False)
+    pstats.Stats(profiler).strip_dirs().sort_stats("tottime").print_stats(top)
+
+
 def best(
     repeat: int, run: Callable[..., tuple[float, float]], *args: object
 ) -> tuple[float, float]:
@@ -164,7 +179,13 @@ def main() -> None:
     parser.add_argument("--ratio", action="store_true", help="only the ratio to OpenSpiel")
     parser.add_argument("--slices", type=int, default=31, help="pairs of slices for the ratio")
     parser.add_argument("--slice-hands", type=int, default=50, help="hands in each slice")
+    parser.add_argument(
+        "--profile", action="store_true", help="profile the fast path's random play instead"
+    )
     args = parser.parse_args()
+    if args.profile:
+        profile_moves(args.hands, args.seed)
+        return
     repeat = max(1, args.repeat)
     pairs = ratio_slices(max(1, args.slices), max(1, args.slice_hands), args.seed)
     if pairs is None:
