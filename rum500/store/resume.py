@@ -4,8 +4,9 @@
 ``HostConfig`` of ``rum500 host`` (headless or not), ``rum500 play`` and the lobby's tables
 before ``start_host`` (``keep_log``; ``args``: the command's config or a ``ResumeAsk``):
 it sets ``config.journal`` to a :class:`Journal`, and, for ``--resume``, rebuilds the saved
-match by replaying its log and sets ``config.resume_game`` / ``config.resume_seats`` (the saved tokens, so players rejoin
-where they were) — the journal then appends to that same match. A host that plays at its own
+match by replaying its log and sets ``config.resume_game`` / ``config.resume_seats`` (the
+saved tokens, so players rejoin where they were) — the journal then appends to that same
+match. A host that plays at its own
 table (``config.host_player``) gets its seat back: ``host_player`` becomes that seat's name
 (:func:`host_seat`). For ``host`` a name that matches no human seat of the match is refused
 (:class:`StoreError` naming the seats), unless the name was not given
