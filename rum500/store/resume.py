@@ -6,11 +6,11 @@ before ``start_host`` (``keep_log``; ``args``: the command's config or a ``Resum
 it sets ``config.journal`` to a :class:`Journal`, and, for ``--resume``, rebuilds the saved
 match by replaying its log and sets ``config.resume_game`` / ``config.resume_seats`` (the
 saved tokens, so players rejoin where they were) — the journal then appends to that same
-match. A host that plays at its own
-table (``config.host_player``) gets its seat back: ``host_player`` becomes that seat's name
-(:func:`host_seat`). For ``host`` a name that matches no human seat of the match is refused
-(:class:`StoreError` naming the seats), unless the name was not given
-(``args.player_given`` false: the login name) and the match has a single human seat.
+match. A host that plays at its own table (``config.host_player``) gets its seat back:
+``host_player`` becomes that seat's name (:func:`host_seat`). For ``host`` a name that
+matches no human seat of the match is refused (:class:`StoreError` naming the seats),
+unless the name was not given (``args.player_given`` false: the login name) and the match
+has a single human seat.
 The bots go on at the level they played (``config.bot_level``).
 """
 
