@@ -205,6 +205,11 @@ def _host_args(p: argparse.ArgumentParser) -> None:
             "(auto: on with 2 or more people seated besides you)"
         ),
     )
+    p.add_argument(
+        "--coach",
+        action="store_true",
+        help=_("the hand-end review shows each player their biggest mistake of the hand"),
+    )
     p.add_argument("--port", type=_port, default=0, help=_("TCP port (default: any free port)"))
     p.add_argument("--bind", default="0.0.0.0", help=_("address to listen on (0.0.0.0)"))
     p.add_argument(
@@ -550,6 +555,7 @@ def _host(args: argparse.Namespace, screen: dict[str, Any]) -> HostingConfig:
         bot_delay=args.bot_delay,
         review_timeout=args.review_timeout,
         claim_window=args.claim_window,
+        coach=args.coach,
     )
 
 

@@ -82,6 +82,7 @@ class HostingConfig(Screen):
     bot_delay: float = 1.0
     review_timeout: float = 30.0
     claim_window: float = 3.0
+    coach: bool = False  # --coach: the review's coach line for every player
 
 
 @dataclass(frozen=True)
@@ -289,6 +290,7 @@ def host_config(hosting: HostingConfig) -> HostConfig:
         claim_window=hosting.claim_window or CLAIM_WINDOW,
         journal=None,
         failover=hosting.failover or "auto",
+        coach=hosting.coach,
     )
 
 

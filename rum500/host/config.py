@@ -48,3 +48,5 @@ class HostConfig:
     announce_later: bool = False  # a handed-over table: announce when the old host is gone
     #: seconds a deal waits, at most, for a checking seat's contribution (rum500/host/commit.py)
     contribution_wait: float = 1.5
+    #: the review's coach line (rum500/tui/coachline.py) at this table: the lobby's ``coach``
+    coach: bool = False

@@ -439,6 +439,7 @@ async def start_host(config: HostConfig, sock: socket.socket | None = None) -> H
     table, server = host.table, host.server
     await server.start(config.bind, config.port, sock=sock)
     server.lobby_extra["addresses"] = lan_addresses(config.bind, server.port, config.interfaces)
+    server.lobby_extra["coach"] = bool(config.coach)  # the review's coach line: the host's say
     _notice_log_warnings(config.journal, host)
     try:
         if config.resume_game is not None:

@@ -15,6 +15,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from rum500.tui import coachline
 from rum500.tui import hint as hints
 from rum500.tui.keys import build_key_bindings
 from rum500.tui.layout import build_layout
@@ -83,4 +84,5 @@ async def run_table(
     finally:
         await session.close()
         hints.shut_down()  # the hint's worker process, if the player asked for a hint
+        coachline.shut_down()  # the coach line's worker process, if it ran
     return int(result or 0)

@@ -185,6 +185,7 @@ def solo_config(args: PlayConfig, name: str) -> HostConfig:
         bind="0.0.0.0" if args.lan else "127.0.0.1",
         announce=bool(args.lan),
         bot_delay=DEFAULT_BOT_DELAY if args.bot_delay is None else args.bot_delay,
+        coach=True,  # a solo table: the review's coach line is on
     )
     config.review_timeout = args.review_timeout
     config.claim_window = args.claim_window
@@ -585,7 +586,7 @@ async def _play_choice(
     ascii = args.ascii
     if choice["kind"] == "continue":
         config = HostConfig(
-            host_player=choice["name"], bind="127.0.0.1", bot_delay=DEFAULT_BOT_DELAY
+            host_player=choice["name"], bind="127.0.0.1", bot_delay=DEFAULT_BOT_DELAY, coach=True
         )
         resume = ResumeAsk(command="play", resume=str(choice["game_id"]))
         await host_and_play(config, choice["name"], ascii, args=resume, input=input, output=output)
@@ -618,6 +619,7 @@ async def _play_choice(
         password=choice.get("password") or None,
         bot_delay=DEFAULT_BOT_DELAY,
         claim_window=claim_window,
+        coach=solo or bool(choice.get("coach")),
     )
     try:
         options.validate(players)

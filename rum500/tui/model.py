@@ -28,6 +28,7 @@ from rum500.tui import describe, moves
 from rum500.tui import hint as hints
 from rum500.tui.changes import Changes
 from rum500.tui.claim import Claim
+from rum500.tui.coachline import CoachLine
 from rum500.tui.feed import CHAT_LINES, LOG_LINES, Feed
 from rum500.tui.helptext import help_lines
 from rum500.tui.hostplayer import HostPlayer
@@ -96,6 +97,7 @@ class TableModel(HostPlayer, Feed, Selection):
         self.help_width = 76  # the help's width when it was last drawn (80 columns)
         self.review = Review(self)
         self.claim = Claim(self)  # the "Rummy!" claim window (house rule)
+        self.coach = CoachLine(self)  # the review's coach line (tui/coachline.py)
         #: a question with numbered answers (overlay "choose"): (label, action to send)
         self.choose_text = ""
         self.choices: list[tuple[str, dict]] = []
@@ -125,6 +127,7 @@ class TableModel(HostPlayer, Feed, Selection):
             self.take_welcome(msg)
         elif kind == "lobby":
             self.log.extend(self.take_lobby(msg))
+            self.coach.take_lobby(msg)
         elif kind == "state":
             view = msg.get("view")
             if isinstance(view, dict) and "players" in view:  # {} before the match starts
@@ -172,6 +175,7 @@ class TableModel(HostPlayer, Feed, Selection):
         self._log_events(view, events or [])
         self.follow_view(view)
         self._follow_sheet(view)
+        self.coach.follow(view, [e for e in events or [] if isinstance(e, dict)], self.sheet)
         # my turn begins: the turn came to me, or the "Rummy!" window before my draw closed
         begins = view["turn"] != old_turn or old_phase == "claim"
         if begins and self.my_turn and view["phase"] == "draw":
@@ -354,6 +358,7 @@ class TableModel(HostPlayer, Feed, Selection):
             self.offline_key("")
             return
         self.sent.append(action)
+        self.coach.played(self.view, action)
         self.message = ""
         self.spawn(self._send(action))
         self.on_change()

@@ -117,6 +117,11 @@ def review_lines(model: SheetTable, width: int = 76) -> list[Line]:
     if check is not None:  # the client's check of this hand's deal (rum500/dealcheck.py)
         style = "class:info" if check.get("ok") else "class:error"
         lines.append([(style, _(str(check.get("text", ""))))])
+    coach = getattr(model, "coach", None)  # this seat's biggest mistake (tui/coachline.py)
+    said = coach.text() if coach is not None and r.get("hand") == coach.review_hand else ""
+    if said:
+        style = "class:info" if coach.state == "done" else "class:dim"
+        lines += wrap([([(style, w)], False, False) for w in said.split()], width, indent=2)[0]
     return lines
 
 

@@ -1,0 +1,220 @@
+"""The coach's line in the hand-end review: this seat's biggest mistake of the hand.
+
+While a hand is played, :class:`CoachLine` keeps what this seat saw when it decided — each
+view it received where it had more than one legal move, the cards it saw each opponent take
+(:class:`~rum500.bots.tracker.Tracker`, fed by the events it received) and the move it
+played (an action it sent that the host took: the next update carries an event of its
+seat). Nothing else: a client has only its own seat's views, and the decisions of one hand
+are dropped when the next is dealt, so the analysis never sees other hands.
+
+When the review of that hand opens, each decision is handed to the coach
+(:func:`rum500.coach.analysis.analyse_decision`, budget :data:`BUDGET`) in a worker
+process, one at a time; the table never waits for it. The review shows "Working out…" until
+the line is ready; when the review closes first, the work is dropped. The host decides
+whether its table has the coach (``rum500 host --coach``; on at ``rum500 play``): the lobby
+message's ``coach`` (docs/protocol.md), off when absent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import pickle
+from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol
+
+from rum500.bots.tracker import Tracker
+from rum500.i18n import _
+from rum500.tui import describe
+
+#: worlds sampled per candidate move: a hand's ten to twenty decisions take a second or two
+#: on a loaded core, well inside the review's time
+BUDGET = 16
+#: the moves a decision can be (a "Rummy!" call is judged only by ``rum500 analyse``)
+KINDS = ("draw", "meld", "layoff", "discard", "end_hand")
+
+#: one decision for the worker: (view, known, played, budget, seed)
+Item = tuple[dict, list[list[int]], dict, int, str]
+
+
+def judge(item: Item) -> dict:
+    """One decision judged (in the worker process): ``{best, loss, stderr}``."""
+    from rum500.coach.analysis import analyse_decision
+
+    view, known, played, budget, seed = item
+    v = analyse_decision(view, known, played, budget=budget, seed=seed)
+    return {"best": v.best, "loss": float(v.loss), "stderr": float(v.stderr)}
+
+
+_worker: ProcessPoolExecutor | None = None
+
+
+def _pool() -> ProcessPoolExecutor:
+    """The coach's worker process (one, "spawn"; started on first use)."""
+    global _worker
+    if _worker is None:
+        _worker = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn")
+        )
+    return _worker
+
+
+def shut_down() -> None:
+    """Stop the coach's worker process, if one was started."""
+    global _worker
+    if _worker is not None:
+        _worker.shutdown(wait=False, cancel_futures=True)
+        _worker = None
+
+
+async def judge_off_loop(item: Item, work: Callable[[Item], dict] = judge) -> dict | None:
+    """``work(item)`` in the worker process; None when no worker can run it (the line is
+    then given up: the table's own process never does the coach's work)."""
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(_pool(), work, item)
+    except (BrokenProcessPool, OSError, pickle.PicklingError, RuntimeError):
+        shut_down()
+        return None
+
+
+class CoachTable(Protocol):
+    """What the coach line uses of the table screen (a narrow port)."""
+
+    spectator: bool
+    ascii: bool
+    spawn: Callable[[Coroutine[Any, Any, Any]], Any]
+
+    def player_name(self, seat: int | None) -> str: ...
+
+    def on_change(self) -> None: ...
+
+
+class CoachLine:
+    """The coach line of ``table``'s seat (see the module)."""
+
+    def __init__(self, table: CoachTable) -> None:
+        self.table = table
+        self.on = False  # the host's setting (the lobby's ``coach``)
+        self.tracker = Tracker()
+        self.hand: int | None = None  # the hand the decisions below are of
+        self.decisions: list[tuple[dict, list[list[int]], dict]] = []
+        self.pending: tuple[dict, list[list[int]], dict] | None = None
+        self.review_hand: int | None = None  # the hand whose line is worked out or shown
+        self.state = ""  # "", "working", "done", "failed"
+        self.worst: dict | None = None  # {view, played, best, loss, stderr}
+        self.started = 0  # analyses started (tests: none at a table without the coach)
+        #: judges one decision off the event loop (injectable: tests gate it)
+        self.judge: Callable[[Item], Awaitable[dict | None]] = judge_off_loop
+        self._task: Any = None
+
+    # ------------------------------------------------------------------ what the seat saw
+
+    def take_lobby(self, msg: dict) -> None:
+        coach = msg.get("coach")
+        if isinstance(coach, bool):
+            self.on = coach
+
+    def played(self, view: dict | None, action: dict) -> None:
+        """This seat sends ``action`` from ``view``: a decision, once the host takes it."""
+        self.pending = None
+        if not self.on or self.table.spectator or not isinstance(view, dict):
+            return
+        seat = view.get("seat")
+        legal = view.get("legal_actions") or []
+        if (
+            not isinstance(seat, int)
+            or view.get("turn") != seat
+            or view.get("phase") not in ("draw", "play")
+            or action.get("type") not in KINDS
+            or len(legal) < 2
+        ):
+            return
+        players = view.get("players")
+        if not isinstance(players, int) or not 0 <= seat < players:
+            return
+        known = [[] if o == seat else self._known(view, o) for o in range(players)]
+        self.pending = (view, known, dict(action))
+
+    def _known(self, view: dict, seat: int) -> list[int]:
+        from rum500.coach.analysis import _known
+
+        try:
+            return _known(self.tracker, view, seat)
+        except (KeyError, TypeError, ValueError, IndexError):
+            return []
+
+    def follow(self, view: dict, events: list[dict], sheet: dict | None) -> None:
+        """A new view and its events arrived; ``sheet``: the review's sheet (None: closed)."""
+        hand = view.get("hand_number")
+        if hand != self.hand:
+            self.hand, self.decisions, self.pending = hand, [], None
+        self.tracker.observe(events, view)
+        me = view.get("seat")
+        if self.pending is not None and any(e.get("seat") == me for e in events):
+            self.decisions.append(self.pending)
+            self.pending = None
+        if sheet is None:
+            self.drop()
+        elif sheet.get("hand") != self.review_hand:
+            self.start(sheet.get("hand"))
+
+    # ------------------------------------------------------------------ the review's line
+
+    def start(self, hand: object) -> None:
+        """The review of ``hand`` opened: work out its line, if the coach is on."""
+        self.drop()
+        if not isinstance(hand, int) or not self.on or self.table.spectator:
+            return
+        self.review_hand = hand
+        if hand != self.hand:
+            return
+        decisions = list(self.decisions)
+        self.state = "working"
+        self.started += 1
+        self._task = self.table.spawn(self._work(hand, decisions))
+
+    def drop(self) -> None:
+        """The review closed: the line, done or not, goes."""
+        if self._task is not None and hasattr(self._task, "cancel"):
+            self._task.cancel()
+        self._task = None
+        self.review_hand, self.state, self.worst = None, "", None
+
+    async def _work(self, hand: int, decisions: list[tuple[dict, list[list[int]], dict]]) -> None:
+        worst: dict | None = None
+        for i, (view, known, played) in enumerate(decisions):
+            verdict = await self.judge((view, known, played, BUDGET, f"review:{hand}:{i}"))
+            if self.review_hand != hand:
+                return  # the review closed meanwhile
+            if verdict is None:
+                self.state = "failed"
+                self.table.on_change()
+                return
+            if verdict["loss"] > 0 and (worst is None or verdict["loss"] > worst["loss"]):
+                worst = {"view": view, "played": played, **verdict}
+        self.state, self.worst = "done", worst
+        self._task = None
+        self.table.on_change()
+
+    def text(self) -> str:
+        """The review's line ("" when there is none)."""
+        if self.state == "working":
+            return _("Coach: working out your biggest mistake of the hand…")
+        if self.state == "failed":
+            return _("Coach: your biggest mistake could not be worked out.")
+        if self.state != "done":
+            return ""
+        w = self.worst
+        if w is None:
+            return _("Coach: no mistake found in your play this hand.")
+        view, a = w["view"], self.table.ascii
+        return _(
+            "Your biggest mistake: {played} (−{loss} points expected; better: {best})."
+        ).format(
+            played=describe.action(w["played"], view, self.table.player_name, a),
+            loss=max(1, round(w["loss"])),
+            best=describe.action(w["best"], view, self.table.player_name, a),
+        )

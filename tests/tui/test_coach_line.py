@@ -1,0 +1,94 @@
+"""The review's coach line (issue 24 §2): worked out off the event loop while the review is
+open — the review is on screen before it is done — from this seat's own decisions of the hand;
+dropped when the review closes first; never worked out at a table without the coach."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rum500.bots import make_bot
+from rum500.tui import coachline
+from rum500.tui.model import TableModel
+from rum500.tui.sheets import review_lines
+from tests.tui.test_app import Running, open_table, until
+
+WORKING = "Coach: working out your biggest mistake of the hand…"
+
+
+def text(model: TableModel) -> str:
+    return "\n".join("".join(f[1] for f in line) for line in review_lines(model, 76))
+
+
+async def play_to_hand_end(run: Running) -> None:
+    """Ann plays as the medium bot until the hand is over (the review open)."""
+    model, bot = run.model, make_bot("medium", seed=1)
+    while model.sheet is None:
+        await until(lambda: model.sheet is not None or (model.my_turn and not model.busy), 20)
+        if model.sheet is not None:
+            break
+        view = model.view
+        assert view is not None
+        model.submit_action(bot.choose(view))
+        await until(lambda v=view: model.view is not v or model.sheet is not None, 20)
+
+
+async def test_the_review_is_shown_before_the_coach_is_done() -> None:
+    release = asyncio.Event()
+    judged: list[coachline.Item] = []
+
+    async def gated(item: coachline.Item) -> dict | None:
+        judged.append(item)
+        await release.wait()
+        return await coachline.judge_off_loop(item)
+
+    async with open_table(coach=True, review_timeout=120.0) as run:
+        model = run.model
+        assert model.coach.on  # the host's lobby message says so
+        model.coach.judge = gated
+        await play_to_hand_end(run)
+        decisions = list(model.coach.decisions)
+        assert decisions, "Ann's decisions of the hand were kept"
+        assert model.overlay == "sheet"
+        await until(lambda: bool(judged))
+        assert model.coach.state == "working"
+        assert WORKING in text(model)  # the review is on screen, the coach still at work
+        assert run.host.table.game.phase.value in ("hand_over", "game_over")
+        for view, _known, played in decisions:  # only this seat's own views
+            assert view["seat"] == 0 and view["turn"] == 0 and played in view["legal_actions"]
+        release.set()
+        await until(lambda: model.coach.state == "done", 60)
+        line = text(model)
+        assert WORKING not in line
+        assert "Your biggest mistake:" in line or "no mistake found" in line, line
+        assert len(judged) == len(decisions)
+    coachline.shut_down()
+
+
+async def test_a_review_closed_first_drops_the_line() -> None:
+    release = asyncio.Event()
+
+    async def gated(item: coachline.Item) -> dict | None:
+        await release.wait()
+        return {"best": item[2], "loss": 0.0, "stderr": 0.0}
+
+    async with open_table(coach=True, review_timeout=120.0) as run:
+        model = run.model
+        model.coach.judge = gated
+        await play_to_hand_end(run)
+        assert model.coach.state == "working"
+        model.review.enter()  # ready: the next hand is dealt, the review closes
+        await until(lambda: model.sheet is None, 20)
+        release.set()
+        await asyncio.sleep(0.1)
+        assert model.coach.state == "" and model.coach.text() == ""
+
+
+async def test_no_coach_at_a_table_without_it() -> None:
+    async with open_table(review_timeout=120.0) as run:  # the host's default: no coach
+        model = run.model
+        assert not model.coach.on
+        await play_to_hand_end(run)
+        assert model.overlay == "sheet"
+        await asyncio.sleep(0.1)
+        assert model.coach.started == 0 and not model.coach.decisions
+        assert "Coach" not in text(model) and "mistake" not in text(model)
