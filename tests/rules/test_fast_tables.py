@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,8 @@ from rum500.rules.game import MOVE_MELD
 from rum500.rules.melds import HIGH_ACE, candidate_meld_tuples, card_mask, position_rank
 from rum500.rules.notation import DISCARD_MOVES
 from rum500.rules.tables import discard_tables, meld_moves
+from tests.rules.positions import position
+from tests.rules.test_legal_reference import _key, accepted
 
 hands = st.lists(st.integers(0, C.JOKER), max_size=20)
 
@@ -88,3 +91,24 @@ def test_the_deal_shuffles_as_random_shuffle():
             _shuffle(b, y)
             assert x == y
             assert a.getstate() == b.getstate()
+
+
+@pytest.mark.parametrize(
+    ("hand", "pile", "run"),
+    [
+        ("8H 9H 2C 4D KS", "3S 10H", "5H 6H 7H"),  # 8H on the run, then 9H, then 10H
+        ("3H 4H 2C 9D KS", "QS 2H", "5H 6H 7H"),  # 4H below the run, then 3H, then 2H
+        ("JD QD 2C 4S 7H", "5C KD", "8D 9D 10D"),  # up to the king
+        ("3C 2C 9D 4S JH", "KS AC", "4C 5C 6C"),  # the ace, low, after 3C and 2C
+    ],
+)
+def test_a_lay_off_that_takes_the_way_of_the_dug_card(hand, pile, run):
+    """The dug card must be played and its way (a run in hand) uses the card laid off: the
+    lay-off is listed exactly when the rules accept it (the run grown, the card still
+    reaches it through the cards between) — as every other play then."""
+    g = position([hand, "5S 6D 9C"], pile=pile, melds=[(run, 1)], phase="draw")
+    g.apply({"type": "draw", "source": "discard", "index": len(g.pile) - 1})
+    assert g.must_play is not None
+    listed = g.legal_actions()
+    assert sorted(map(_key, listed)) == sorted(map(_key, accepted(g)))
+    assert any(a["type"] == "layoff" for a in listed)
