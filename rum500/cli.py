@@ -434,6 +434,16 @@ def _log_commands(sub: Any) -> None:
     p = sub.add_parser("replay", help=_("step through a finished match"))
     _common(p)
     p.add_argument("game_id")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument(
+        "--seat",
+        type=_whole(0, 7),
+        metavar="N",
+        help=_("mark this seat's decisions with their cost (c in the viewer)"),
+    )
+    who.add_argument(
+        "--player", metavar="NAME", help=_("mark the decisions of the seat of this name")
+    )
 
     p = sub.add_parser("export", help=_("write a match to a file"))
     _common(p)
@@ -624,7 +634,7 @@ def _analyse(args: argparse.Namespace, screen: dict[str, Any]) -> AnalyseConfig:
 
 
 def _replay(args: argparse.Namespace, screen: dict[str, Any]) -> ReplayConfig:
-    return ReplayConfig(**screen, game_id=args.game_id)
+    return ReplayConfig(**screen, game_id=args.game_id, seat=args.seat, player=args.player)
 
 
 def _export(args: argparse.Namespace, screen: dict[str, Any]) -> ExportConfig:

@@ -190,6 +190,8 @@ class ReplayConfig(Screen):
 
     command: ClassVar[str] = "replay"
     game_id: str = "last"
+    seat: int | None = None  # --seat: the coach marks this seat's decisions
+    player: str | None = None  # --player: the same, by name
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from rum500.configs import (
     HostingConfig,
     ImportConfig,
     JoinConfig,
+    LearnConfig,
     ListConfig,
     LobbyConfig,
     PlainHostConfig,
@@ -69,6 +70,7 @@ log = logging.getLogger(__name__)
 RUNNERS: dict[type, tuple[str, str]] = {
     LobbyConfig: ("rum500.tui.main", "run_lobby"),
     PlayConfig: ("rum500.tui.main", "run_play"),
+    LearnConfig: ("rum500.tui.main", "run_learn"),
     HostingConfig: ("rum500.tui.main", "run_host"),
     HeadlessHostConfig: ("rum500.runners", "run_headless"),
     JoinConfig: ("rum500.tui.main", "run_join"),

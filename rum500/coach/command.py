@@ -168,6 +168,12 @@ def row(a: MatchAnalysis) -> dict:
         "summary": {
             "summary": a.summary(),
             "hands": [r for r in a.records() if r["type"] == "hand"],
+            # each decision's cost, for the replay's marks (rum500/tui/replay.py)
+            "decisions": [
+                {k: r[k] for k in ("index", "hand", "kind", "played", "best", "loss", "stderr")}
+                for r in a.records()
+                if r["type"] == "decision"
+            ],
         },
     }
 

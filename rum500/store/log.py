@@ -282,6 +282,24 @@ def save_analysis(conn: sqlite3.Connection, mid: int, row: dict) -> None:
         )
 
 
+def load_analysis(conn: sqlite3.Connection, mid: int, seat: int) -> dict | None:
+    """Seat ``seat``'s kept analysis of match ``mid`` (its ``summary`` JSON: ``summary``,
+    ``hands``, ``decisions``) when it covers every action of the match, else None."""
+    try:
+        got = conn.execute(
+            "SELECT summary FROM analyses WHERE match_id = ? AND seat = ?"
+            " AND actions = (SELECT count(*) FROM actions WHERE match_id = ?)",
+            (mid, seat, mid),
+        ).fetchone()
+    except sqlite3.OperationalError:  # an older log read in place: no analyses yet
+        return None
+    try:
+        kept = json.loads(got[0]) if got else None
+    except ValueError:
+        return None
+    return kept if isinstance(kept, dict) else None
+
+
 def _analysed(conn: sqlite3.Connection, mid: int) -> dict[int, tuple[int, float, int, float]]:
     """Per seat, ``(decisions, loss, hands, luck)`` of match ``mid``'s analyses that cover
     every action it has (an analysis of a match since played on does not count)."""

@@ -26,7 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from rum500.bots.tracker import Tracker
-from rum500.i18n import _
+from rum500.i18n import _, ngettext
 from rum500.tui import describe
 
 #: worlds sampled per candidate move: a hand's ten to twenty decisions take a second or two
@@ -211,10 +211,13 @@ class CoachLine:
         if w is None:
             return _("Coach: no mistake found in your play this hand.")
         view, a = w["view"], self.table.ascii
-        return _(
-            "Your biggest mistake: {played} (−{loss} points expected; better: {best})."
+        loss = max(1, round(w["loss"]))
+        return ngettext(
+            "Your biggest mistake: {played} (−{loss} point expected; better: {best}).",
+            "Your biggest mistake: {played} (−{loss} points expected; better: {best}).",
+            loss,
         ).format(
             played=describe.action(w["played"], view, self.table.player_name, a),
-            loss=max(1, round(w["loss"])),
+            loss=loss,
             best=describe.action(w["best"], view, self.table.player_name, a),
         )

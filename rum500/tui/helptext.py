@@ -109,6 +109,18 @@ def host_hint_text() -> str:
     )
 
 
+def coach_text() -> str:
+    """The coach: the review's line and the replay's keys (issue 24 §2)."""
+    return _(
+        "COACH\n"
+        "  At a table with the coach (rum500 play; rum500 host --coach), the review after\n"
+        "  a hand names your biggest mistake of the hand and what it cost.\n"
+        "  rum500 replay GAME --seat N marks each decision of that seat with its cost:\n"
+        "  c              the coach's seat in the replay (each seat in turn, then none)\n"
+        "  m, M           the next / previous mistake (the better move is highlighted)"
+    )
+
+
 def help_lines(
     ascii: bool = False,
     options: dict | None = None,
@@ -120,7 +132,7 @@ def help_lines(
     player's keys too (last). With ``width``, every line longer than that is wrapped between
     words (a key's description goes on under the description, not under the key): no word
     is lost on a narrow screen, nor in a language with longer words."""
-    text = keys_text() + "\n\n" + rules_text()
+    text = keys_text() + "\n\n" + rules_text() + "\n\n" + coach_text()
     house = house_rules_text(options)
     if house:
         text += "\n\n" + house

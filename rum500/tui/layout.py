@@ -146,7 +146,7 @@ class Plan:
         self.chat_w = max(16, min(34, cols * 3 // 8))
         self.log_w = max(10, cols - self.chat_w - 1)
         h: dict[str, int] = {}
-        shown = model.banner or model.banner_text() or model.notice
+        shown = model.banner or model.banner_text() or model.notice or model.lesson_text()
         #: the banner (the link is down, a "Rummy!" call, the host's notice), wrapped
         self.banner = render.banner_lines(model, cols) if shown else []
         h["banner"] = min(len(self.banner), 3)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from rum500.configs import (
     HostingConfig,
     JoinConfig,
+    LearnConfig,
     LobbyConfig,
     PlayConfig,
     ResumeAsk,
@@ -167,6 +168,16 @@ def run_play(args: PlayConfig) -> int:
     except ValueError as e:
         return _fail(str(e))
     return _run(_cli_host(config, name, args, interactive_start=False))
+
+
+def run_learn(args: LearnConfig) -> int:
+    """``rum500 learn``: a first hand that teaches (rum500/learn/), against one scripted bot,
+    played in this process."""
+    if why := _setup(args):
+        return _fail(why)
+    from rum500.learn.run import learn_at_screen
+
+    return _run(learn_at_screen(player_name(args), args.ascii))
 
 
 def solo_config(args: PlayConfig, name: str) -> HostConfig:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from rum500.i18n import _
 from rum500.tui import describe, moves
@@ -41,6 +41,18 @@ __all__ = ["CHAT_LINES", "LOG_LINES", "ZONES", "Refused", "TableModel", "Zone"]
 
 Send = Callable[[dict], Awaitable[Any]]
 Spawn = Callable[[Coroutine[Any, Any, Any]], Any]
+
+
+class LessonPort(Protocol):
+    """What the table screen uses of a lesson (``rum500 learn``): the panel's text, a look
+    at each new view, and the move filter — a sentence keeps a legal move back (why it is
+    weak here), None lets it go."""
+
+    def text(self) -> str: ...
+
+    def follow(self, view: dict) -> str | None: ...
+
+    def check(self, action: dict, view: dict | None = None) -> str | None: ...
 
 
 class Refused(Exception):
@@ -87,6 +99,8 @@ class TableModel(HostPlayer, Feed, Selection):
         #: works out the hint for a view, off the event loop (injectable: tests slow it)
         self.advise: Callable[[dict], Awaitable[dict | None]] = hints.advise_off_loop
         self.hint_pending: asyncio.Future | None = None  # the hint being worked out
+        #: a lesson's port (rum500/learn/script.Lesson): its panel's text, its move filter
+        self.lesson: LessonPort | None = None
 
     def _init_overlays(self) -> None:
         """The overlay stack and what each overlay shows."""
@@ -183,6 +197,8 @@ class TableModel(HostPlayer, Feed, Selection):
             self.say(self.draw_prompt())
         elif view["turn"] != old_turn and self.message and not self.message_is_error:
             self.message = ""
+        if self.lesson is not None and (said := self.lesson.follow(view)):
+            self.say(said)  # the lesson's last words, under the review that covers its panel
 
     def _log_events(self, view: dict, events: list[dict]) -> None:
         """The events in the log (the first view alone: who deals); a call of "Rummy!" to
@@ -317,6 +333,10 @@ class TableModel(HostPlayer, Feed, Selection):
             self.ascii, (self.view or {}).get("options"), can_hand_over, self.help_width
         )
 
+    def lesson_text(self) -> str:
+        """The lesson's panel (``rum500 learn``), else ""."""
+        return self.lesson.text() if self.lesson is not None else ""
+
     def banner_text(self) -> str:
         """A call of "Rummy!" in the last few seconds, in words (else "")."""
         return self.claim.banner_text()
@@ -351,6 +371,9 @@ class TableModel(HostPlayer, Feed, Selection):
         self._submit(action)
 
     def _submit(self, action: dict) -> None:
+        if self.lesson is not None and (why := self.lesson.check(action, self.view)):
+            self.say(why, error=True)  # the lesson keeps the move back: nothing is sent
+            return
         if not self.send:
             self.say(_("Not connected to a table."), error=True)
             return

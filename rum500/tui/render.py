@@ -39,6 +39,7 @@ TWO_COLOUR = Style.from_dict(
         "title": "reverse bold",
         "banner": "bg:ansired fg:ansiwhite bold",
         "notice": "bg:ansiyellow fg:ansiblack bold",
+        "lesson": "bg:ansicyan fg:ansiblack",
         "label": "bold",
         "dim": "fg:ansibrightblack",
         "card": "bg:ansiwhite",
@@ -665,8 +666,10 @@ def banner_lines(model: TableModel, width: int = 80) -> list[Line]:
         style, text = "class:banner", model.banner_now()
     elif model.banner_text():  # someone called "Rummy!"
         style, text = "class:claim", model.banner_text()
-    else:
+    elif model.notice:
         style, text = "class:notice", model.notice
+    else:  # a lesson's panel (rum500 learn)
+        style, text = "class:lesson", model.lesson_text()
     return wrap_text([(style, f" {text} ")], width, indent=1, ascii=model.ascii)
 
 

@@ -5,12 +5,22 @@ every hand face up); :class:`ReplayModel` adds how one position looks (:meth:`~R
 render`) and the layout only reads it; keys move the position.
 
 Keys: → / space / n next move, ← / p previous move, ↓ / PgDn / ] next hand, ↑ / PgUp / [
-previous hand (its deal), Home / g the start, End / G the end, q / Esc quit.
+previous hand (its deal), Home / g the start, End / G the end, c the coach's seat (each seat in
+turn, then none), m / M the next / previous mistake of that seat, q / Esc quit.
+
+The coach (issue 24 §2): for the chosen seat (``--seat N`` / ``--player NAME`` or ``c``)
+each decision is marked with its cost — the expected points the move played lost
+(:mod:`rum500.coach.analysis`) — on the position where the seat made it, and the better move
+is named there and its cards highlighted. The costs come from the seat's analysis kept in the
+game log (``rum500 analyse``); without one it is worked out in the background (a progress
+line) and kept.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
+from collections.abc import Callable
 
 from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -22,10 +32,11 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from rum500.configs import ReplayConfig
-from rum500.i18n import N_, _
+from rum500.i18n import N_, _, ngettext
 from rum500.store import StoreError
 from rum500.store.commands import fail, finished_match
 from rum500.store.replay import CARD_END, CARD_START, Frame, Replay
+from rum500.tui import describe
 from rum500.tui.describe import rank_text
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -34,12 +45,129 @@ __all__ = ["Frame", "ReplayModel", "build_app", "run_replay", "run_viewer"]
 
 
 class ReplayModel(Replay):
-    """A :class:`~rum500.store.replay.Replay` as the viewer shows it."""
+    """A :class:`~rum500.store.replay.Replay` as the viewer shows it, with the coach's marks
+    of one seat (``coach_seat``; ``marks``: action index -> ``{kind, played, best, loss,
+    stderr}``; ``coach_state``: "", "working" or "done"; ``progress``: (done, total))."""
+
+    coach_seat: int | None = None
+    marks: dict[int, dict] | None = None
+    coach_state = ""
+    progress: tuple[int, int] = (0, 0)
+    #: finds a seat's marks (kept, or worked out in the background): set by the viewer
+    find_marks: Callable[[ReplayModel, int], None] | None = None
+
+    # ------------------------------------------------------------------ the coach
+
+    def choose_seat(self, seat: int | None) -> None:
+        """Mark the decisions of ``seat`` (None: no marks)."""
+        self.coach_seat = seat if seat is None or 0 <= seat < len(self.names) else None
+        self.marks, self.coach_state, self.progress = None, "", (0, 0)
+        if self.coach_seat is not None and self.find_marks is not None:
+            self.find_marks(self, self.coach_seat)
+
+    def next_seat(self) -> None:
+        """c: the coach's seat — each seat in turn, then none."""
+        s = self.coach_seat
+        self.choose_seat(0 if s is None else (s + 1 if s + 1 < len(self.names) else None))
+
+    def set_marks(self, seat: int, decisions: list[dict]) -> None:
+        """The costs of ``seat``'s decisions (records with ``index``, ``loss``, ``best``,
+        ``played``, ``kind``) arrived."""
+        if seat != self.coach_seat:
+            return
+        self.marks = {int(d["index"]): d for d in decisions if isinstance(d.get("index"), int)}
+        self.coach_state = "done"
+
+    def mistakes(self) -> list[int]:
+        """The frames where the coach's seat made a mistake (a cost above zero)."""
+        return sorted(i for i, d in (self.marks or {}).items() if d.get("loss", 0) > 0)
+
+    def next_mistake(self) -> None:
+        later = [i for i in self.mistakes() if i > self.index]
+        if later:
+            self.go(later[0])
+
+    def prev_mistake(self) -> None:
+        earlier = [i for i in self.mistakes() if i < self.index]
+        if earlier:
+            self.go(earlier[-1])
+
+    def mark(self) -> dict | None:
+        """The coach's mark of the decision made from this position, if any."""
+        return (self.marks or {}).get(self.index)
+
+    def better_cards(self, where: str) -> list[str]:
+        """The cards of the better move at a mistake, highlighted ``where`` they are: in the
+        coach's seat's "hand" or on the "pile"."""
+        m = self.mark()
+        if not m or m.get("loss", 0) <= 0:
+            return []
+        best = m.get("best") or {}
+        if where == "hand" and best.get("type") in ("discard", "layoff"):
+            return [str(best.get("card"))]
+        if where == "hand" and best.get("type") == "meld":
+            return [str(c) for c in best.get("cards") or []]
+        if where == "pile" and best.get("type") == "draw" and isinstance(best.get("index"), int):
+            return list(self.frame.pile[best["index"] :])
+        return []
+
+    def _render_coach(self, out: _Screen) -> None:
+        """The coach's lines: whose decisions, the progress, this position's mark."""
+        seat = self.coach_seat
+        if seat is None:
+            return
+        who = self._who(seat)
+        if self.coach_state == "failed":
+            out.line(_("Coach: {who}'s decisions could not be analysed.").format(who=who))
+            return
+        if self.coach_state != "done":
+            done, total = self.progress
+            out.line(
+                _("Coach: working out {who}'s decisions… {done}/{total}").format(
+                    who=who, done=done, total=total
+                ),
+                "class:coach",
+            )
+            return
+        lost = sum(d.get("loss", 0) for d in (self.marks or {}).values())
+        n = len(self.mistakes())
+        out.line(
+            ngettext(
+                "Coach: {who} — {n} mistake, {points} points lost in all (m: next mistake)",
+                "Coach: {who} — {n} mistakes, {points} points lost in all (m: next mistake)",
+                n,
+            ).format(who=who, n=n, points=round(lost)),
+            "class:coach",
+        )
+        m = self.mark()
+        if m is None:
+            return
+        view = {"discard_pile": self.frame.pile, "melds": self.frame.melds}
+        played = describe.action(m.get("played") or {}, view, self._who, out.ascii_only)
+        if m.get("loss", 0) <= 0:
+            out.line(_("{who} decides here: {played} — no loss.").format(who=who, played=played))
+            return
+        points = max(1, round(m["loss"]))
+        out.line(
+            ngettext(
+                "{who} decides here: {played} — costs {minus}{points} point; better: {best}",
+                "{who} decides here: {played} — costs {minus}{points} points; better: {best}",
+                points,
+            ).format(
+                who=who,
+                played=played,
+                minus=out.minus,
+                points=points,
+                best=describe.action(m.get("best") or {}, view, self._who, out.ascii_only),
+            ),
+            "class:mistake",
+        )
 
     def render(self, ascii_only: bool = False, width: int = 80) -> StyleAndTextTuples:
         """The screen as styled text, ``width`` columns wide."""
         screen = _Screen(ascii_only)
         self._render_head(screen)
+        self._render_coach(screen)
         self._render_seats(screen, width)
         self._render_table(screen, width)
         return screen.out
@@ -114,14 +242,18 @@ class ReplayModel(Replay):
             if len(head) + len(score) + len(shown_hand) > width:
                 out.add("\n  ")
             out.add(hand_label)
+            out.better = self.better_cards("hand") if seat == self.coach_seat else []
             out.cards(hand)
+            out.better = []
             out.add("\n")
 
     def _render_table(self, out: _Screen, width: int) -> None:
         """The stock, the discard pile, a card that must be played, the melds side by side."""
         f = self.frame
         out.add(_("Stock: {n}   Discard pile (bottom → top):").format(n=f.stock) + " ")
+        out.better = self.better_cards("pile")
         out.cards(f.pile)
+        out.better = []
         out.add("\n")
         if f.must_play:
             out.cards([f.must_play])
@@ -157,6 +289,7 @@ class _Screen:
     def __init__(self, ascii_only: bool) -> None:
         self.ascii_only = ascii_only
         self.out: StyleAndTextTuples = []
+        self.better: list[str] = []  # the better move's cards (highlighted, each once)
         self.minus = "-" if ascii_only else "−"
 
     def add(self, text: str, style: str = "") -> None:
@@ -180,7 +313,11 @@ class _Screen:
             if s is None and "=" in c:  # a joker in Frame.what, with what it stands for
                 c, s = c.split("=", 1)
             red = (s or c)[-1] in "HD"
-            self.add(self.shown(c, s), "class:red" if red else "class:black")
+            style = "class:red" if red else "class:black"
+            if c in self.better:
+                self.better.remove(c)
+                style += " class:better"
+            self.add(self.shown(c, s), style)
 
     def number(self, n: int, sign: bool = False) -> str:
         """``-49`` (``+5`` with ``sign``) with the one minus sign of the screen."""
@@ -188,8 +325,100 @@ class _Screen:
         return text if self.ascii_only else text.replace("-", "−")
 
 
-HELP = N_(" ←/→ move · ↑/↓ hand · Home/End: start/end · q quit ")
-HELP_ASCII = N_(" left/right: move, up/down: hand, Home/End: start/end, q: quit ")
+HELP = N_(" ←/→ move · ↑/↓ hand · Home/End: start/end · c coach · m/M mistake · q quit ")
+HELP_ASCII = N_(
+    " left/right: move, up/down: hand, Home/End: start/end, c: coach, m/M: mistake, q: quit "
+)
+
+
+def kept_marks(match: dict, seat: int) -> list[dict] | None:
+    """The costs of ``seat``'s decisions from its analysis kept in the game log (covering
+    the whole match), or None."""
+    from rum500.store import open_db
+    from rum500.store.log import load_analysis
+
+    if not isinstance(match.get("id"), int):
+        return None
+    try:
+        conn = open_db(create=False)
+    except (StoreError, OSError):
+        return None
+    try:
+        kept = load_analysis(conn, match["id"], seat)
+    finally:
+        conn.close()
+    decisions = (kept or {}).get("decisions")
+    return decisions if isinstance(decisions, list) else None
+
+
+def analyse_marks(
+    match: dict, seat: int, progress: Callable[[int, int], None], budget: int | None = None
+) -> list[dict]:
+    """Analyse ``seat``'s decisions (as ``rum500 analyse`` does: its budget unless given,
+    its seed, on up to two processes), keep the analysis in the game log, and return their
+    costs."""
+    import os
+
+    from rum500.coach.analysis import analyse_match
+    from rum500.coach.command import row
+    from rum500.coach.search import DEFAULT_BUDGET
+
+    jobs = max(1, min(2, os.cpu_count() or 1))
+    a = analyse_match(match, seat, budget=budget or DEFAULT_BUDGET, jobs=jobs, progress=progress)
+    kept = row(a)
+    if isinstance(match.get("id"), int):
+        from rum500.store import open_db
+        from rum500.store.log import save_analysis
+
+        try:
+            conn = open_db(create=False)
+            try:
+                save_analysis(conn, match["id"], kept)
+            finally:
+                conn.close()
+        except (StoreError, OSError):
+            pass  # the marks are shown all the same
+    return list(kept["summary"]["decisions"])
+
+
+def marks_finder(
+    invalidate: Callable[[], None], budget: int | None = None
+) -> Callable[[ReplayModel, int], None]:
+    """How the viewer finds a seat's marks: the kept analysis, else one worked out in a
+    background thread (its progress on the coach's line; ``invalidate`` redraws;
+    ``budget``: the analysis's, ``rum500 analyse``'s by default)."""
+    running: set[int] = set()
+
+    def find(model: ReplayModel, seat: int) -> None:
+        kept = kept_marks(model.match, seat)
+        if kept is not None:
+            model.set_marks(seat, kept)
+            return
+        model.coach_state = "working"
+        if seat in running:
+            return
+
+        def progress(done: int, total: int) -> None:
+            if model.coach_seat == seat:
+                model.progress = (done, total)
+                invalidate()
+
+        def work() -> None:
+            try:
+                decisions = analyse_marks(model.match, seat, progress, budget)
+            except Exception:  # noqa: BLE001 - the viewer stays up, saying so
+                if model.coach_seat == seat:
+                    model.coach_state = "failed"
+            else:
+                model.set_marks(seat, decisions)
+            finally:
+                running.discard(seat)
+            invalidate()
+
+        running.add(seat)
+        threading.Thread(target=work, daemon=True).start()
+
+    return find
 
 
 def build_app(
@@ -215,6 +444,9 @@ def build_app(
     bind(["up", "pageup", "[", "P", "K"], model.prev_hand)
     bind(["home", "g"], lambda: model.go(0))
     bind(["end", "G"], lambda: model.go(len(model.frames) - 1))
+    bind(["c"], model.next_seat)
+    bind(["m"], model.next_mistake)
+    bind(["M"], model.prev_mistake)
 
     @kb.add("q")
     @kb.add("escape", eager=True)
@@ -242,6 +474,9 @@ def build_app(
             "laid": "italic",
             "black": "",
             "footer": "reverse",
+            "coach": "ansicyan",
+            "mistake": "ansimagenta bold",
+            "better": "reverse underline",
         }
     )
     return Application(
@@ -255,7 +490,9 @@ def build_app(
 
 
 def run_viewer(model: ReplayModel, *, ascii_only: bool = False) -> None:
-    build_app(model, ascii_only=ascii_only).run()
+    app = build_app(model, ascii_only=ascii_only)
+    model.find_marks = marks_finder(app.invalidate)
+    app.run()
 
 
 def run_replay(args: ReplayConfig) -> int:
@@ -266,5 +503,16 @@ def run_replay(args: ReplayConfig) -> int:
         return fail(e.said())
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return fail(_("the replay viewer needs a terminal"))
-    run_viewer(model, ascii_only=args.ascii)
+    seat = None
+    if args.seat is not None or args.player is not None:
+        from rum500.coach.command import pick_seats
+
+        try:
+            seat = pick_seats(model.match, args.seat, args.player)[0]
+        except StoreError as e:
+            return fail(e.said())
+    app = build_app(model, ascii_only=args.ascii)
+    model.find_marks = marks_finder(app.invalidate)
+    model.choose_seat(seat)
+    app.run()
     return 0
