@@ -30,6 +30,7 @@ from rum500.configs import (
     HostingConfig,
     ImportConfig,
     JoinConfig,
+    LearnConfig,
     ListConfig,
     LobbyConfig,
     PlayConfig,
@@ -294,6 +295,9 @@ def _table_commands(sub: Any) -> None:
     _review(p)
     _table_options(p)
 
+    p = sub.add_parser("learn", help=_("a first hand that teaches the game, against one bot"))
+    _common(p)
+    p.add_argument("--name", help=_("your player name"))
     p = sub.add_parser("host", help=_("host a table (and play at it)"))
     _common(p)
     p.add_argument("--headless", action="store_true", help=_("no screen: log what happens"))
@@ -649,6 +653,10 @@ def _verify(args: argparse.Namespace, screen: dict[str, Any]) -> VerifyConfig:
     return VerifyConfig(**screen, file=args.file)
 
 
+def _learn(args: argparse.Namespace, screen: dict[str, Any]) -> LearnConfig:
+    return LearnConfig(**screen, name=args.name)
+
+
 def _salvage(args: argparse.Namespace, screen: dict[str, Any]) -> SalvageConfig:
     return SalvageConfig(**screen, out=args.out)
 
@@ -657,6 +665,7 @@ def _salvage(args: argparse.Namespace, screen: dict[str, Any]) -> SalvageConfig:
 CONFIGS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], CommandConfig]] = {
     "lobby": _lobby,
     "play": _play,
+    "learn": _learn,
     "host": _host,
     "join": _join,
     "list": _list,

@@ -59,6 +59,14 @@ class PlayConfig(Screen):
 
 
 @dataclass(frozen=True)
+class LearnConfig(Screen):
+    """``rum500 learn``: a first hand that teaches, against one scripted bot."""
+
+    command: ClassVar[str] = "learn"
+    name: str | None = None
+
+
+@dataclass(frozen=True)
 class HostingConfig(Screen):
     """``rum500 host`` (``headless``: ``--headless``): ``name`` is the TABLE's name,
     ``player`` the host player's; ``password`` True: ask for it at the terminal."""
@@ -301,6 +309,7 @@ def host_config(hosting: HostingConfig) -> HostConfig:
 CommandConfig = (
     LobbyConfig
     | PlayConfig
+    | LearnConfig
     | HostingConfig
     | JoinConfig
     | ListConfig
@@ -325,6 +334,7 @@ __all__ = [
     "HostingConfig",
     "ImportConfig",
     "JoinConfig",
+    "LearnConfig",
     "ListConfig",
     "LobbyConfig",
     "PLAIN_KINDS",
