@@ -108,6 +108,7 @@ class TableModel(HostPlayer, Feed, Selection):
         #: "quit", "sheet" (the hand-end review), "scores", "confirm", "choose", "final", "chat")
         self.overlay_stack: list[str] = []
         self.help_scroll = 0
+        self.rule_page = 0  # the house rules' lesson shown (overlay "rules", L in the help)
         self.help_width = 76  # the help's width when it was last drawn (80 columns)
         self.review = Review(self)
         self.claim = Claim(self)  # the "Rummy!" claim window (house rule)

@@ -138,3 +138,20 @@ def test_the_first_steps_in_russian(term: Tmux) -> None:
     term.wait_text("Урок 1")
     term.keys("s")
     term.wait_text("Урок 2")
+
+
+def test_the_house_rules_lessons_open_from_the_help(term: Tmux) -> None:
+    """At a table with house rules, ? then L opens a page per rule on; ← → turn the pages,
+    Esc goes back to the help."""
+    term.start(rum500("play --bots 1 --jokers --ace-always-15 --bot-delay 0 --name Ann"))
+    term.wait_text("Your hand")
+    term.keys("?")
+    term.wait_text("L house rules' lessons")
+    term.keys("L")
+    screen = term.wait_text("JOKERS")
+    assert "Page 1 of 2" in screen
+    term.keys("Right")
+    screen = term.wait_text("ACES ALWAYS 15")
+    assert "Page 2 of 2" in screen and "JOKERS" not in screen
+    term.keys("Escape")
+    term.wait(lambda s: "ACES ALWAYS 15" not in s and "L house rules' lessons" in s)

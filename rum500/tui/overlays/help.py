@@ -7,12 +7,14 @@ from typing import Protocol
 from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
+from rum500.tui.overlays import rules
 from rum500.tui.overlays.common import scroll_keys
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
 
-class HelpPage(Protocol):
-    """What the help uses of the table screen (a narrow port)."""
+class HelpPage(rules.RulePages, Protocol):
+    """What the help uses of the table screen (a narrow port; L opens the house rules'
+    lessons)."""
 
     help_scroll: int
 
@@ -35,6 +37,7 @@ def keys(model: HelpPage) -> list[Key]:
         *scroll_keys(scroll_by),
         Key(("escape", "q", "enter"), model.close_overlay, "Esc", lambda: _("close")),
         Key(("?",), model.toggle_help),
+        Key(("L",), lambda: rules.open_pages(model), "L", lambda: _("house rules' lessons")),
     ]
 
 

@@ -4,7 +4,7 @@ in this package plus one line here."""
 
 from __future__ import annotations
 
-from rum500.tui.overlays import chat, choose, confirm, final, help, quit, scores, sheet, table
+from rum500.tui.overlays import chat, choose, confirm, final, help, quit, rules, scores, sheet, table
 from rum500.tui.overlays.keymap import Overlay
 
 #: the table itself (no overlay open): a mode with keys and no body
@@ -12,6 +12,7 @@ TABLE = Overlay("", lambda: "", table.keys, offline_bar=True)
 
 OVERLAYS: tuple[Overlay, ...] = (
     help.OVERLAY,
+    rules.OVERLAY,
     quit.OVERLAY,
     confirm.OVERLAY,
     choose.OVERLAY,
