@@ -464,6 +464,7 @@ class Client:
                     None,
                     "bad_message",
                     "unknown_type",
+                    "shoulder",  # a refused 'shoulder' (docs/protocol.md §12): not fatal
                 ):
                     self._queue.put(msg)
                     raise ConnectionLost(str(msg.get("message")), str(msg.get("code")))

@@ -44,6 +44,7 @@ ERROR_CODES = {
     "internal": "fatal: the host met a bug; the table goes on",
     "moved": "fatal: the table moved to another host (the 'moved' message before says where)",
     "standby": "fatal: a standby that does not host the table yet: try again shortly",
+    "shoulder": "a seat's 'shoulder' or 'shoulder_end' was refused; nothing changed",
 }
 
 CLIENT_TYPES = (
@@ -60,6 +61,8 @@ CLIENT_TYPES = (
     "standby_ready",
     "standby_ack",
     "contribute",
+    "shoulder",
+    "shoulder_end",
 )
 MAX_ADDRESSES = 16  # addresses in handoff_ready / standby_ready / moved / standby
 MAX_ADDRESS = 80  # characters of one address (an IPv6 address with its zone)
@@ -206,9 +209,31 @@ def check_client_message(msg: dict) -> dict:
             "commitment": _hex32(msg, "commitment"),
             "contribution": _hex32(msg, "contribution"),
         }
+    if kind in ("shoulder", "shoulder_end"):
+        return _shoulder(msg, kind)
     if kind == "handoff_failed":
         return {"type": kind, "id": _whole(msg, "id"), "message": _text(msg, "message", MAX_CHAT)}
     raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+
+
+def _shoulder(msg: dict, kind: str) -> dict:
+    """``shoulder`` (a seat shows its hand to the spectator ``spectator``, a connection
+    number, or ``name``: exactly one of them) and ``shoulder_end``; ``seat`` optional."""
+    seat = msg.get("seat")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise ProtocolError("bad_message", "'seat' must be a whole number")
+    if kind == "shoulder_end":
+        return {"type": kind, "seat": seat}
+    ident, name = msg.get("spectator"), msg.get("name")
+    if (ident is None) == (name is None):
+        raise ProtocolError("bad_message", "'shoulder' needs either 'spectator' or 'name'")
+    if ident is not None:
+        ident = _whole(msg, "spectator")
+    else:
+        name = clean_name(_text(msg, "name", MAX_NAME * 4) or "")[:MAX_NAME]
+        if not name:
+            raise ProtocolError("bad_message", "'name' must name a spectator")
+    return {"type": kind, "seat": seat, "spectator": ident, "name": name}
 
 
 def is_hex32(value: object) -> bool:

@@ -109,6 +109,8 @@ class Table(Protocol):
     # keep what did not change packed from one update to the next)
     # optional: ``refuse_hello(options)`` — hello's ``options`` (a list of names, or None);
     # returns why this client may not come in (an ``options`` error), or None
+    # optional: ``shown_view(seat)`` — the keys a spectator connection whose ``shown`` is
+    # ``seat`` gets over the spectators' view (a seat that lets it see its hand)
 
 
 #: how the server handles an ``action`` message a connection sent (:meth:`Server.wrap_actions`)
@@ -236,6 +238,12 @@ class Connection:
         self.held_bytes = 0
         #: the task serving this connection (Server._serve)
         self.task: asyncio.Task | None = None
+        #: the connection's number at this host (the ``lobby``'s ``watchers`` name
+        #: spectators by it); set when it says hello
+        self.ident = 0
+        #: for a spectator: the seat whose own keys it is shown too (the table's
+        #: ``shown_view``; rum500's "over the shoulder"), else None
+        self.shown: int | None = None
 
     # ------------------------------------------------------------------ sending
 
@@ -355,6 +363,7 @@ class Server:
         self.state = FINISHED if table.finished else PLAYING if table.started else LOBBY
         #: the connections that said hello, in the order they joined (updates go out in it)
         self.conns: dict[Connection, None] = {}
+        self._idents = 0  # the last connection number given (Connection.ident)
         self.seq = 0
         self.on_change: list[Callable[[], None]] = []
         #: called with (seat that acted or None, events) after each update is sent
@@ -521,6 +530,7 @@ class Server:
             "state": self.state,
             "seats": [s.public() for s in self.seats],
             "spectators": sum(1 for c in self.conns if c.seat is None),
+            "watchers": [{"id": c.ident, "name": c.name} for c in self.conns if c.seat is None],
             **self.lobby_extra,
         }
 
@@ -619,17 +629,22 @@ class Server:
         self.seq += 1
         update = Update(self.seq, by, pack(events))
         views: dict[int | None, Held] = {}  # built when a connection needs them
-        #: (seat, the view it holds) → (its new view, its frame): once for each audience
-        frames: dict[tuple[int | None, Held | None], tuple[Held, bytes]] = {}
+        #: (seat, the view it holds) → (its new view, its frame): once for each audience (a
+        #: spectator shown a seat's hand is an audience of its own, as a connection)
+        frames: dict[tuple[object, Held | None], tuple[Held, bytes]] = {}
         writes: list[tuple[Callable[[bytes], None], bytes]] = []
         for conn in list(self.conns):
             seat = conn.seat
-            audience = (seat, conn.base if conn.deltas else None)
+            shown = getattr(conn, "shown", None) if seat is None else None
+            audience = (seat if shown is None else conn, conn.base if conn.deltas else None)
             sent = frames.get(audience)
             if sent is None:
-                view = views.get(seat)
-                if view is None:
-                    view = views[seat] = self._held(seat, views)
+                if shown is not None:
+                    view = self._held(None, views, shown)
+                else:
+                    view = views.get(seat)
+                    if view is None:
+                        view = views[seat] = self._held(seat, views)
                 sent = frames[audience] = (view, update.frame(view, audience[1]))
             conn.base, frame = sent
             write = conn.outlet(frame)
@@ -644,14 +659,27 @@ class Server:
                 log.exception("on_events callback failed")
         self._changed()
 
-    def _held(self, seat: int | None, views: dict[int | None, Held] | None = None) -> Held:
+    def _held(
+        self,
+        seat: int | None,
+        views: dict[int | None, Held] | None = None,
+        shown: int | None = None,
+    ) -> Held:
         """``seat``'s view (None: a spectator's) as packed parts. For a table that tells a
         seat's own keys apart (``own_view``), the spectators' view (``views[None]``, built
-        and put there when missing) with only the seat's own keys built and packed on it."""
+        and put there when missing) with only the seat's own keys built and packed on it.
+        ``shown`` (a spectator's :attr:`Connection.shown`): the spectators' view with the
+        table's ``shown_view(shown)`` over it — a view of this connection's own."""
+        views = {} if views is None else views
+        shown_view = getattr(self.table, "shown_view", None)
+        if seat is None and shown is not None and shown_view is not None:
+            public = views.get(None)
+            if public is None:
+                public = views[None] = Held(self._packed_view(None))
+            return Held(public.public, packed(shown_view(shown)))
         own_view = getattr(self.table, "own_view", None)
         if seat is None or own_view is None:
             return Held(self._packed_view(seat))
-        views = {} if views is None else views
         public = views.get(None)
         if public is None:
             public = views[None] = Held(self._packed_view(None))
@@ -665,7 +693,7 @@ class Server:
 
     def _send_view(self, conn: Connection) -> None:
         """The whole view to ``conn`` (on joining, and on ``resync``), events none."""
-        view = self._held(conn.seat)
+        view = self._held(conn.seat, None, conn.shown if conn.seat is None else None)
         conn.send_frame(Update(self.seq, None, pack([])).frame(view, None))
         conn.base = view
 
@@ -767,6 +795,8 @@ class Server:
             }
         )
         conn.joined = True
+        self._idents += 1
+        conn.ident = self._idents
         conn.deltas = hello["deltas"]
         conn.can_host = hello.get("can_host", False)
         conn.deal_check = hello.get("deal_check", False)

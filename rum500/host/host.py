@@ -19,6 +19,7 @@ from rum500.host.commit import reveal
 from rum500.host.config import HostConfig
 from rum500.host.gamelog import GameLog, MatchLog, WarningLog
 from rum500.host.seats import SeatDriver
+from rum500.host.shoulder import Shoulders
 from rum500.host.table import GameTable
 from rum500.rules import Game, Phase
 
@@ -61,6 +62,8 @@ class Host:
         server.on_events.append(self._update_sent)
         server.on_events.append(self._reveal)
         server.on_change.append(self._changed)
+        #: over the shoulder: seats that show their hand to a spectator (host/shoulder.py)
+        self.shoulders = Shoulders(table, server)
         #: committed deals (rum500/host/commit.py): contributions, the start held for them
         self._start_timer: asyncio.TimerHandle | None = None
         if table.commits is not None:

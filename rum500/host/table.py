@@ -92,6 +92,9 @@ class GameTable:
         self._log_failed = False  # a notice about the game log was sent, no success since
         #: packed_view's values by key, with the source each was packed from
         self._packed: dict[str, tuple[object, bytes]] = {}
+        #: the seats that show their hand to a spectator now, as the views say it:
+        #: ``{seat, spectator, name}`` each (rum500/host/shoulder.py keeps it)
+        self.shoulders: list[dict] = []
         #: the seat that played each of ``game.actions`` (None: the host's own close_claims)
         self.action_seats: list[int | None] = []
         if self.game is not None:
@@ -402,6 +405,7 @@ class GameTable:
         if v.get("claim"):
             v["claim"].update(self.claim_window.view(self.game, self.humans()))
         v["takeover"] = self.takeover()
+        v["shoulders"] = [dict(s) for s in self.shoulders]
         return v
 
     def packed_view(self, seat: int | None) -> dict[str, bytes]:
@@ -445,6 +449,13 @@ class GameTable:
         if self.game is None:
             return {}
         return self.game.own_view(seat)
+
+    def shown_view(self, seat: int) -> dict:
+        """What a spectator that ``seat`` shows its hand to gets over the spectators' view:
+        ``shoulder``, that seat's own keys (``seat``, ``hand``, ``legal_actions``)."""
+        if self.game is None:
+            return {}
+        return {"shoulder": self.game.own_view(seat)}
 
     def takeover(self) -> list[float | None]:
         """Per seat: seconds until a bot plays the seat of an away player (0.0 while it does);
