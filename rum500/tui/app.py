@@ -73,6 +73,7 @@ async def run_table(
     """Play at the table until the player leaves; returns an exit status."""
     model.send = session.act
     model.send_chat = session.chat
+    model.shoulder.send = getattr(session, "message", None)  # over the shoulder's messages
     app = build_table_app(model, input, output)
 
     def start() -> None:

@@ -184,6 +184,16 @@ class NetSession:
         except ConnectionLost as e:
             raise ConnectionError(str(e)) from None
 
+    async def message(self, msg: dict) -> None:
+        """Send the host a message that is not an action (``shoulder``, ``shoulder_end``):
+        its answer, if any, comes with the others (an ``error``, a ``state``)."""
+        if self.client is None:
+            raise ConnectionError(_("not connected"))
+        try:
+            await self.client.send_raw(msg)
+        except ConnectionLost as e:
+            raise ConnectionError(str(e)) from None
+
     async def pump(self, model: TableModel) -> None:
         """Feed the host's messages to the model for as long as the screen is up; rejoin
         whenever the connection drops."""

@@ -121,6 +121,17 @@ def coach_text() -> str:
     )
 
 
+def shoulder_text() -> str:
+    """Over the shoulder (issue 25 §4): the player's key and the spectator's hint."""
+    return _(
+        "OVER THE SHOULDER\n"
+        "  w              show your hand to one spectator, for teaching (choose\n"
+        "                 who: 1, 2 …), or stop (e); every player sees that you do\n"
+        "  h              (a spectator shown a hand) what the expert would play\n"
+        "                 for that player, from what you are shown"
+    )
+
+
 def help_lines(
     ascii: bool = False,
     options: dict | None = None,
@@ -133,6 +144,7 @@ def help_lines(
     words (a key's description goes on under the description, not under the key): no word
     is lost on a narrow screen, nor in a language with longer words."""
     text = keys_text() + "\n\n" + rules_text() + "\n\n" + coach_text()
+    text += "\n\n" + shoulder_text()
     house = house_rules_text(options)
     if house:
         text += "\n\n" + house

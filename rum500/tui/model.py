@@ -35,6 +35,7 @@ from rum500.tui.hostplayer import HostPlayer
 from rum500.tui.review import Review
 from rum500.tui.scores import Scores
 from rum500.tui.selection import Selection
+from rum500.tui.shoulder import Shoulder
 from rum500.tui.zones import ZONES, Zone
 
 __all__ = ["CHAT_LINES", "LOG_LINES", "ZONES", "Refused", "TableModel", "Zone"]
@@ -113,6 +114,7 @@ class TableModel(HostPlayer, Feed, Selection):
         self.review = Review(self)
         self.claim = Claim(self)  # the "Rummy!" claim window (house rule)
         self.coach = CoachLine(self)  # the review's coach line (tui/coachline.py)
+        self.shoulder = Shoulder(self)  # over the shoulder (tui/shoulder.py; overlay "shoulder")
         #: a question with numbered answers (overlay "choose"): (label, action to send)
         self.choose_text = ""
         self.choices: list[tuple[str, dict]] = []
@@ -153,6 +155,7 @@ class TableModel(HostPlayer, Feed, Selection):
             )
         elif kind == "moved":
             self.log.append(_("The table moves to another host: following it…"))
+            self.shoulder.moved()
         elif kind == "standby" and isinstance(msg.get("name"), str):
             self.log.append(
                 _("If the host goes, {name}'s machine takes the table over.").format(
@@ -188,6 +191,7 @@ class TableModel(HostPlayer, Feed, Selection):
         self.review.update(view.get("review"))
         self.claim.update(view.get("claim"))
         self._log_events(view, events or [])
+        self.shoulder.follow(view)
         self.follow_view(view)
         self._follow_sheet(view)
         self.coach.follow(view, [e for e in events or [] if isinstance(e, dict)], self.sheet)
@@ -487,7 +491,10 @@ class TableModel(HostPlayer, Feed, Selection):
         """What the strongest bot would do in my place: said in one line, and set up so that
         one more key plays it (cards selected, the cursor on the meld or the pile's depth).
         It is worked out off the event loop (:attr:`advise`); until it arrives the message
-        line says so, and :attr:`hint_pending` is the task."""
+        line says so, and :attr:`hint_pending` is the task. A spectator shown a hand gets
+        the hint for that seat (:meth:`Shoulder.hint`)."""
+        if self.spectator:
+            return self.shoulder.hint()
         if not self._need_turn() or not self.view:
             return
         if not self.hint_allowed:

@@ -266,6 +266,10 @@ def _flags(model: TableModel, s: int, compact: bool) -> str:
         flags.append(_("(D)"))
     if s == v.get("seat") and not compact:
         flags.append(_("(you)"))
+    watcher = model.shoulder.shown_to(s)  # over the shoulder: every seat sees it
+    if watcher is not None:
+        text = _("(hand→{name})").format(name=watcher)
+        flags.append(text.replace("→", "->") if model.ascii else text)
     return " ".join(flags)
 
 
@@ -518,7 +522,7 @@ def hand_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
     if not v:
         return [], -1
     if v.get("hand") is None:
-        return [[("class:dim", _("You are watching this table."))]], -1
+        return shown_hand_lines(model, width), -1
     tokens: list[Token] = [(hand_heading(model), False, False)]
     cards = model.hand()
     flags = model.selected_flags()
@@ -565,6 +569,20 @@ def hand_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
             )
         )
     return wrap(tokens, width, indent=0)
+
+
+def shown_hand_lines(model: TableModel, width: int = 80) -> list[Line]:
+    """A spectator's hand area: the hand a seat shows it (over the shoulder), else a line
+    saying that it watches."""
+    shown = model.shoulder.shown()
+    if shown is None:
+        return [[("class:dim", _("You are watching this table."))]]
+    seat, cards = shown
+    heading = _("{player}'s hand, shown to you:").format(player=model.player_name(seat))
+    tokens: list[Token] = [([("class:label", heading)], False, False)]
+    for i, c in enumerate(model.in_hand_order(cards)):
+        tokens.append(([("", " "), *card(model, c), ("", " ")], i == 0, False))
+    return wrap(tokens, width, indent=0)[0]
 
 
 def hand(model: TableModel) -> StyleAndTextTuples:

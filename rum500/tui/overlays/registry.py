@@ -4,7 +4,19 @@ in this package plus one line here."""
 
 from __future__ import annotations
 
-from rum500.tui.overlays import chat, choose, confirm, final, help, quit, rules, scores, sheet, table
+from rum500.tui.overlays import (
+    chat,
+    choose,
+    confirm,
+    final,
+    help,
+    quit,
+    rules,
+    scores,
+    sheet,
+    shoulder,
+    table,
+)
 from rum500.tui.overlays.keymap import Overlay
 
 #: the table itself (no overlay open): a mode with keys and no body
@@ -20,6 +32,7 @@ OVERLAYS: tuple[Overlay, ...] = (
     scores.OVERLAY,
     final.OVERLAY,
     chat.OVERLAY,
+    shoulder.OVERLAY,
 )
 
 BY_NAME: dict[str, Overlay] = {o.name: o for o in OVERLAYS}

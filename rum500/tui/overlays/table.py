@@ -16,6 +16,7 @@ from rum500.tui.overlays.keymap import Check, Key
 if TYPE_CHECKING:
     from rum500.tui.claim import Claim
     from rum500.tui.review import Review
+    from rum500.tui.shoulder import Shoulder
 
 
 class Cursor(Protocol):
@@ -41,6 +42,7 @@ class Plays(Protocol):
 
     claim: Claim
     review: Review
+    shoulder: Shoulder
     hint_allowed: bool
 
     @property
@@ -210,9 +212,13 @@ def _play_keys(m: TableKeys, play: Check) -> list[Key]:
             m.hint,
             "h",
             lambda: _("hint"),
-            lambda: m.my_turn and m.phase in ("draw", "play") and m.hint_allowed,
+            lambda: (
+                (m.my_turn and m.phase in ("draw", "play") and m.hint_allowed)
+                or m.shoulder.may_hint()
+            ),
             play,
         ),
+        Key(("w",), m.shoulder.open, "w", lambda: _("show hand"), m.shoulder.may_offer, play),
     ]
 
 
