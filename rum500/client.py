@@ -9,13 +9,16 @@ It imports no screen: :mod:`rum500.tui.connection` (the table screen's session) 
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from net.client import Client, ClientError, HandshakeError
 from rum500 import tokens
-from rum500.dealcheck import DealChecker
+from rum500.dealcheck import REASONS, DealChecker
 from rum500.host.addresses import address_key
 from rum500.rules import Options
+
+log = logging.getLogger("rum500.client")
 
 
 class RumClient(Client):
@@ -34,8 +37,14 @@ class RumClient(Client):
         self.handlers["commit"] = self._on_commit
         self.handlers["reveal"] = self._on_reveal
 
+    # what a host sends is hostile: the checker's trouble with it never ends the read loop
+
     def _on_commit(self, msg: dict) -> None:
-        answer = self.deals.on_commit(msg, self.seat)
+        try:
+            answer = self.deals.on_commit(msg, self.seat)
+        except Exception:
+            log.warning("a commit the deal checker could not read: %r", msg, exc_info=True)
+            return
         if answer is not None:
             self.send_now(answer)
 
@@ -43,11 +52,20 @@ class RumClient(Client):
         before = self.view
         whole = super()._on_state(msg)
         if whole and isinstance(msg.get("view"), dict) and "players" in msg["view"]:
-            self.deals.on_state(before, msg["view"], msg.get("events") or [])
+            try:
+                self.deals.on_state(before, msg["view"], msg.get("events") or [])
+            except Exception:
+                log.warning("a state the deal checker could not read", exc_info=True)
         return whole
 
     def _on_reveal(self, msg: dict) -> None:
-        verdict = self.deals.on_reveal(msg, self.view)
+        try:
+            verdict = self.deals.on_reveal(msg, self.view)
+        except Exception:
+            log.warning("a reveal the deal checker could not read", exc_info=True)
+            hand = msg.get("hand")
+            verdict = {"hand": hand if isinstance(hand, int) else None, "ok": False}
+            verdict |= {"reason": "order_differs", "text": REASONS["order_differs"]}
         self._queue.put({"type": "deal_checked", **verdict})
 
 

@@ -51,12 +51,15 @@ class DealChecker:
             return None
         if hand in self._dealt:
             return None  # a commitment after its deal means nothing
+        again = self.commitments.get(hand) == value  # the same one, sent again (a rejoin)
         self.commitments[hand] = value  # type: ignore[assignment]
         _trim(self.commitments)
         if seat is None:
             return None
-        mine = self.mine[hand] = secrets.token_hex(32)
-        _trim(self.mine)
+        if not again or hand not in self.mine:
+            self.mine[hand] = secrets.token_hex(32)
+            _trim(self.mine)
+        mine = self.mine[hand]
         return {"type": "contribute", "hand": hand, "commitment": value, "contribution": mine}
 
     # -- during the hand

@@ -77,13 +77,15 @@ class DealCommits:
 
     def contribute(self, seat: int | None, msg: dict) -> bool:
         """Take a seat's ``contribute`` (checked by net.protocol); False when it is not for
-        this commitment, comes from no seat, or the seat already gave one."""
+        this commitment or comes from no seat. A seat's later one replaces its earlier one
+        (a player who left the lobby and the one who took the seat; no one sees another's
+        contribution before the reveal, so a change gains nothing)."""
         if seat is None or not 0 <= seat < self.players or not self.hand:
             return False
         if msg.get("hand") != self.hand or msg.get("commitment") != self.commitment:
             return False
         value = msg.get("contribution")
-        if not is_hex32(value) or self.contributions[seat] is not None:
+        if not is_hex32(value):
             return False
         self.contributions[seat] = value
         return True

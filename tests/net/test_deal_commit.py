@@ -5,6 +5,7 @@ secret never reaches a client before the hand's end; a malformed ``contribute`` 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 import msgpack
@@ -12,7 +13,7 @@ import pytest
 
 import rum500.host.host as hosting
 from net.client import Client
-from net.framing import HEADER
+from net.framing import HEADER, encode, read_frame
 from rum500.client import RumClient
 from rum500.rules import Options
 from rum500.rules.shuffle import commitment
@@ -134,3 +135,68 @@ async def test_a_seeded_table_deals_from_its_seed_and_says_not_committed(make_ho
     await wait_for(lambda: len(client.deals.verdicts) == len(last["results"]))
     assert {v["reason"] for v in client.deals.verdicts.values()} == {"not_committed"}
     assert not any("secret" in a for a in host.game().actions)
+
+
+async def test_a_seat_that_rejoins_before_the_deal_keeps_its_contribution(make_host) -> None:
+    """The commitment is sent again on the new connection: the client answers with the
+    contribution it already gave, and the deal uses it."""
+    host = await make_host(players=2, bots=0, seed=None, review_timeout=0.2)
+    ann = await RumClient.connect(host.address, host.port, name="Ann")
+    await wait_for(lambda: host.table.commits.contributions[ann.seat] is not None)
+    given = ann.deals.mine[1]
+    await ann.reconnect()
+    await synced(ann)
+    bea = await RumClient.connect(host.address, host.port, name="Bea")
+    try:
+        await wait_for(lambda: host.table.game is not None)
+        assert host.table.game.actions[0]["contributions"][ann.seat] == given
+        plays = [asyncio.create_task(play_as_bot(c)) for c in (ann, bea)]
+        await wait_for(lambda: 1 in ann.deals.verdicts and 1 in bea.deals.verdicts, 30)
+        assert ann.deals.verdicts[1]["reason"] == bea.deals.verdicts[1]["reason"] == "checked"
+        for t in plays:
+            t.cancel()
+        await asyncio.gather(*plays, return_exceptions=True)
+    finally:
+        for c in (ann, bea):
+            await c.close()
+
+
+async def test_a_hostile_commit_state_or_reveal_never_ends_the_client() -> None:
+    """A host that sends a malformed ``commit``, a ``state`` whose hand cannot be counted and
+    a ``reveal`` that makes no sense: the client says the deal was not checked, and reads on."""
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await read_frame(reader)  # hello
+        for message in (
+            {"type": "welcome", "version": 1, "seat": 0, "token": "t", "name": "Ann", "table": {}},
+            {"type": "commit", "hand": 1, "commitment": "zz"},
+            {"type": "commit", "hand": 1, "commitment": "ab" * 32},
+            {
+                "type": "state",
+                "seq": 1,
+                "by": None,
+                "view": {"players": 2, "seat": 0, "hand_number": 1, "hand": [[1]]},
+                "events": [
+                    {"type": "deal", "hand": 1},
+                    {"type": "draw", "source": "stock", "seat": 0},
+                ],
+            },
+            {"type": "reveal", "hand": 1, "deal": {"secret": 5}, "actions": "x", "totals": {}},
+            {"type": "reveal", "hand": [], "deal": "x"},
+            {"type": "chat", "seat": 1, "name": "Bob", "text": "still here?"},
+        ):
+            writer.write(encode(message))
+        await writer.drain()
+        await asyncio.sleep(5)
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    client = await RumClient.connect("127.0.0.1", port, name="Ann")
+    try:
+        chat = await next_message(client, "chat", 5)
+        assert chat["text"] == "still here?" and client.lost is None
+        assert client.deals.verdicts[1]["ok"] is False
+    finally:
+        await client.close()
+        server.close()
