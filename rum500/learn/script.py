@@ -89,6 +89,8 @@ class Step:
     text: Callable[[Callable[[str], str]], str]
     allows: Callable[[dict, View], bool]
     why: Callable[[dict, View, Callable[[str], str]], str]
+    #: the goal is cards on the table: looked at again each view (a take-back undoes it)
+    recheck: bool = False
 
 
 def _kind(a: dict) -> str:
@@ -224,6 +226,7 @@ STEPS: list[Step] = [
         ).format(a=c("7S"), b=c("7H"), c=c("7D")),
         lambda a, v: meld_of("7S", "7H", "7D")(a),
         _why_set,
+        recheck=True,
     ),
     Step(
         "low",
@@ -235,6 +238,7 @@ STEPS: list[Step] = [
         ).format(a=c("AH"), b=c("2H"), c=c("3H")),
         lambda a, v: meld_of("AH", "2H", "3H")(a),
         _why_low,
+        recheck=True,
     ),
     Step(
         "discard",
@@ -268,6 +272,7 @@ STEPS: list[Step] = [
         ).format(e=c("8C")),
         _lay_dug,
         _why_dug,
+        recheck=True,
     ),
     Step(
         "high",
@@ -279,6 +284,7 @@ STEPS: list[Step] = [
         ).format(q=c("QS"), k=c("KS"), a=c("AS")),
         _high,
         _why_high,
+        recheck=True,
     ),
     Step(
         "discard2",
@@ -337,6 +343,7 @@ class Lesson:
         message line says it)."""
         self.view = view
         before = self.step()
+        self.done -= {s.name for s in self.steps if s.recheck and not s.goal(view)}
         for s in self.steps:
             if s.name in self.done:
                 continue

@@ -59,9 +59,23 @@ class LessonSession:
             if self.model.lesson is not None:
                 self.model.on_change()
 
+    def take_back(self) -> list[dict]:
+        """``u``: the learner's last meld or lay-off of this turn, taken back (as the host
+        does at a table where every other seat is a bot)."""
+        game = self.game
+        last = game.actions[-1] if game.actions else None
+        if game.phase.value != "play" or game.to_move != 0 or last is None:
+            raise IllegalMove("nothing to take back this turn")
+        if last.get("type") not in ("meld", "layoff"):
+            raise IllegalMove("nothing to take back this turn")
+        return [{"type": "take_back", "seat": 0, "action": game.pop()}]
+
     async def act(self, action: dict) -> None:
         try:
-            events = self.game.apply(action, seat=0)
+            if action.get("type") == "take_back":
+                events = self.take_back()
+            else:
+                events = self.game.apply(action, seat=0)
         except IllegalMove as e:
             raise Refused(str(e), e.template, e.params) from None
         except ValueError as e:

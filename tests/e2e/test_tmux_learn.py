@@ -69,7 +69,12 @@ def lesson(term: Tmux, mistakes: bool) -> None:
     select(term, "7♠", "7♥", "7♦")
     term.keys("m")
     term.wait_text("Lesson 3, a run")
-    if mistakes:
+    if mistakes:  # u takes the set back: its lesson again, the sevens in hand
+        term.keys("Escape", "u")
+        term.wait(lambda s: "Lesson 2, a set" in s and "7♠" in hand_cards(s, HAND))
+        select(term, "7♠", "7♥", "7♦")
+        term.keys("m")
+        term.wait_text("Lesson 3, a run")
         select(term, "4♠")
         wrong(term, ["d"], "Not yet: cards left in your hand count against you.")
     select(term, "A♥", "2♥", "3♥")
