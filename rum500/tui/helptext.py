@@ -132,6 +132,17 @@ def shoulder_text() -> str:
     )
 
 
+def deal_text() -> str:
+    """A deal nobody can stack (issue 24 §3, docs/protocol.md §17)."""
+    return _(
+        "A DEAL NOBODY CAN STACK\n"
+        "  Without --seed every hand is dealt from the host's secret and a random\n"
+        "  contribution of each player, fixed before anyone sees a card. After the hand\n"
+        "  the review says \"Deal checked\", or in capitals that it was not, and why.\n"
+        "  rum500 verify FILE checks every hand of an exported match."
+    )
+
+
 def help_lines(
     ascii: bool = False,
     options: dict | None = None,
@@ -144,7 +155,7 @@ def help_lines(
     words (a key's description goes on under the description, not under the key): no word
     is lost on a narrow screen, nor in a language with longer words."""
     text = keys_text() + "\n\n" + rules_text() + "\n\n" + coach_text()
-    text += "\n\n" + shoulder_text()
+    text += "\n\n" + shoulder_text() + "\n\n" + deal_text()
     house = house_rules_text(options)
     if house:
         text += "\n\n" + house
