@@ -92,3 +92,32 @@ async def test_no_coach_at_a_table_without_it() -> None:
         await asyncio.sleep(0.1)
         assert model.coach.started == 0 and not model.coach.decisions
         assert "Coach" not in text(model) and "mistake" not in text(model)
+
+
+def test_the_line_in_russian() -> None:
+    """The review's coach line on a Russian screen: the move, its cost and the better move."""
+    from rum500 import i18n
+    from rum500.rules import Game
+
+    game = Game(2, seed=6)
+    model = TableModel(name="Ann")
+    model.apply_message({"type": "welcome", "seat": 0, "table": "t"})
+    view = game.view(0)
+    model.coach.review_hand, model.coach.state = 1, "done"
+    model.coach.worst = {
+        "view": view,
+        "played": {"type": "discard", "card": "10S"},
+        "best": {"type": "discard", "card": "QD"},
+        "loss": 12.4,
+        "stderr": 2.0,
+    }
+    try:
+        i18n.set_language("ru")
+        said = model.coach.text()
+        working = (setattr(model.coach, "state", "working"), model.coach.text())[1]
+    finally:
+        i18n.set_language("en")
+    assert (
+        said == "Ваша самая дорогая ошибка: сбросить 10♠ (в среднем −12 очков; лучше: сбросить Д♦)."
+    )
+    assert working == "Тренер: ищу вашу самую дорогую ошибку в этой раздаче…"
