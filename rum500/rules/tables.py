@@ -79,16 +79,19 @@ _DISCARDS: list[list[tuple]] = []
 
 
 def discard_tables() -> list[list[tuple]]:
-    """:data:`_DISCARDS`, built on the first call."""
+    """:data:`_DISCARDS`, built on the first call (whole before it is kept: bots may list
+    moves in threads)."""
     if _DISCARDS:
         return _DISCARDS
+    tables = []
     for s in range(4):
         table: list[tuple] = [()]
         for c in range(13 * s, 13 * s + 13):  # (bit p: the tables so far, each with c)
             move = (DISCARD_MOVES[c],)
             table += [t + move for t in table]
-        _DISCARDS.append(table)
-    return _DISCARDS
+        tables.append(table)
+    _DISCARDS[:] = tables  # (one step: never seen half built)
+    return tables
 
 
 def layoff_moves(m: Meld, jokers: bool) -> tuple[int, tuple[tuple[int, tuple], ...]]:
