@@ -129,6 +129,16 @@ def _window_of(lines: list[render.Line], focus: int, height: int, tail: bool) ->
     return shown
 
 
+#: the smallest screen (columns, rows) whose hand is drawn as two-line card faces
+#: (:func:`rum500.tui.render.big_hand_lines`); a smaller one keeps the compact hand
+BIG_CARDS = (120, 32)
+
+
+def big_cards(cols: int, rows: int) -> bool:
+    """Whether a screen of ``cols`` × ``rows`` draws the hand as two-line card faces."""
+    return cols >= BIG_CARDS[0] and rows >= BIG_CARDS[1]
+
+
 class Plan:
     """How many lines each part of the table gets on this screen (see :func:`plan`)."""
 
@@ -138,7 +148,9 @@ class Plan:
         self.players = render.players_lines(model, cols)
         self.pile, self.pile_focus = render.pile_lines(model, cols)
         self.melds, self.meld_focus = render.meld_lines(model, cols)
-        self.hand, self.hand_focus = render.hand_lines(model, cols)
+        #: two-line card faces in the hand (a big screen, :func:`big_cards`)
+        self.big = big_cards(cols, rows)
+        self.hand, self.hand_focus = render.hand_lines(model, cols, self.big)
         self.recent = render.recent_lines(model, cols)
         self.keys = render.key_lines(key_bar(model), cols)
         self.status = render.status_lines(model, cols)
@@ -154,7 +166,7 @@ class Plan:
         h["status"] = min(len(self.status), 6)  # a refusal is read whole, on two rows if need be
         h["keys"] = min(2, len(self.keys))
         h["players"] = min(len(self.players), 5 if model.view else 12)
-        h["hand"] = min(4, len(self.hand))
+        h["hand"] = min(8 if self.big else 4, len(self.hand))
         h["pile"] = min(3, len(self.pile))
         h["melds"] = min(2, len(self.melds))
         left = rows - sum(h.values())

@@ -517,43 +517,25 @@ def hand_heading(model: TableModel) -> StyleAndTextTuples:
     return out
 
 
-def hand_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
+def hand_lines(model: TableModel, width: int = 80, big: bool = False) -> tuple[list[Line], int]:
+    """My hand under its heading, one fragment per card (``big``: two-line card faces, see
+    :func:`big_hand_lines`); the index of the line with the cursor (-1)."""
     v = model.view
     if not v:
         return [], -1
     if v.get("hand") is None:
         return shown_hand_lines(model, width), -1
+    if big:
+        return big_hand_lines(model, width)
     tokens: list[Token] = [(hand_heading(model), False, False)]
-    cards = model.hand()
-    flags = model.selected_flags()
-    focused = model.zone == Zone.HAND
     # must_play is public (everyone saw the dig), but it is this hand's duty only on our turn
     must = v.get("must_play") if v.get("turn") == v.get("seat") else None
-    drawn = model.changes.drawn.copy()
-    for i, c in enumerate(cards):
-        extra = ""
-        if c == must:
-            extra += " class:must"
-        at = focused and i == model.hand_cursor
-        if flags[i] and at:
-            extra += " class:cursor.selected"
-        elif flags[i]:
-            extra += " class:selected"
-        elif at:
-            extra += " class:cursor"
-        new = drawn[c] > 0
-        if new:
-            drawn[c] -= 1
-        bracket = "class:cursor.selected" if flags[i] and at else ""
-        if flags[i]:
-            left: tuple[str, str] = (bracket, "[")
-        elif new:
-            left = ("class:drawn", "+")
-        else:
-            left = ("", " ")
-        frags: StyleAndTextTuples = [left]
-        frags += card(model, c, extra.strip(), _click(lambda i=i: model.click_hand(i)))
-        frags.append((bracket, "]" if flags[i] else " "))
+    for i, (c, extra, mark, _left, right) in enumerate(_hand_marks(model)):
+        at = model.zone == Zone.HAND and i == model.hand_cursor
+        bracket = "class:cursor.selected" if "cursor.selected" in extra else ""
+        frags: StyleAndTextTuples = [("class:drawn", "+") if mark == "+" else (bracket, mark)]
+        frags += card(model, c, extra, _click(lambda i=i: model.click_hand(i)))
+        frags.append((bracket, right))
         tokens.append((frags, i == 0, at))
     if must:
         tokens.append(
@@ -569,6 +551,82 @@ def hand_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
             )
         )
     return wrap(tokens, width, indent=0)
+
+
+def _hand_marks(model: TableModel) -> list[tuple[str, str, str, str, str]]:
+    """For each card of my hand in display order: the card, its extra style classes, its
+    left mark on the top line (``[`` selected, ``+`` just drawn, else a space), the left and
+    the right mark of the other lines."""
+    v = model.view or {}
+    flags = model.selected_flags()
+    focused = model.zone == Zone.HAND
+    must = v.get("must_play") if v.get("turn") == v.get("seat") else None
+    drawn = model.changes.drawn.copy()
+    out = []
+    for i, c in enumerate(model.hand()):
+        at = focused and i == model.hand_cursor
+        extra = " class:must" if c == must else ""
+        if flags[i] and at:
+            extra += " class:cursor.selected"
+        elif flags[i]:
+            extra += " class:selected"
+        elif at:
+            extra += " class:cursor"
+        new = drawn[c] > 0
+        if new:
+            drawn[c] -= 1
+        top = "[" if flags[i] else ("+" if new else " ")
+        out.append((c, extra.strip(), top, "[" if flags[i] else " ", "]" if flags[i] else " "))
+    return out
+
+
+def big_card(model: Names, text: str, extra: str = "", handler=None) -> tuple[Line, Line]:  # type: ignore[no-untyped-def]
+    """One card as a two-line face between side borders (``|`` with --ascii), the rank at
+    the top left and the suit at the bottom right, e.g. ``│10 │`` over ``│  ♥│``; every
+    cell of it in the card's style and clickable."""
+    frags = card(model, text, extra, handler)
+    style = frags[0][0]
+    if text == "JK":
+        rank, suit = describe.joker_text(model.ascii), ""
+    else:
+        rank = describe.rank_text(describe.split(text)[0])
+        suit = describe.suit_text(text[-1], model.ascii)
+    side = "|" if model.ascii else "│"
+    top = side + rank + " " * max(0, 3 - get_cwidth(rank)) + side
+    bottom = side + " " * max(0, 3 - get_cwidth(suit)) + suit + side
+    if handler is None:
+        return [(style, top)], [(style, bottom)]
+    return [(style, top, handler)], [(style, bottom, handler)]
+
+
+def big_hand_lines(model: TableModel, width: int) -> tuple[list[Line], int]:
+    """My hand on a big screen: the heading, then rows of two-line card faces
+    (:func:`big_card`) with the same marks as the compact hand (``[`` … ``]`` selected, ``+``
+    just drawn), then what must be played. The focus is the top line of the cursor's row."""
+    v = model.view or {}
+    lines, _focus = wrap([(hand_heading(model), False, False)], width)
+    rows: list[tuple[Line, Line]] = []
+    used, focus = width, -1
+    for i, (c, extra, mark, left, right) in enumerate(_hand_marks(model)):
+        top, bottom = big_card(model, c, extra, _click(lambda i=i: model.click_hand(i)))
+        bracket = "class:cursor.selected" if "cursor.selected" in extra else ""
+        top = [("class:drawn" if mark == "+" else bracket, mark), *top, (bracket, right)]
+        bottom = [(bracket, left), *bottom, (bracket, right)]
+        if used + 1 + width_of(top) > width:
+            rows.append(([], []))
+            used = -1
+        rows[-1][0].extend([("", " "), *top] if used >= 0 else top)
+        rows[-1][1].extend([("", " "), *bottom] if used >= 0 else bottom)
+        used += 1 + width_of(top)
+        if model.zone == Zone.HAND and i == model.hand_cursor:
+            focus = len(lines) + 2 * (len(rows) - 1)
+    for top, bottom in rows:
+        lines += [top, bottom]
+    must = v.get("must_play") if v.get("turn") == v.get("seat") else None
+    if must:
+        text = _("must play {card}").format(card=describe.card_text(must, model.ascii))
+        lines.append([("class:must", text)])
+    return lines, focus
 
 
 def shown_hand_lines(model: TableModel, width: int = 80) -> list[Line]:
