@@ -69,7 +69,10 @@ TWO_COLOUR = Style.from_dict(
     }
 )
 #: ``--four-colour``: ♠ black, ♥ red, ♦ blue, ♣ green (each card also has the class of its
-#: suit, ``card.s`` … ``card.c``, styled only here); ``NO_COLOR`` still takes every colour away
+#: suit, ``card.s`` … ``card.c``, styled only here); ``NO_COLOR`` still takes every colour away.
+#: The green is a darker, bluish one (#00875f, colour 29 of 256; the plain ANSI green where
+#: only 16 colours are drawn): the ANSI green beside the yellow of a selected card or the cyan
+#: of the pile's take range was lost to protanopes and tritanopes (bench/colours.py)
 FOUR_COLOUR = merge_styles(
     [
         TWO_COLOUR,
@@ -78,7 +81,7 @@ FOUR_COLOUR = merge_styles(
                 "card.s": "fg:ansiblack bg:ansiwhite",
                 "card.h": "fg:ansired bg:ansiwhite",
                 "card.d": "fg:ansiblue bg:ansiwhite",
-                "card.c": "fg:ansigreen bg:ansiwhite",
+                "card.c": "fg:#00875f bg:ansiwhite",
             }
         ),
     ]

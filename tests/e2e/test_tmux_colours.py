@@ -22,7 +22,8 @@ if shutil.which("tmux") is None:
 #: a card of the hand row with the SGR sequences just before it
 CARD = re.compile(r"((?:\x1b\[[0-9;]*m)*)(?:10|[2-9AJQK])([♠♥♦♣]|[SHDC](?=\x1b| |$))")
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-FOREGROUND = {"30": "black", "31": "red", "32": "green", "34": "blue"}
+#: the foregrounds the suits are drawn in (the four-colour deck's green is 256-colour 29)
+FOREGROUND = {"30": "black", "31": "red", "32": "green", "34": "blue", "38;5;29": "green"}
 
 
 class Coloured(Tmux):
@@ -46,8 +47,9 @@ def suit_colours(args: str, tmp_path: Path, env: dict[str, str] | None = None) -
         at = next(i for i, line in enumerate(lines) if "Your hand" in line)
         seen: dict[str, set[str]] = {}
         for codes, suit in CARD.findall(lines[at + 1]):
-            params = [p for code in re.findall(r"\[([0-9;]*)m", codes) for p in code.split(";")]
-            colours = {FOREGROUND.get(p, p) for p in params if re.fullmatch(r"3[0-7]|9[0-7]", p)}
+            params = ";".join(re.findall(r"\[([0-9;]*)m", codes))
+            fg = re.findall(r"(?:^|;)(3[0-7]|9[0-7]|38;5;\d+)(?=;|$)", params)
+            colours = {FOREGROUND.get(p, p) for p in fg}
             seen.setdefault(SUIT.get(suit, suit), set()).update(colours)
         assert set(seen) == {"♠", "♥", "♦", "♣"}, lines[at + 1]
         return seen
