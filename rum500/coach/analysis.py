@@ -262,6 +262,13 @@ def tasks_of(
     """Replay the match; the work for every decision, deal and stock draw of ``seats``
     (only in ``hands`` when given); and the game as the log leaves it."""
     game = new_game(record)
+    actions = list(record["actions"])
+    start = 0
+    if actions and not game.actions and dict(actions[0]["action"]).get("type") == "deal":
+        # a committed match: its first action deals hand 1 again (docs/rules.md "A deal
+        # nobody can stack"); the seed's deal was never shown, so nothing is measured on it
+        game.apply(dict(actions[0]["action"]), actions[0].get("seat"))
+        start = 1
     trackers = {s: Tracker() for s in seats}
     views = {s: game.view(s) for s in seats}
     for s in seats:
@@ -279,7 +286,7 @@ def tasks_of(
         )  # fmt: skip
 
     dealt = {s: -1 for s in seats}
-    for i, entry in enumerate(record["actions"]):
+    for i, entry in enumerate(actions[start:], start):
         action = dict(entry["action"])
         wanted = hands is None or game.hand_number in hands
         for s in seats if wanted else ():

@@ -142,3 +142,33 @@ def test_random_has_a_higher_error_rate_than_expert() -> None:
             decisions += len(a.decisions)
         rate[level] = lost / decisions
     assert rate["random"] > 1.5 * rate["expert"], rate
+
+
+def test_a_committed_match_measures_hand_1s_luck_on_the_hand_the_seat_held() -> None:
+    """A host without --seed deals hand 1 again from a commitment as the match's first
+    action (docs/rules.md "A deal nobody can stack"): the deal's luck and every decision are
+    taken from the re-dealt hand, the one the seat saw — never the seed's, shown to no one."""
+    from rum500.coach.analysis import new_game, tasks_of
+    from rum500.coach.selfplay import bot_record
+    from rum500.rules.shuffle import commitment
+
+    secret = "ab" * 32
+    deal = {
+        "type": "deal",
+        "commitment": commitment(secret),
+        "secret": secret,
+        "contributions": [None, "cd" * 32],
+    }
+    record = bot_record(["hard", "hard"], 6, hands=1, committed=deal)
+    game = new_game(record)
+    seed_dealt = [list(game.view(s)["hand"]) for s in (0, 1)]
+    game.apply(dict(record["actions"][0]["action"]), record["actions"][0]["seat"])
+    held = [list(game.view(s)["hand"]) for s in (0, 1)]
+    assert held != seed_dealt  # the committed deal is another hand
+    tasks, _ = tasks_of(record, [0, 1], budget=4, seed=0)
+    deals = [t for t in tasks if t.what == "deal"]
+    assert [(t.seat, t.hand) for t in deals] == [(0, 1), (1, 1)]
+    assert [list(t.view["hand"]) for t in deals] == held
+    assert all(t.index >= 1 and t.hand == 1 for t in tasks)  # the deal is no decision
+    first = min((t for t in tasks if t.what == "decision"), key=lambda t: t.index)
+    assert first.index == 1 and list(first.view["hand"]) == held[first.seat]
