@@ -45,6 +45,9 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "rum500.handoff": ("rum500.tui", "rum500.runners"),
     "rum500.tui": ("rum500.runners",),
     "rum500.narrate": ("rum500.tui", "rum500.host", "rum500.store", "rum500.runners", "net"),
+    # the coach analyses a log's match from seats' views: bots, rules, the game log; the
+    # review line (tui) and the commands (runners) call it, never the other way round
+    "rum500.coach": ("rum500.tui", "rum500.runners", "rum500.host", "rum500.handoff", "net"),
 }
 #: what ``rules`` may import of ours: itself and the cards
 RULES_MAY = ("rum500.rules", "rum500.cards")

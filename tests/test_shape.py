@@ -281,6 +281,12 @@ def test_a_package_and_its_module_in_a_circle(shape: ModuleType, tmp_path: Path)
         ({"rum500/bots/easy.py": "from net import server\n"}, "bots imports no net"),
         ({"rum500/store/db.py": "from ..tui import model\n"}, "store imports no rum500.tui"),
         ({"rum500/host/table.py": "from rum500.tui.model import M\n"}, "host imports no"),
+        ({"rum500/coach/search.py": "from rum500.tui import model\n"}, "coach imports no"),
+        (
+            {"rum500/coach/search.py": "def f():\n    from rum500.host import table\n"},
+            "coach imports no rum500.host",
+        ),
+        ({"rum500/coach/search.py": "import net.server\n"}, "coach imports no net"),
     ],
 )
 def test_each_layering_breach_is_reported(
@@ -304,6 +310,8 @@ def test_each_layering_breach_is_reported(
         "rum500/bots/easy.py": "from rum500.rules.game import Game\n",
         "rum500/host/__init__.py": "",
         "rum500/host/table.py": "from rum500.rules import game\nimport net.server\n",
+        "rum500/coach/__init__.py": "",
+        "rum500/coach/search.py": "from rum500.bots.easy import x\nfrom rum500.store import db\n",
     }
     assert shape.breaches(shape.graph(write(tmp_path / "clean", base))) == []
     found = shape.breaches(shape.graph(write(tmp_path / "broken", {**base, **files})))
