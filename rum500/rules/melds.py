@@ -571,15 +571,16 @@ def _gap_cost(mask: int, start: int, stop: int) -> int | None:
     return stop - start if mask & need == need else None
 
 
-def placement_cost(card: int, hand: list[int], melds: list[Meld]) -> int | None:
+def placement_cost(card: int, hand: list[int], melds: list[Meld], min_run: int = 3) -> int | None:
     """The fewest cards of ``hand`` (which holds ``card``) that must go to the table so that
     ``card`` is on it: in a new meld, or laid off on a table meld after laying off the cards
-    between (RULES.md §4.2). None when there is no way."""
-    return placement_cost_masks(card, rank_suits(hand), suit_masks(hand), melds)
+    between (RULES.md §4.2). None when there is no way. ``min_run``: the shortest new run
+    (4 with runs of four, §12.6)."""
+    return placement_cost_masks(card, rank_suits(hand), suit_masks(hand), melds, min_run)
 
 
 def placement_cost_masks(
-    card: int, by_rank: list[int], by_suit: list[int], melds: list[Meld]
+    card: int, by_rank: list[int], by_suit: list[int], melds: list[Meld], min_run: int = 3
 ) -> int | None:
     """:func:`placement_cost` from the hand's :func:`rank_suits` and :func:`suit_masks`."""
     r = C.rank(card)
@@ -593,13 +594,14 @@ def placement_cost_masks(
     mask = by_suit[s]
     positions = (0, HIGH_ACE) if r == C.ACE else (r,)
     if best is None:
+        span = min_run - 1
         for p in positions:
-            for a in (p - 2, p - 1, p):
-                if a < 0 or a + 2 > HIGH_ACE:
+            for a in range(p - span, p + 1):
+                if a < 0 or a + span > HIGH_ACE:
                     continue
-                need = 0b111 << a
+                need = ((1 << min_run) - 1) << a
                 if mask & need == need:
-                    best = 3
+                    best = min_run
                     break
             if best is not None:
                 break
@@ -748,7 +750,9 @@ def joker_completions(naturals: list[int], jokers: int) -> list[list[int]]:
     ]
 
 
-def placement_cost_wild(card: int, hand: list[int], melds: list[Meld]) -> int | None:
+def placement_cost_wild(
+    card: int, hand: list[int], melds: list[Meld], min_run: int = 3
+) -> int | None:
     """:func:`placement_cost` when jokers play: ``card`` (possibly a joker) and ``hand`` (which
     holds it) may hold jokers, and the table's melds may too. The fewest cards of ``hand`` put
     down by any sequence of plays that ends with ``card`` on the table (RULES.md §4.2), or
@@ -765,20 +769,26 @@ def placement_cost_wild(card: int, hand: list[int], melds: list[Meld]) -> int | 
     - for a joker: a lay-off on a meld that takes one, straight away or after one natural
       card (that makes room for it; more never do), or a new meld with it.
 
-    Plays on other melds change nothing for the card, so the ways above are all there are."""
+    Plays on other melds change nothing for the card, so the ways above are all there are.
+    ``min_run``: the shortest new run (4 with runs of four, §12.6)."""
     return placement_cost_wild_masks(
-        card, rank_suits(hand), suit_masks(hand), hand.count(C.JOKER), melds
+        card, rank_suits(hand), suit_masks(hand), hand.count(C.JOKER), melds, min_run
     )
 
 
 def placement_cost_wild_masks(
-    card: int, by_rank: list[int], masks: list[int], jokers: int, melds: list[Meld]
+    card: int,
+    by_rank: list[int],
+    masks: list[int],
+    jokers: int,
+    melds: list[Meld],
+    min_run: int = 3,
 ) -> int | None:
     """:func:`placement_cost_wild` from the hand's :func:`rank_suits`, :func:`suit_masks`
     (which leave jokers out) and its number of jokers."""
     if card == C.JOKER:
-        return _joker_cost(jokers, by_rank, masks, melds)
-    best = placement_cost_masks(card, by_rank, masks, melds)
+        return _joker_cost(jokers, by_rank, masks, melds, min_run)
+    best = placement_cost_masks(card, by_rank, masks, melds, min_run)
     if best == 1 or not jokers:
         return best
     r = C.rank(card)
@@ -789,7 +799,7 @@ def placement_cost_wild_masks(
     # a new run through the card, jokers filling the gaps
     positions = (0, HIGH_ACE) if r == C.ACE else (r,)
     for p in positions:
-        cost = _run_cost(masks[s], p, jokers, need_joker=False)
+        cost = _run_cost(masks[s], p, jokers, need_joker=False, min_run=min_run)
         if cost is not None and (best is None or cost < best):
             best = cost
     # lay-offs on a run after the cards between, jokers standing in for missing ones; when
@@ -896,12 +906,13 @@ def chain_cost(m: Meld, mask: int, jokers: int, card: int, limit: int | None = N
     return None
 
 
-def _run_cost(mask: int, p: int, jokers: int, need_joker: bool) -> int | None:
-    """The shortest run through position ``p`` (held) from ``mask`` and up to ``jokers``
-    jokers, at least one used when ``need_joker``: its length, or None."""
+def _run_cost(mask: int, p: int, jokers: int, need_joker: bool, min_run: int = 3) -> int | None:
+    """The shortest run (of ``min_run`` cards at least) through position ``p`` (held) from
+    ``mask`` and up to ``jokers`` jokers, at least one used when ``need_joker``: its length,
+    or None."""
     best = None
     for a in range(max(0, p - 12), p + 1):
-        for b in range(max(a + 2, p), min(HIGH_ACE, a + 12) + 1):
+        for b in range(max(a + min_run - 1, p), min(HIGH_ACE, a + 12) + 1):
             length = b - a + 1
             if best is not None and length >= best:
                 break
@@ -915,7 +926,9 @@ def _run_cost(mask: int, p: int, jokers: int, need_joker: bool) -> int | None:
     return best
 
 
-def _joker_cost(jokers: int, by_rank: list[int], masks: list[int], melds: list[Meld]) -> int | None:
+def _joker_cost(
+    jokers: int, by_rank: list[int], masks: list[int], melds: list[Meld], min_run: int = 3
+) -> int | None:
     """How a joker that must be played could reach the table (see placement_cost_wild)."""
     for m in melds:
         if layoff_cards(m) and joker_fits(m):
@@ -928,7 +941,7 @@ def _joker_cost(jokers: int, by_rank: list[int], masks: list[int], melds: list[M
             mask = masks[s]
             for p in range(HIGH_ACE + 1):
                 if mask >> p & 1:
-                    cost = _run_cost(mask, p, jokers, need_joker=True)
+                    cost = _run_cost(mask, p, jokers, need_joker=True, min_run=min_run)
                     if cost is not None and (best is None or cost < best):
                         best = cost
     if best is None or best > 2:

@@ -72,10 +72,13 @@ class MoveGen:
         """What the fast path reads of the options again and again, worked out once (from
         ``options`` and ``decks``, which never change during a match)."""
         o = self.options
-        #: no "must discard", no top card free and no jokers: the plain draws
-        self._plain = not (o.must_discard or o.top_card_free or o.jokers)
-        #: no "must discard" and no jokers: the plain plays
-        self._plain_plays = not (o.must_discard or o.jokers)
+        #: the shortest new run (RULES.md §12.6: 4 with runs of four); a table with runs of
+        #: four takes the general path (:meth:`_digs`, :meth:`_checked_plays`)
+        self._min_run = 4 if o.runs_of_four else 3
+        #: no "must discard", no top card free, no jokers, runs of three: the plain draws
+        self._plain = not (o.must_discard or o.top_card_free or o.jokers or o.runs_of_four)
+        #: no "must discard", no jokers, runs of three: the plain plays
+        self._plain_plays = not (o.must_discard or o.jokers or o.runs_of_four)
         #: one deck and no jokers: every card is held once
         self._once = self.decks == 1 and not o.jokers
         self._wild = o.jokers
@@ -135,7 +138,7 @@ class MoveGen:
 
     def _digs(self, direct: int, runs: list[list[tuple[int, int]]]) -> list[tuple]:
         """The digs into the discard pile allowed now, from the top down (the general case
-        of :meth:`_legal_draws`: jokers, "must discard" or top card free)."""
+        of :meth:`_legal_draws`: jokers, "must discard", top card free or runs of four)."""
         stock = self.stock
         seat = self.turn
         cm = self._cm[seat]
@@ -148,7 +151,8 @@ class MoveGen:
         pile = self.pile
         top = len(pile) - 1
         found: list[int] = []
-        if not must_discard:
+        min_run = self._min_run
+        if not must_discard and min_run == 3:
             # a dig is allowed when its card can reach the table at all: placeable (inlined
             # for the quick cases), else — only when jokers are held — the ways with jokers
             jokers = self.hands[seat].count(JOKER) if wild else 0
@@ -211,9 +215,9 @@ class MoveGen:
                     found.append(i)
                     continue
                 if wild:
-                    cost = placement_cost_wild_masks(c, by_rank, by_suit, jokers, melds)
+                    cost = placement_cost_wild_masks(c, by_rank, by_suit, jokers, melds, min_run)
                 else:
-                    cost = placement_cost_masks(c, by_rank, by_suit, melds)
+                    cost = placement_cost_masks(c, by_rank, by_suit, melds, min_run)
                 if cost is not None and not (must_discard and cost >= size):
                     found.append(i)
         return [DIG_MOVES[i] for i in found]
@@ -409,22 +413,23 @@ class MoveGen:
         return out
 
     def _checked_plays(self, cm: int, needs: int, layoffs: list[tuple]) -> list[tuple]:
-        """:meth:`_legal_plays` at a table with "must discard" or jokers, or when the turn
-        has an obligation or a card that may not be discarded."""
+        """:meth:`_legal_plays` at a table with "must discard", jokers or runs of four, or
+        when the turn has an obligation or a card that may not be discarded."""
         hand = self.hands[self.turn]
         n = len(hand)
         out: list[tuple] = []
         keep_one = self.options.must_discard
         jokers = self.options.jokers and cm >> JOKER & 1
+        four = self._min_run == 4
         if self.must_play is None and self.no_discard is None:
             # Without an obligation or a card that may not be discarded, only "must discard"
             # can refuse a play (one that would empty the hand): skip the full check.
             for move in meld_moves(cm):
-                if not keep_one or len(move[1]) < n:
+                if (not keep_one or len(move[1]) < n) and not (four and _short_run(move[1])):
                     out.append(move)
             if jokers:
                 for ids, wild in candidate_joker_melds(hand):
-                    if not keep_one or len(ids) < n:
+                    if (not keep_one or len(ids) < n) and not (four and _short_run(ids)):
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
             if needs & cm and (not keep_one or n > 1):
                 for need, moves in layoffs:
@@ -444,10 +449,14 @@ class MoveGen:
                 way_uses, way_meld = -1, -2
             for move in meld_moves(cm):
                 t = move[1]
+                if four and _short_run(t):
+                    continue
                 if mp in t or may.meld(t, None):
                     out.append(move)
             if jokers:
                 for ids, wild in candidate_joker_melds(hand):
+                    if four and _short_run(ids):
+                        continue
                     if may.meld(ids, wild):
                         out.append((MOVE_MELD, tuple(ids), tuple(wild)))
             if needs & cm:
@@ -536,14 +545,20 @@ class MoveGen:
 
     def _placement_cost(self, card: int, hand: list[int], melds: list[Meld]) -> int | None:
         if self.options.jokers:
-            return placement_cost_wild(card, hand, melds)
-        return placement_cost(card, hand, melds)
+            return placement_cost_wild(card, hand, melds, self._min_run)
+        return placement_cost(card, hand, melds, self._min_run)
 
     def _meld_by_id(self, meld_id: int) -> Meld:
         melds = self.melds
         if 0 <= meld_id < len(melds) and melds[meld_id].id == meld_id:
             return melds[meld_id]
         return next(m for m in melds if m.id == meld_id)
+
+
+def _short_run(cards: list[int] | tuple[int, ...]) -> bool:
+    """Is the meld ``cards`` (as listed: valid, a joker's place holding its card) a run of
+    three, refused with runs of four (RULES.md §12.6)?"""
+    return len(cards) == 3 and cards[0] % 13 != cards[1] % 13
 
 
 def _can_lay_off_all(cards: list[int], melds: list[Meld]) -> bool:
@@ -585,9 +600,10 @@ class _PlayCheck:
         self.single = {c for c in hand if hand.count(c) == 1} if several else None
         self.fast = g.must_play is not None and g.no_discard is None
         self.masks: tuple[list[int], list[int], int] | None = None  # see _hand_masks
-        self.way = _way(g, g.must_play, cm, direct) if self.fast else None
+        four = g._min_run == 4  # (the shortcuts below know runs of three only)
+        self.way = _way(g, g.must_play, cm, direct) if self.fast and not four else None
         self.n = len(hand)
-        self.plain = self.fast and not g.options.must_discard and g.must_play != JOKER
+        self.plain = self.fast and not g.options.must_discard and g.must_play != JOKER and not four
 
     def meld(
         self, ids: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
@@ -678,7 +694,7 @@ class _PlayCheck:
             return False  # the full check is quick
         single = self.single
         options = g.options
-        if not options.jokers and not options.must_discard:
+        if not options.jokers and not options.must_discard and g._min_run == 3:
             cm = self.cm
             for c in played:
                 if single is None or c in single:
@@ -702,9 +718,9 @@ class _PlayCheck:
                 by_suit[c // 13] &= ~_POS_BITS[c]
         melds = g.melds if onto is None else [m for m in g.melds if m is not onto]
         if options.jokers:
-            cost = placement_cost_wild_masks(mp, by_rank, by_suit, jokers, melds)  # type: ignore[arg-type]
+            cost = placement_cost_wild_masks(mp, by_rank, by_suit, jokers, melds, g._min_run)  # type: ignore[arg-type]
         else:
-            cost = placement_cost_masks(mp, by_rank, by_suit, melds)  # type: ignore[arg-type]
+            cost = placement_cost_masks(mp, by_rank, by_suit, melds, g._min_run)  # type: ignore[arg-type]
         return cost is not None and not (options.must_discard and cost >= left)
 
 

@@ -129,6 +129,7 @@ class Options:
     * ``ace_always_15`` — an ace scores 15 wherever it is, even low in a run (§11.4).
     * ``ten_cards`` — two players are dealt 10 cards each instead of 13 (§12.5); no effect
       with more players.
+    * ``runs_of_four`` — a new run needs at least 4 cards (§12.6); sets are unchanged.
 
     Each field's metadata is its :class:`OptionSpec` (see :data:`OPTION_SPECS`).
     """
@@ -241,6 +242,18 @@ class Options:
         "§12.5",
         choices=_on_off(N_("13 cards"), N_("10 cards")),
         explain=N_("  Two players are dealt 10 cards each, not 13."),
+    )
+    runs_of_four: bool = option(
+        False,
+        "bool",
+        N_("Shortest run"),
+        N_("a new run needs at least 4 cards (sets still 3 or 4)"),
+        "§12.6",
+        choices=_on_off(N_("3 cards"), N_("4 cards")),
+        explain=N_(
+            "  Runs of four: a new run needs at least 4 cards (5♥ 6♥ 7♥ 8♥); sets are\n"
+            "  still 3 or 4 cards, and a run on the table grows by lay-offs as usual."
+        ),
     )
 
     def validate(self, players: int) -> None:

@@ -103,6 +103,8 @@ class Checks(MoveGen):
             raise IllegalMove("name the card each joker stands for: one name per joker")
         else:
             meld = make_meld(self.next_meld_id, played, self.turn)
+        if meld.kind == "run" and len(meld.cards) < 4 and self.options.runs_of_four:
+            raise _short_run(played)
         problem = self._play_problem(played, None, None, meld)
         if problem:
             raise problem
@@ -117,6 +119,8 @@ class Checks(MoveGen):
         if problem:
             cards = " ".join(C.names(naturals) + [C.JOKER_NAME] * k)
             raise IllegalMove("{cards} is not a meld: {reason}", cards=cards, reason=problem)
+        if self.options.runs_of_four and len(played) < 4 and len({C.rank(c) for c in naturals}) > 1:
+            raise _short_run(played)  # (only a run could hold them: no joker named first)
         if names is None:
             names = []
         if not isinstance(names, list) or len(names) > k:
@@ -283,3 +287,12 @@ def wrong_phase(phase: Phase, kind: str) -> IllegalMove:
             return IllegalMove("you have already drawn this turn")
         return IllegalMove("you may only end the hand instead of drawing, when the stock is empty")
     return IllegalMove("the hand is over: the next dealer deals")
+
+
+def _short_run(played: list[int]) -> IllegalMove:
+    """The refusal of a run of three at a table with runs of four (RULES.md §12.6)."""
+    return IllegalMove(
+        "{cards} is not a meld: {reason}",
+        cards=" ".join(C.names(played)),
+        reason=N_("a run needs at least 4 cards (runs of four)"),
+    )

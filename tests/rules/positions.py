@@ -21,6 +21,7 @@ options_st = st.builds(
     jokers=st.booleans(),
     rummy_calls=st.booleans(),
     ace_always_15=st.booleans(),
+    runs_of_four=st.booleans(),  # RULES.md §12.6
 )
 
 

@@ -1,0 +1,124 @@
+"""RULES.md §12: the family variants, each a table option, and the §12.7 worked positions by
+name."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rum500 import cards as C
+from rum500.rules import Game, IllegalMove, Options
+from tests.rules.positions import position
+
+# ---------------------------------------------------------------- §12.6 runs of four
+
+FOUR = Options(runs_of_four=True)
+
+
+def _meld(g: Game, cards: str, jokers: list[str] | None = None) -> dict:
+    action: dict = {"type": "meld", "cards": cards.split()}
+    if jokers:
+        action["jokers"] = jokers
+    return action
+
+
+def _listed_melds(g: Game) -> list[list[str]]:
+    return [a["cards"] for a in g.legal_actions() if a["type"] == "meld"]
+
+
+def test_rule_12_7_runs_of_four_5_6_7_refused_5_6_7_8_a_run_then_9_lays_off() -> None:
+    """(Runs of four) 5♥ 6♥ 7♥ is refused as a meld; 5♥ 6♥ 7♥ 8♥ is a run; 9♥ then lays off
+    on it — and without the option 5♥ 6♥ 7♥ is a run."""
+    hands = ["5H 6H 7H 8H 9H 2C", "4D 5D"]
+    g = position(hands, phase="play", options=FOUR)
+    assert ["5H", "6H", "7H"] not in _listed_melds(g)
+    assert ["5H", "6H", "7H", "8H"] in _listed_melds(g)
+    before = g.to_dict()
+    with pytest.raises(IllegalMove, match="a run needs at least 4 cards"):
+        g.apply(_meld(g, "5H 6H 7H"))
+    assert g.to_dict() == before  # refused with nothing changed
+    g.apply(_meld(g, "5H 6H 7H 8H"))
+    assert {"type": "layoff", "card": "9H", "meld": 0} in g.legal_actions()
+    g.apply({"type": "layoff", "card": "9H", "meld": 0})
+    assert [C.name(c) for c in g.melds[0].cards] == ["5H", "6H", "7H", "8H", "9H"]
+    seed = position(hands, phase="play")
+    assert ["5H", "6H", "7H"] in _listed_melds(seed)
+    seed.apply(_meld(seed, "5H 6H 7H"))
+
+
+def test_rule_12_6_sets_are_still_three_or_four_and_short_runs_grow_by_lay_offs() -> None:
+    """Sets of 3 stay melds; a run of four on the table grows at either end."""
+    g = position(
+        ["5S 5H 5D 9C 4C 2D", "4D"], melds=[("5C 6C 7C 8C", 1)], phase="play", options=FOUR
+    )
+    assert ["5S", "5H", "5D"] in _listed_melds(g)  # (sets in suit order)
+    g.apply(_meld(g, "5S 5H 5D"))
+    assert g.melds[-1].kind == "set"
+    g.apply({"type": "layoff", "card": "9C", "meld": 0})
+    g.apply({"type": "layoff", "card": "4C", "meld": 0})
+    assert len(g.melds[0].cards) == 6
+
+
+def test_rule_12_6_with_jokers_two_naturals_and_never_more_jokers_than_naturals() -> None:
+    """With jokers a run needs 4 cards too: 7♥ 8♥ JK is refused (no joker to name first);
+    7♥ 8♥ JK JK is a run of four (two of each); 7♥ JK JK is refused (one natural)."""
+    opts = Options(runs_of_four=True, jokers=True)
+    g = position(["7H 8H JK JK 2C", "4D"], phase="play", options=opts)
+    listed = [a for a in g.legal_actions() if a["type"] == "meld"]
+    assert all(len(a["cards"]) >= 4 for a in listed)
+    assert any(a["cards"] == ["7H", "8H", "JK", "JK"] for a in listed)
+    with pytest.raises(IllegalMove, match="a run needs at least 4 cards"):
+        g.apply(_meld(g, "7H 8H JK"))
+    with pytest.raises(IllegalMove, match="a run needs at least 4 cards"):
+        g.apply(_meld(g, "7H 8H JK", ["9H"]))
+    with pytest.raises(IllegalMove, match="at least two natural cards"):
+        g.apply(_meld(g, "7H JK JK", ["8H", "9H"]))
+    g.apply(_meld(g, "7H 8H JK JK", ["9H", "10H"]))
+    assert g.melds[0].kind == "run" and len(g.melds[0].cards) == 4
+
+
+def test_rule_12_6_a_card_is_dug_only_when_a_run_of_four_or_a_lay_off_can_take_it() -> None:
+    """Hand 6♦ 7♦ 2♣: 8♦ would make only a run of three, so it may not be taken; with 9♦
+    in hand too (6♦ 7♦ 8♦ 9♦) it may; so may it be to lay off on a run on the table."""
+    take = {"type": "draw", "source": "discard", "index": 1}
+    g = position(["6D 7D 2C", "4S"], pile="KC 8D", options=FOUR)
+    assert take not in g.legal_actions()
+    with pytest.raises(IllegalMove, match="may not take 8♦|may not take 8D"):
+        g.apply(take)
+    assert take in position(["6D 7D 2C", "4S"], pile="KC 8D").legal_actions()  # seed game
+    assert take in position(["6D 7D 9D 2C", "4S"], pile="KC 8D", options=FOUR).legal_actions()
+    table = position(["2C 3S", "4S"], pile="KC 8D", melds=[("4D 5D 6D 7D", 1)], options=FOUR)
+    assert take in table.legal_actions()
+
+
+def test_rule_12_6_a_play_that_leaves_only_a_run_of_three_for_the_dug_card_is_refused() -> None:
+    """8♦ dug with 5♦ 6♦ 7♦ in hand (and 5♠ 5♥): melding 5♠ 5♥ 5♦ would leave 6♦ 7♦ 8♦, a
+    run of three — refused with runs of four, allowed in the seed game."""
+    hands = ["5D 6D 7D 5S 5H 2C", "4S"]
+    take = {"type": "draw", "source": "discard", "index": 1}
+    for opts, allowed in [(FOUR, False), (Options(), True)]:
+        g = position(hands, pile="KC 8D", options=opts)
+        g.apply(take)
+        assert (["5S", "5H", "5D"] in _listed_melds(g)) is allowed
+        if not allowed:
+            with pytest.raises(IllegalMove, match="no way to play it"):
+                g.apply(_meld(g, "5S 5H 5D"))
+        g.apply(_meld(g, "5D 6D 7D 8D") if not allowed else _meld(g, "6D 7D 8D"))
+
+
+def test_runs_of_four_round_trip_replay_take_back_and_copy() -> None:
+    opts = Options(runs_of_four=True, jokers=True, target=10**6)
+    g = Game(3, 6, opts)
+    rng = random.Random(6)
+    while len(g.results) < 2 or not g.melds:
+        g.apply(rng.choice(g.legal_actions()))
+    assert all(len(m.cards) >= 4 for m in g.melds if m.kind == "run")
+    back = Game.from_dict(g.to_dict())
+    assert back.options == opts and back.to_dict() == g.to_dict()
+    assert Game.replay(3, 6, g.actions, opts).to_dict() == g.to_dict()
+    copy = g.copy()
+    last = copy.pop()
+    assert copy.to_dict() == Game.replay(3, 6, g.actions[:-1], opts).to_dict()
+    copy.apply(last)
+    assert copy.to_dict() == g.to_dict()
