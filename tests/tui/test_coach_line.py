@@ -10,7 +10,7 @@ from rum500.bots import make_bot
 from rum500.tui import coachline
 from rum500.tui.model import TableModel
 from rum500.tui.sheets import review_lines
-from tests.tui.test_app import Running, open_table, until
+from tests.tui.test_app import Running, home, open_table, until  # noqa: F401 - home: autouse
 
 WORKING = "Coach: working out your biggest mistake of the hand…"
 
