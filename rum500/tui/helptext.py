@@ -113,8 +113,8 @@ def coach_text() -> str:
     """The coach: the review's line and the replay's keys (issue 24 §2)."""
     return _(
         "COACH\n"
-        "  At a table with the coach (rum500 play; rum500 host --coach), the review after\n"
-        "  a hand names your biggest mistake of the hand and what it cost.\n"
+        "  At a table with the coach (rum500 play; rum500 host --coach), the review\n"
+        "  after a hand names your biggest mistake of the hand and what it cost.\n"
         "  rum500 replay GAME --seat N marks each decision of that seat with its cost:\n"
         "  c              the coach's seat in the replay (each seat in turn, then none)\n"
         "  m, M           the next / previous mistake (the better move is highlighted)"
