@@ -437,7 +437,7 @@ class Game(Checks, Scoring, Undo):
         hand.remove(held)
         if self._once or held not in hand:  # no other copy held
             self._cm[seat] ^= BITS[held]
-        if self.must_play == held:
+        if self.must_play == held and not self._new_meld:  # (§12.2: a lay-off does not count)
             self.must_play = None
         if wild:
             normal = joker_layoff_action(card, meld.id)

@@ -75,10 +75,13 @@ class MoveGen:
         #: the shortest new run (RULES.md §12.6: 4 with runs of four); a table with runs of
         #: four takes the general path (:meth:`_digs`, :meth:`_checked_plays`)
         self._min_run = 4 if o.runs_of_four else 3
-        #: no "must discard", no top card free, no jokers, runs of three: the plain draws
-        self._plain = not (o.must_discard or o.top_card_free or o.jokers or o.runs_of_four)
-        #: no "must discard", no jokers, runs of three: the plain plays
-        self._plain_plays = not (o.must_discard or o.jokers or o.runs_of_four)
+        #: the card dug for must go into a new meld (§12.2): the general path too
+        self._new_meld = o.dug_card_new_meld
+        odd = o.runs_of_four or o.dug_card_new_meld
+        #: no "must discard", no top card free, no jokers, no §12.2 or §12.6: the plain draws
+        self._plain = not (o.must_discard or o.top_card_free or o.jokers or odd)
+        #: no "must discard", no jokers, no §12.2 or §12.6: the plain plays
+        self._plain_plays = not (o.must_discard or o.jokers or odd)
         #: one deck and no jokers: every card is held once
         self._once = self.decks == 1 and not o.jokers
         self._wild = o.jokers
@@ -138,7 +141,8 @@ class MoveGen:
 
     def _digs(self, direct: int, runs: list[list[tuple[int, int]]]) -> list[tuple]:
         """The digs into the discard pile allowed now, from the top down (the general case
-        of :meth:`_legal_draws`: jokers, "must discard", top card free or runs of four)."""
+        of :meth:`_legal_draws`: jokers, "must discard", top card free, §12.2 or §12.6).
+        With §12.2 only a new meld counts: no lay-off, so the table's melds are left out."""
         stock = self.stock
         seat = self.turn
         cm = self._cm[seat]
@@ -152,7 +156,8 @@ class MoveGen:
         top = len(pile) - 1
         found: list[int] = []
         min_run = self._min_run
-        if not must_discard and min_run == 3:
+        new_meld = self._new_meld
+        if not must_discard and min_run == 3 and not new_meld:
             # a dig is allowed when its card can reach the table at all: placeable (inlined
             # for the quick cases), else — only when jokers are held — the ways with jokers
             jokers = self.hands[seat].count(JOKER) if wild else 0
@@ -196,7 +201,7 @@ class MoveGen:
                     elif jokers and _wild_cost(c, cm, jokers, self.melds) is not None:
                         found.append(i)
         else:
-            melds = self.melds
+            melds = [] if new_meld else self.melds
             size = len(self.hands[seat])
             by_rank, by_suit, jokers = _hand_masks(self.hands[seat])
             for i in range(top, -1, -1):
@@ -211,7 +216,7 @@ class MoveGen:
                     if self._free_take_ok(c):
                         found.append(i)
                     continue
-                if direct >> c & 1:
+                if direct >> c & 1 and not new_meld:
                     found.append(i)
                     continue
                 if wild:
@@ -442,6 +447,7 @@ class MoveGen:
             # the quick answers of may.meld and may.layoff inlined: a play of the card that
             # must be played (without "must discard"), or one that keeps its way
             mp = self.must_play if may.fast and not keep_one else -1
+            lay_mp = -1 if self._new_meld else mp  # (§12.2: a lay-off of it does not count)
             way = may.way
             if way is not None and n - 1 > way[2]:
                 way_uses, way_meld = way[0], way[1]
@@ -465,7 +471,7 @@ class MoveGen:
                         continue
                     for c, move in moves:
                         if cm >> c & 1 and (
-                            c == mp
+                            c == lay_mp
                             or (move[2] != way_meld and not way_uses >> c & 1)
                             or may.layoff(c, self._meld_by_id(move[2]), move[3], move[4])
                         ):
@@ -496,6 +502,11 @@ class MoveGen:
         hand = self.hands[self.turn]
         left = len(hand) - len(played)
         if left == 0:
+            if self._new_meld and onto is not None and self.must_play in played:
+                return IllegalMove(
+                    "{card} must go into a new meld this turn: laying it off does not count",
+                    card=C.name(self.must_play),
+                )
             if self.options.must_discard:
                 return IllegalMove(
                     "you must keep a card to discard (the table plays 'must discard')"
@@ -514,13 +525,18 @@ class MoveGen:
                 )
             return None
         mp = self.must_play
-        if mp is None or mp in played:
+        if mp is None or (mp in played and (onto is None or not self._new_meld)):
             return None
         rest = list(hand)
         for c in played:
             rest.remove(c)
         melds = self._melds_after(played, onto, card, new, wild)
-        cost = self._placement_cost(mp, rest, melds)
+        cost = self._placement_cost(mp, rest, melds) if mp in rest else None
+        if cost is None and self._new_meld and mp in played:
+            return IllegalMove(
+                "{card} must go into a new meld this turn: laying it off does not count",
+                card=C.name(mp),
+            )
         if cost is None or (self.options.must_discard and cost >= len(rest)):
             return IllegalMove(
                 "{card} must be played this turn, and this would leave no way to play it",
@@ -544,6 +560,10 @@ class MoveGen:
         return [bigger if m is onto else m for m in self.melds]
 
     def _placement_cost(self, card: int, hand: list[int], melds: list[Meld]) -> int | None:
+        """The cost of putting the card dug for on the table (see :func:`placement_cost`);
+        with §12.2 in a new meld only (no lay-off: the table's melds are left out)."""
+        if self._new_meld:
+            melds = []
         if self.options.jokers:
             return placement_cost_wild(card, hand, melds, self._min_run)
         return placement_cost(card, hand, melds, self._min_run)
@@ -600,10 +620,11 @@ class _PlayCheck:
         self.single = {c for c in hand if hand.count(c) == 1} if several else None
         self.fast = g.must_play is not None and g.no_discard is None
         self.masks: tuple[list[int], list[int], int] | None = None  # see _hand_masks
-        four = g._min_run == 4  # (the shortcuts below know runs of three only)
-        self.way = _way(g, g.must_play, cm, direct) if self.fast and not four else None
+        # the shortcuts below know runs of three, and lay-offs of the card dug for
+        odd = g._min_run == 4 or g._new_meld
+        self.way = _way(g, g.must_play, cm, direct) if self.fast and not odd else None
         self.n = len(hand)
-        self.plain = self.fast and not g.options.must_discard and g.must_play != JOKER and not four
+        self.plain = self.fast and not g.options.must_discard and g.must_play != JOKER and not odd
 
     def meld(
         self, ids: list[int] | tuple[int, ...], wild: list[bool] | tuple[bool, ...] | None
@@ -629,7 +650,7 @@ class _PlayCheck:
         return self.g._play_problem(list(played), None, None, new) is None
 
     def layoff(self, held: int, onto: Meld, card: int, wild: bool) -> bool:
-        if self.fast and held == self.g.must_play:  # as _play_problem decides it
+        if self.fast and held == self.g.must_play and not self.g._new_meld:  # as _play_problem
             return self.n > 1 or not self.g.options.must_discard
         way = self.way
         if way is not None and self.n - 1 > way[2] and not way[0] >> held & 1 and onto.id != way[1]:
@@ -694,7 +715,7 @@ class _PlayCheck:
             return False  # the full check is quick
         single = self.single
         options = g.options
-        if not options.jokers and not options.must_discard and g._min_run == 3:
+        if not options.jokers and not options.must_discard and g._min_run == 3 and not g._new_meld:
             cm = self.cm
             for c in played:
                 if single is None or c in single:
@@ -717,6 +738,8 @@ class _PlayCheck:
                 by_rank[c % 13] &= ~_SUIT_BIT[c]
                 by_suit[c // 13] &= ~_POS_BITS[c]
         melds = g.melds if onto is None else [m for m in g.melds if m is not onto]
+        if g._new_meld:
+            melds = []
         if options.jokers:
             cost = placement_cost_wild_masks(mp, by_rank, by_suit, jokers, melds, g._min_run)  # type: ignore[arg-type]
         else:

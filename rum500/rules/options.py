@@ -127,6 +127,9 @@ class Options:
       players: teams of two or of three); ``3`` three teams of two (6 players). Seat ``s``
       plays for team ``s % teams``, so partners sit apart.
     * ``ace_always_15`` — an ace scores 15 wherever it is, even low in a run (§11.4).
+    * ``dug_card_new_meld`` — the card dug for must go into a new meld this turn; a lay-off
+      of it does not count (§12.2; the free top card of "top card free" may still be laid
+      off).
     * ``ten_cards`` — two players are dealt 10 cards each instead of 13 (§12.5); no effect
       with more players.
     * ``runs_of_four`` — a new run needs at least 4 cards (§12.6); sets are unchanged.
@@ -233,6 +236,18 @@ class Options:
         "§11.4",
         choices=_on_off(N_("1 when low in a run"), N_("always 15")),
         explain=N_("  Aces score 15 wherever they are, even low in A-2-3."),
+    )
+    dug_card_new_meld: bool = option(
+        False,
+        "bool",
+        N_("Card dug for"),
+        N_("the card dug for must go into a new meld (a lay-off of it does not count)"),
+        "§12.2",
+        choices=_on_off(N_("melded or laid off"), N_("into a new meld")),
+        explain=N_(
+            "  The card dug for must go into a new meld this turn: laying it off\n"
+            "  does not count (a free top card may still be laid off)."
+        ),
     )
     ten_cards: bool = option(
         False,

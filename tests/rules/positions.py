@@ -22,6 +22,7 @@ options_st = st.builds(
     rummy_calls=st.booleans(),
     ace_always_15=st.booleans(),
     runs_of_four=st.booleans(),  # RULES.md §12.6
+    dug_card_new_meld=st.booleans(),  # RULES.md §12.2
 )
 
 

@@ -155,6 +155,7 @@ def test_every_play_with_an_obligation_along_seeded_games():
             must_discard=seed % 5 == 2,
             jokers=seed % 3 == 1,
             runs_of_four=seed % 7 == 3,  # RULES.md §12.6
+            dug_card_new_meld=seed % 6 == 4,  # RULES.md §12.2
         )
         g = Game(2 + seed % 4, seed, options)
         for _ in range(150):

@@ -32,6 +32,7 @@ def games_st(draw) -> tuple[int, int, Options]:
         teams=max(TEAMS.get(players, [0])) if house and not teams else teams,
         ace_always_15=draw(st.booleans()),
         runs_of_four=draw(st.booleans()),  # RULES.md §12.6
+        dug_card_new_meld=draw(st.booleans()),  # RULES.md §12.2
     )
     return players, draw(st.integers(0, 2**32)), options
 

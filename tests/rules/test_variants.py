@@ -107,13 +107,19 @@ def test_rule_12_6_a_play_that_leaves_only_a_run_of_three_for_the_dug_card_is_re
         g.apply(_meld(g, "5D 6D 7D 8D") if not allowed else _meld(g, "6D 7D 8D"))
 
 
-def test_runs_of_four_round_trip_replay_take_back_and_copy() -> None:
-    opts = Options(runs_of_four=True, jokers=True, target=10**6)
+@pytest.mark.parametrize(
+    "opts",
+    [
+        Options(runs_of_four=True, jokers=True, target=10**6),
+        Options(dug_card_new_meld=True, top_card_free=True, runs_of_four=True, target=10**6),
+    ],
+)
+def test_runs_of_four_and_dug_card_round_trip_replay_take_back_and_copy(opts: Options) -> None:
     g = Game(3, 6, opts)
     rng = random.Random(6)
     while len(g.results) < 2 or not g.melds:
         g.apply(rng.choice(g.legal_actions()))
-    assert all(len(m.cards) >= 4 for m in g.melds if m.kind == "run")
+    assert all(len(m.cards) >= 4 for m in g.melds if m.kind == "run") or not opts.runs_of_four
     back = Game.from_dict(g.to_dict())
     assert back.options == opts and back.to_dict() == g.to_dict()
     assert Game.replay(3, 6, g.actions, opts).to_dict() == g.to_dict()
@@ -122,3 +128,89 @@ def test_runs_of_four_round_trip_replay_take_back_and_copy() -> None:
     assert copy.to_dict() == Game.replay(3, 6, g.actions[:-1], opts).to_dict()
     copy.apply(last)
     assert copy.to_dict() == g.to_dict()
+
+
+# ------------------------------------------------- §12.2 the card dug for into a new meld
+
+NEW_MELD = Options(dug_card_new_meld=True)
+DIG_8D = {"type": "draw", "source": "discard", "index": 1}
+
+
+def test_rule_12_7_dug_card_new_meld_8d_melded_with_9d_10d_not_laid_off() -> None:
+    """(Dug card into a new meld, without "top card free") Table 5♦ 6♦ 7♦; a player holding
+    9♦ 10♦ 2♣ may take 8♦ from the pile and meld 8♦ 9♦ 10♦; holding only 2♣ 3♣ they may not
+    take 8♦ to lay it off — which the seed game allows."""
+    table = [("5D 6D 7D", 1)]
+    g = position(["9D 10D 2C", "4S"], pile="KC 8D", melds=table, options=NEW_MELD)
+    assert DIG_8D in g.legal_actions()
+    g.apply(DIG_8D)
+    assert {"type": "layoff", "card": "8D", "meld": 0} not in g.legal_actions()
+    assert ["8D", "9D", "10D"] in _listed_melds(g)
+    g.apply(_meld(g, "8D 9D 10D"))
+    assert g.must_play is None
+    g = position(["2C 3C", "4S"], pile="KC 8D", melds=table, options=NEW_MELD)
+    assert DIG_8D not in g.legal_actions()
+    before = g.to_dict()
+    with pytest.raises(IllegalMove, match="no meld or lay-off could take it"):
+        g.apply(DIG_8D)
+    assert g.to_dict() == before
+    seed = position(["2C 3C", "4S"], pile="KC 8D", melds=table)
+    assert DIG_8D in seed.legal_actions()
+
+
+def test_rule_12_2_a_lay_off_of_the_dug_card_is_refused_even_on_a_meld_of_this_turn() -> None:
+    """8♦ dug with 9♦ 10♦ J♦ in hand, 5♦ 6♦ 7♦ on the table: laying 8♦ off there is refused;
+    so is 9♦ 10♦ J♦ then 8♦ laid off on it (the turn's own meld) — the meld is refused, as it
+    would leave no new meld for 8♦. Other plays may come first: 3♠ 3♥ 3♣, then 8♦ 9♦ 10♦."""
+    g = position(
+        ["9D 10D JD 3S 3H 3C 2C", "4S"], pile="KC 8D", melds=[("5D 6D 7D", 1)], options=NEW_MELD
+    )
+    g.apply(DIG_8D)
+    legal = g.legal_actions()
+    assert {"type": "layoff", "card": "8D", "meld": 0} not in legal
+    assert ["9D", "10D", "JD"] not in _listed_melds(g)
+    for action in [
+        {"type": "layoff", "card": "8D", "meld": 0},
+        _meld(g, "9D 10D JD"),
+        {"type": "discard", "card": "2C"},
+    ]:
+        before = g.to_dict()
+        with pytest.raises(IllegalMove):
+            g.apply(action)
+        assert g.to_dict() == before
+    g.apply(_meld(g, "3S 3H 3C"))
+    g.apply(_meld(g, "8D 9D 10D"))
+    assert {"type": "layoff", "card": "JD", "meld": 2} in g.legal_actions()
+    g.apply({"type": "discard", "card": "2C"})
+
+
+def test_rule_12_2_top_card_free_the_free_card_may_still_be_laid_off() -> None:
+    """With "top card free" the free top card is no card dug for: it may be laid off (8♦ on
+    5♦ 6♦ 7♦); a card dug from deeper must still go into a new meld."""
+    opts = Options(dug_card_new_meld=True, top_card_free=True)
+    g = position(["2C 3C", "4S"], pile="KC 8D", melds=[("5D 6D 7D", 1)], options=opts)
+    g.apply(DIG_8D)
+    assert g.must_play is None
+    g.apply({"type": "layoff", "card": "8D", "meld": 0})
+    g = position(["2C 3C", "4S"], pile="8D KC", melds=[("5D 6D 7D", 1)], options=opts)
+    assert {"type": "draw", "source": "discard", "index": 0} not in g.legal_actions()
+
+
+def test_rule_12_2_with_jokers_and_two_decks_a_copy_laid_off_keeps_the_obligation() -> None:
+    """Two decks: 8♦ dug while holding another 8♦, 8♠ 8♥: laying one 8♦ off on 5♦ 6♦ 7♦
+    leaves the card dug for still to be melded (8♠ 8♥ 8♦); and a joker may fill the new meld."""
+    opts = Options(dug_card_new_meld=True, decks=2)
+    g = position(
+        ["8D 8S 8H 2C", "4S"], pile="KC 8D", melds=[("5D 6D 7D", 1)], options=opts, players=2
+    )
+    g.apply(DIG_8D)
+    g.apply({"type": "layoff", "card": "8D", "meld": 0})
+    assert g.must_play is not None
+    assert {"type": "discard", "card": "2C"} not in g.legal_actions()
+    g.apply(_meld(g, "8S 8H 8D"))
+    assert g.must_play is None
+    wild = Options(dug_card_new_meld=True, jokers=True)
+    g = position(["9D JK 2C", "4S"], pile="KC 8D", melds=[("5D 6D 7D", 1)], options=wild)
+    g.apply(DIG_8D)
+    assert {"type": "layoff", "card": "8D", "meld": 0} not in g.legal_actions()
+    g.apply(_meld(g, "8D 9D JK", ["10D"]))
