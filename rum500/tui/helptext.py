@@ -138,7 +138,7 @@ def deal_text() -> str:
         "A DEAL NOBODY CAN STACK\n"
         "  Without --seed every hand is dealt from the host's secret and a random\n"
         "  contribution of each player, fixed before anyone sees a card. After the hand\n"
-        "  the review says \"Deal checked\", or in capitals that it was not, and why.\n"
+        '  the review says "Deal checked", or in capitals that it was not, and why.\n'
         "  rum500 verify FILE checks every hand of an exported match."
     )
 
