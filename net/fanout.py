@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from net.framing import FrameError, encode_parts, pack
 
@@ -43,6 +44,40 @@ class Held:
 def packed(view: dict) -> dict[str, bytes]:
     """``view`` with each top-level key's value packed on its own."""
     return {key: pack(value) for key, value in view.items()}
+
+
+def packed_view(table: Any, seat: int | None) -> dict[str, bytes]:
+    """``seat``'s view of ``table`` (a :class:`net.server.Table`), each top-level value
+    packed: the table's ``packed_view`` when it has one."""
+    build = getattr(table, "packed_view", None)
+    return build(seat) if build is not None else packed(table.view(seat))
+
+
+def held_view(
+    table: Any,
+    seat: int | None,
+    views: dict[int | None, Held] | None = None,
+    shown: int | None = None,
+) -> Held:
+    """``seat``'s view of ``table`` (None: a spectator's) as packed parts. For a table that
+    tells a seat's own keys apart (``own_view``), the spectators' view (``views[None]``,
+    built and put there when missing) with only the seat's own keys built and packed on it.
+    ``shown`` (a spectator's ``Connection.shown``): the spectators' view with the table's
+    ``shown_view(shown)`` over it — a view of that connection's own."""
+    views = {} if views is None else views
+    shown_view = getattr(table, "shown_view", None)
+    if seat is None and shown is not None and shown_view is not None:
+        public = views.get(None)
+        if public is None:
+            public = views[None] = Held(packed_view(table, None))
+        return Held(public.public, packed(shown_view(shown)))
+    own_view = getattr(table, "own_view", None)
+    if seat is None or own_view is None:
+        return Held(packed_view(table, seat))
+    public = views.get(None)
+    if public is None:
+        public = views[None] = Held(packed_view(table, None))
+    return Held(public.public, packed(own_view(seat)))
 
 
 class Update:

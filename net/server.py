@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from net.fanout import Held, Update, packed
+from net.fanout import Held, Update, held_view
 from net.framing import ConnectionClosed, FrameError, encode, pack, read_frame
 from net.handshake import PasswordGate, read_hello
 from net.protocol import PROTOCOL_VERSION, ProtocolError, action_id, check_client_message
@@ -640,11 +640,11 @@ class Server:
             sent = frames.get(audience)
             if sent is None:
                 if shown is not None:
-                    view = self._held(None, views, shown)
+                    view = held_view(self.table, None, views, shown)
                 else:
                     view = views.get(seat)
                     if view is None:
-                        view = views[seat] = self._held(seat, views)
+                        view = views[seat] = held_view(self.table, seat, views)
                 sent = frames[audience] = (view, update.frame(view, audience[1]))
             conn.base, frame = sent
             write = conn.outlet(frame)
@@ -659,41 +659,9 @@ class Server:
                 log.exception("on_events callback failed")
         self._changed()
 
-    def _held(
-        self,
-        seat: int | None,
-        views: dict[int | None, Held] | None = None,
-        shown: int | None = None,
-    ) -> Held:
-        """``seat``'s view (None: a spectator's) as packed parts. For a table that tells a
-        seat's own keys apart (``own_view``), the spectators' view (``views[None]``, built
-        and put there when missing) with only the seat's own keys built and packed on it.
-        ``shown`` (a spectator's :attr:`Connection.shown`): the spectators' view with the
-        table's ``shown_view(shown)`` over it — a view of this connection's own."""
-        views = {} if views is None else views
-        shown_view = getattr(self.table, "shown_view", None)
-        if seat is None and shown is not None and shown_view is not None:
-            public = views.get(None)
-            if public is None:
-                public = views[None] = Held(self._packed_view(None))
-            return Held(public.public, packed(shown_view(shown)))
-        own_view = getattr(self.table, "own_view", None)
-        if seat is None or own_view is None:
-            return Held(self._packed_view(seat))
-        public = views.get(None)
-        if public is None:
-            public = views[None] = Held(self._packed_view(None))
-        return Held(public.public, packed(own_view(seat)))
-
-    def _packed_view(self, seat: int | None) -> dict[str, bytes]:
-        """``seat``'s view, each top-level value packed: the table's ``packed_view`` when it
-        has one."""
-        build = getattr(self.table, "packed_view", None)
-        return build(seat) if build is not None else packed(self.table.view(seat))
-
     def _send_view(self, conn: Connection) -> None:
         """The whole view to ``conn`` (on joining, and on ``resync``), events none."""
-        view = self._held(conn.seat, None, conn.shown if conn.seat is None else None)
+        view = held_view(self.table, conn.seat, None, conn.shown if conn.seat is None else None)
         conn.send_frame(Update(self.seq, None, pack([])).frame(view, None))
         conn.base = view
 
