@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from rum500 import cards as C
 from rum500.i18n import _
-from rum500.narrate import spoken_card
+from rum500.narrate import spoken_card, spoken_cards
 from rum500.plain import words
 from rum500.plain.model import PlainModel
 from rum500.tui.zones import Zone
@@ -59,9 +59,14 @@ ALIASES = {
     "chat": "say",
     "lay-off": "lay",
     "layoff": "lay",
+    "показать": "show",
+    "зрители": "watchers",
 }
+#: the words that end over the shoulder (``show stop``)
+STOP = {"stop", "end", "off", "стоп", "хватит"}
 #: what may be typed while a question waits for its answer
 READING = {"help", "hand", "table", "pile", "scores", "review", "status", "players", "say"}
+READING |= {"watchers"}
 
 
 def card_of(text: str) -> str | None:
@@ -259,6 +264,80 @@ def _quit(m: PlainModel, args: list[str]) -> None:
         m.ask_quit()
 
 
+# ---------------------------------------------------------------------- over the shoulder
+
+
+def watchers_text(m: PlainModel) -> str:
+    """``Spectators: 1 Cid, 2 Dan.`` — numbered as ``show N`` takes them."""
+    listed = m.shoulder.watchers()
+    if not listed:
+        return _("Nobody is watching this table.")
+    return _("Spectators: {names}.").format(
+        names=", ".join(f"{k} {name}" for k, (_id, name) in enumerate(listed, 1))
+    )
+
+
+def _show(m: PlainModel, args: list[str]) -> None:
+    """``show NAME|N``: show my hand to that spectator; ``show stop``: end it."""
+    s = m.shoulder
+    if m.spectator or m.view is None or not m.in_progress:
+        m.say(_("Only a seated player shows their hand, during a match."), True)
+        return
+    if args and args[0].lower() in STOP:
+        if s.mine() is None:
+            m.say(_("You do not show your hand to anyone."), True)
+        else:
+            s.end()
+        return
+    if s.mine() is not None:
+        m.say(_("You show your hand to {name}: type show stop first.").format(name=s.mine()), True)
+        return
+    listed = s.watchers()
+    if not args:
+        m.say(_("show NAME or N: show your hand to a spectator (watchers lists them)."), True)
+        return
+    who = " ".join(args)
+    names = [name.lower() for _id, name in listed]
+    if who.isdigit() and 1 <= int(who) <= len(listed):
+        s.pick(int(who) - 1)
+    elif who.lower() in names:
+        s.pick(names.index(who.lower()))
+    else:
+        m.say(_("{who} is not watching this table.").format(who=who), True)
+        m.out(watchers_text(m))
+
+
+def _hand(m: PlainModel, args: list[str]) -> None:
+    short = bool(args) and args[0].lower() in ("short", "коротко")
+    shown = m.shoulder.shown() if m.spectator else None
+    if shown is None:
+        m.out(words.hand_text(m, short=short))
+        return
+    seat, hand = shown
+    cards = " ".join(hand) if short else spoken_cards(hand)
+    m.out(
+        _("{player}'s hand, shown to you: {cards}.").format(
+            player=m.player_name(seat), cards=cards or _("none")
+        )
+    )
+
+
+def _hint(m: PlainModel, args: list[str]) -> None:
+    if m.spectator and not m.shoulder.may_hint():
+        shown = m.shoulder.shown()
+        if shown is None:
+            m.say(_("No hand is shown to you: a spectator gets a hint only over a shoulder."), True)
+        elif not m.hint_allowed:
+            m.say(_("The host turned the hint off at this table."), True)
+        else:
+            m.say(
+                _("{player} has no move to make now.").format(player=m.player_name(shown[0])),
+                True,
+            )
+        return
+    m.hint()
+
+
 def _out(lines: Callable[[PlainModel], list[str] | str]) -> Command:
     def say(m: PlainModel, args: list[str]) -> None:
         said = lines(m)
@@ -289,10 +368,10 @@ COMMANDS: dict[str, Command] = {
     "end": lambda m, a: m.end_hand(),
     "ready": _ready,
     "undo": lambda m, a: m.take_back(),
-    "hint": lambda m, a: m.hint(),
-    "hand": lambda m, a: m.out(
-        words.hand_text(m, short=bool(a) and a[0].lower() in ("short", "коротко"))
-    ),
+    "hint": _hint,
+    "hand": _hand,
+    "show": _show,
+    "watchers": _out(watchers_text),
     "table": _out(words.table_text),
     "pile": _out(words.pile_text),
     "scores": _out(words.scores_text),

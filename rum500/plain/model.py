@@ -69,6 +69,7 @@ class PlainModel(TableModel):
         self.seats_said = ""
         self.views_seen = 0  # views taken so far (a move waits for the one it leaves)
         self.settling = False  # a move sent, its state not yet here
+        self.shown_seat: int | None = None  # the seat whose hand is shown to me (a spectator)
 
     # ------------------------------------------------------------------ what is said
 
@@ -169,6 +170,7 @@ class PlainModel(TableModel):
             self.out(_("You drew {cards}.").format(cards=spoken_cards(drawn)))
         for line in held:  # my turn's prompt, after what led to it
             self.out(line)
+        self._say_shown()
         if self.claim.open and not was_open:
             self.claim_said = None
             self._say_claim()
@@ -176,6 +178,18 @@ class PlainModel(TableModel):
             self.out(_("Type review to hear the hand's review, ready for the next hand."))
         if view.get("winner") is not None and old.get("winner") is None:
             self.out(_("The match is over. Type scores to hear the totals, quit to leave."))
+
+    def _say_shown(self) -> None:
+        """A spectator: a hand shown to it (over the shoulder) is said once when it starts."""
+        shown = self.shoulder.shown() if self.spectator else None
+        seat = shown[0] if shown else None
+        if shown and seat != self.shown_seat:
+            self.out(
+                _("{player}'s hand, shown to you: {cards}.").format(
+                    player=self.player_name(seat), cards=spoken_cards(shown[1]) or _("none")
+                )
+            )
+        self.shown_seat = seat
 
     def _log_events(self, view: dict, events: list[dict]) -> None:
         """The terminal's log is kept (quietly); the events are said in the spoken voice."""

@@ -108,6 +108,7 @@ async def run_session(session: Any, model: PlainModel, inbox: Inbox) -> int:
     ``inbox``); the session closes after."""
     model.send = session.act
     model.send_chat = session.chat
+    model.shoulder.send = getattr(session, "message", None)  # over the shoulder's messages
     done = asyncio.Event()
     model.exit = done.set
     tasks = [

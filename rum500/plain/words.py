@@ -224,6 +224,8 @@ def help_lines() -> list[str]:
         _("start: at your own table, bots take the free seats and the match begins."),
         _("handover: hand the table to another player's machine."),
         _("hints: the host player turns the hint off or on for everyone."),
+        _("watchers: the spectators; show NAME or N: show them your hand; show stop: end it."),
+        _("A spectator shown a hand: hand says it, hint the strongest bot's move for it."),
         _("A number answers a numbered question; yes or no answers a question."),
         _("help: this list; quit: leave the table."),
     ]
