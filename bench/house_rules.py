@@ -3,7 +3,7 @@ calls on, matches to 500.
 
     python bench/house_rules.py [--matches 200] [--players 2] [--jobs 1] [--seed S]
                                 [--no-jokers] [--no-calls] [--window SECONDS]
-                                [--levels hard,medium] [--teams 2|3]
+                                [--levels hard,medium] [--teams 2|3] [--variant NAME ...]
 
 Reports each level's match win rate with a 95% Wilson interval, and its "Rummy!" calls per
 hand: the discards it could have called on (its chances), the calls it made and the calls
@@ -27,6 +27,9 @@ With ``--teams`` (partnerships; seat ``s`` in team ``s % teams``) the whole winn
 wins: ``--players 4 --teams 2`` seats two hard bots against two medium bots, and the win
 rate counts each team of a level once per match (partners share one result); calls are
 still counted per seat.
+``--variant NAME`` (repeatable) turns on a family variant of RULES.md §12 by its option's
+name — any on/off option of §12 (``five_point_pips``, ``joker_as_card`` …, from
+:data:`rum500.rules.options.OPTION_SPECS`): hard against medium under that variant.
 A run is a pure function of its arguments: match ``k`` uses the game seed
 ``seed * 1_000_003 + k`` and bot seeds derived from it.
 """
@@ -44,9 +47,12 @@ from rum500.bots import LEVELS as BOT_LEVELS
 from rum500.bots import make_bot
 from rum500.bots.calls import Caller
 from rum500.rules import Game, Options, Phase
+from rum500.rules.options import OPTION_SPECS
 from rum500.sim import SEED_STRIDE, wilson
 
 LEVELS = ("hard", "medium")  # the default --levels
+#: --variant's names: the on/off family variants (RULES.md §12)
+VARIANTS = tuple(s.name for s in OPTION_SPECS if s.group == "§12" and s.kind == "bool")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +65,7 @@ class Task:
     window: float | None
     target: int = 500
     teams: int = 0
+    variants: tuple[str, ...] = ()  # §12 options on (their names)
 
 
 @dataclass(slots=True)
@@ -97,7 +104,11 @@ def judge(g: Game, callers: list[Caller], window: float | None, res: Result) -> 
 def play(task: Task) -> Result:
     players = len(task.levels)
     options = Options(
-        jokers=task.jokers, rummy_calls=task.calls, target=task.target, teams=task.teams
+        jokers=task.jokers,
+        rummy_calls=task.calls,
+        target=task.target,
+        teams=task.teams,
+        **dict.fromkeys(task.variants, True),
     )
     g = Game(players, seed=task.seed, options=options)
     bots = [make_bot(lv, seed=task.seed * 16 + s) for s, lv in enumerate(task.levels)]
@@ -139,6 +150,7 @@ def tasks(args: argparse.Namespace) -> list[Task]:
                 args.calls,
                 args.window,
                 teams=args.teams,
+                variants=tuple(args.variant),
             )
         )
     return out
@@ -162,6 +174,7 @@ def report(results: list[Result], args: argparse.Namespace, seconds: float) -> l
             else "off"
         )
         + (f", {args.teams} teams" if args.teams else "")
+        + "".join(f", {v}" for v in args.variant)
         + f"; {hands} hands, {seconds:.0f} s",
         "level   "
         + ("teams" if args.teams else "seats")
@@ -208,6 +221,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--window", type=float, default=None, help="judge calls by reaction time")
     p.add_argument("--levels", default=",".join(LEVELS), help="levels, comma-separated")
     p.add_argument("--teams", type=int, default=0, help="partnerships: 2 or 3 teams (0)")
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        choices=VARIANTS,
+        help="a family variant on (RULES.md §12), by its option's name; repeatable",
+    )
     args = p.parse_args(argv)
     args.levels = tuple(dict.fromkeys(x.strip() for x in args.levels.split(",") if x.strip()))
     unknown = [x for x in args.levels if x not in BOT_LEVELS]
@@ -219,6 +239,10 @@ def main(argv: list[str] | None = None) -> int:
         Options(teams=args.teams).validate(args.players)
     except ValueError as e:
         p.error(f"--teams: {e}")
+    try:
+        Options(jokers=args.jokers, **dict.fromkeys(args.variant, True)).validate(args.players)
+    except ValueError as e:
+        p.error(f"--variant: {e}")
     start = time.perf_counter()
     results = run(tasks(args), args.jobs)
     print("\n".join(report(results, args, time.perf_counter() - start)))

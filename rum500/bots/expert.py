@@ -57,6 +57,8 @@ from rum500.rules.game import (
     Phase,
     action_of,
 )
+from rum500.rules.options import Options
+from rum500.rules.scoring import hand_values
 
 #: Playout steps (decisions) one search may spend: a decision's p95 is about 0.15 s on this
 #: project's machine (two processes on its two cores). On tuning seeds (300 matches vs hard
@@ -270,11 +272,12 @@ def playout(
     return steps
 
 
-def held_cost(hand: list[int]) -> float:
+def held_cost(hand: list[int], options: Options | None = None) -> float:
     """What the cards in a hand are likely to cost when the hand ends: a card with a partner
-    (a pair, a neighbour in a run) :data:`PAIRED_WEIGHT` of its points, a loose one
-    :data:`HELD_WEIGHT`; a joker nothing (it will go down)."""
-    values = C.VALUES
+    (a pair, a neighbour in a run) :data:`PAIRED_WEIGHT` of its points (as a hand left
+    scores at a table with ``options``: §12.3), a loose one :data:`HELD_WEIGHT`; a joker
+    nothing (it will go down)."""
+    values = hand_values(options) if options is not None else C.VALUES
     if PAIRED_WEIGHT == HELD_WEIGHT:
         return HELD_WEIGHT * sum(values[c] for c in hand if c < C.DECK_SIZE)
     cost = 0.0
@@ -294,7 +297,7 @@ def outcome(g: Game, seat: int, hand: int) -> float:
         scores = g.results[hand]["scores"]
     else:
         table = g.table_points()
-        scores = [t - held_cost(h) for t, h in zip(table, g.hands, strict=True)]
+        scores = [t - held_cost(h, g.options) for t, h in zip(table, g.hands, strict=True)]
     team = g.options.team
     mine = [s for s in range(g.players) if team(s) == team(seat)]
     others = [s for s in range(g.players) if team(s) != team(seat)]

@@ -29,6 +29,7 @@ from rum500.bots.medium import dug_plan
 from rum500.bots.seat import SeatView
 from rum500.bots.teams import is_partner, partner_seats, usable
 from rum500.rules.melds import layoff_position, make_meld
+from rum500.rules.scoring import hand_cost, hand_values
 
 #: Sampled hands of the next player per discard decision.
 SAMPLES = 40
@@ -87,8 +88,10 @@ class HardBot(PlanningBot):
     def keep_value(
         self, card: int, rest: list[int], v: SeatView, unseen: list[int], total: int, turns: float
     ) -> float:
-        """Expected end-of-hand worth of keeping ``card`` in hand (a joker: it will go down)."""
-        value = C.VALUES[card]
+        """Expected end-of-hand worth of keeping ``card`` in hand (a joker: it will go down);
+        its points as the table scores a card left in hand (RULES.md §12.3: 5 for 2 … 9 with
+        five-point pips)."""
+        value = hand_values(v.options)[card]
         if card >= C.DECK_SIZE:
             return value
         if turns <= 0 or total <= 0:
@@ -165,7 +168,7 @@ class HardBot(PlanningBot):
                     continue
                 options.append((self.state_value(p, v, unseen, turns), dig(i)))
             elif a["type"] == "end_hand":
-                options.append((-float(C.hand_points(v.hand)), a))
+                options.append((-float(hand_cost(v.hand, v.options)), a))
         return options
 
     # ------------------------------------------------------------------ play

@@ -65,6 +65,10 @@ class OptionSpec:
     * ``noun`` — an ``int``'s name in a refusal ("a score from 1 to …").
     * ``explain`` — the help screen's paragraph while the option is on (``""``: the help
       screen does not list it); ``{n}`` in it is the value.
+    * ``scores`` — the option changes what cards score (§11.4, §12.3, §12.4): the review's
+      score sheet names it ("Scored with: …", its label and its value's).
+    * ``needs`` — a ``bool`` option this one is only played with (``validate()`` refuses it
+      without; ``""``: none).
     * ``name``, ``default`` — the field's, filled in by :data:`OPTION_SPECS`.
     """
 
@@ -77,6 +81,8 @@ class OptionSpec:
     high: int = 0
     noun: str = ""
     explain: str = ""
+    scores: bool = False
+    needs: str = ""
     name: str = ""
     default: Any = None
 
@@ -130,6 +136,9 @@ class Options:
     * ``dug_card_new_meld`` — the card dug for must go into a new meld this turn; a lay-off
       of it does not count (§12.2; the free top card of "top card free" may still be laid
       off).
+    * ``five_point_pips`` — cards 2 to 9 and an ace low in a run score 5 each (§12.3).
+    * ``joker_as_card`` — a joker on the table scores the card it stands for; in hand 15
+      (§12.4; only with ``jokers``).
     * ``ten_cards`` — two players are dealt 10 cards each instead of 13 (§12.5); no effect
       with more players.
     * ``runs_of_four`` — a new run needs at least 4 cards (§12.6); sets are unchanged.
@@ -235,6 +244,7 @@ class Options:
         N_("an ace scores 15 even low in A-2-3"),
         "§11.4",
         choices=_on_off(N_("1 when low in a run"), N_("always 15")),
+        scores=True,
         explain=N_("  Aces score 15 wherever they are, even low in A-2-3."),
     )
     dug_card_new_meld: bool = option(
@@ -247,6 +257,33 @@ class Options:
         explain=N_(
             "  The card dug for must go into a new meld this turn: laying it off\n"
             "  does not count (a free top card may still be laid off)."
+        ),
+    )
+    five_point_pips: bool = option(
+        False,
+        "bool",
+        N_("Pip cards"),
+        N_("cards 2 to 9 and a low ace score 5 each"),
+        "§12.3",
+        choices=_on_off(N_("face value"), N_("5 points each")),
+        scores=True,
+        explain=N_(
+            "  Pip cards: 2 to 9 score 5 each, on the table and in hand, and so does an\n"
+            "  ace low in a run (A-2-3 scores 15); 10, J, Q, K score 10."
+        ),
+    )
+    joker_as_card: bool = option(
+        False,
+        "bool",
+        N_("Joker value"),
+        N_("a joker on the table scores the card it stands for (needs --jokers)"),
+        "§12.4",
+        choices=_on_off("15", N_("the card it stands for")),
+        scores=True,
+        needs="jokers",
+        explain=N_(
+            "  A joker on the table scores the card it stands for (named 9♥: 9);\n"
+            "  a joker left in hand still costs 15."
         ),
     )
     ten_cards: bool = option(
@@ -292,6 +329,9 @@ class Options:
         for flag in _FLAGS:
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be true or false")
+        for s in OPTION_SPECS:  # §12.4: joker_as_card only with jokers on
+            if s.needs and getattr(self, s.name) and not getattr(self, s.needs):
+                raise ValueError(f"{s.name} is only played with {s.needs} on")
         if self.teams not in TEAM_COUNTS or isinstance(self.teams, bool):
             raise ValueError("teams must be 0 (every player alone), 2 or 3")
         if self.teams and players not in TEAM_PLAYERS[self.teams]:

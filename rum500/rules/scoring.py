@@ -12,6 +12,53 @@ from rum500.rules.melds import Meld
 from rum500.rules.notation import Phase
 from rum500.rules.options import Options
 
+#: §12.3: what 2 … 9 score with five-point pips (ranks 1 … 8; the ace is rank 0)
+PIP_VALUE = 5
+
+
+def meld_points(m: Meld, options: Options) -> list[int]:
+    """What each card of the meld ``m`` scores for the seat that put it there, under the
+    table's ``options`` (RULES.md §2, §11.1, §11.4; §12.3: with five-point pips 2 … 9 and a
+    low ace score 5; §12.4: with "joker as its card" a joker scores the card it stands for,
+    there — a low ace 1, or 5 with pips). ``m.points`` is the seed game's (a joker 15)."""
+    if not (options.five_point_pips or options.joker_as_card or options.ace_always_15):
+        return list(m.points)
+    wild = m.wild or [False] * len(m.cards)
+    low_run = m.kind == "run" and m.lo == 0  # its ace sits low
+    out = []
+    for card, w in zip(m.cards, wild, strict=True):
+        if w and not options.joker_as_card:
+            out.append(C.JOKER_VALUE)
+            continue
+        r = C.rank(card)
+        if r == C.ACE:
+            if low_run and not options.ace_always_15:
+                out.append(PIP_VALUE if options.five_point_pips else C.LOW_ACE_VALUE)
+            else:
+                out.append(C.VALUES[card])
+        elif options.five_point_pips and C.VALUES[card] < 10:
+            out.append(PIP_VALUE)
+        else:
+            out.append(C.VALUES[card])
+    return out
+
+
+#: per card (the joker last): what it costs left in hand with five-point pips (§12.3)
+PIP_VALUES = tuple(PIP_VALUE if v < 10 else v for v in C.VALUES)
+
+
+def hand_values(options: Options) -> tuple[int, ...]:
+    """Per card (the joker last): what it costs left in hand at a table with ``options`` —
+    :data:`rum500.cards.VALUES`, or :data:`PIP_VALUES` with five-point pips."""
+    return PIP_VALUES if options.five_point_pips else C.VALUES
+
+
+def hand_cost(hand: list[int], options: Options) -> int:
+    """What the cards left in ``hand`` cost at the end of a hand: an ace and a joker 15,
+    10 … K 10, 2 … 9 face value — 5 each with five-point pips (RULES.md §2, §12.3)."""
+    values = hand_values(options)
+    return sum(values[c] for c in hand)
+
 
 class Scoring:
     """The scoring of a hand and the end of the match (see the module docstring)."""
@@ -34,13 +81,24 @@ class Scoring:
 
     def table_points(self) -> list[int]:
         """Each seat's points on the table this hand (RULES.md §7; §11.4: with "ace always
-        15", a low ace too scores 15)."""
+        15", a low ace too scores 15; §12.3, §12.4: see :func:`meld_points`)."""
         pts = [0] * self.players
-        ace15 = self.options.ace_always_15
+        o = self.options
+        if o.five_point_pips or o.joker_as_card:
+            for m in self.melds:
+                for seat, p in zip(m.by, meld_points(m, o), strict=True):
+                    pts[seat] += p
+            return pts
+        ace15 = o.ace_always_15
         for m in self.melds:
             for seat, p in zip(m.by, m.points, strict=True):
                 pts[seat] += C.VALUES[0] if ace15 and p == C.LOW_ACE_VALUE else p
         return pts
+
+    def hand_points(self) -> list[int]:
+        """What each seat's hand costs if the hand ended now (RULES.md §7; see
+        :func:`hand_cost`)."""
+        return [hand_cost(h, self.options) for h in self.hands]
 
     def team_totals(self) -> list[int]:
         """With partnerships, each team's total: the sum of its players' (RULES.md §11.3)."""
@@ -54,7 +112,7 @@ class Scoring:
 
     def _end_hand(self, reason: str) -> list[dict]:
         table = self.table_points()
-        in_hand = [C.hand_points(h) for h in self.hands]
+        in_hand = self.hand_points()
         scores = [t - h for t, h in zip(table, in_hand, strict=True)]
         self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
         result = {

@@ -14,6 +14,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from rum500.i18n import _, ngettext
 from rum500.rules.melds import Meld
+from rum500.rules.options import OPTION_SPECS, Options
+from rum500.rules.scoring import meld_points
 from rum500.tui import describe
 from rum500.tui.render import Line, Names, Token, card, cut, layoff_mark, team_name, wrap
 from rum500.tui.review import Review
@@ -36,12 +38,27 @@ class SheetTable(Names, Protocol):
     def in_hand_order(self, cards: list[str]) -> list[str]: ...
 
 
-def _points(m: dict) -> list[int]:
-    """What each card of a meld (view form) scores for the seat that put it down."""
+def _points(m: dict, options: object = None) -> list[int]:
+    """What each card of a meld (view form) scores for the seat that put it down, under the
+    table's options (the view's: RULES.md §11.4, §12.3, §12.4)."""
     try:
-        return list(Meld.from_dict(m).points)
+        meld = Meld.from_dict(m)
+        return meld_points(meld, Options.from_dict(options)) if options else list(meld.points)
     except (ValueError, KeyError, TypeError, IndexError):
         return [0] * len(m.get("cards") or [])
+
+
+def scored_with(options: object) -> str:
+    """ "Scored with: …" — the options on at the table that change what cards score (their
+    metadata's ``scores``: §11.4, §12.3, §12.4), each as its lobby label and value; ""."""
+    if not isinstance(options, dict):
+        return ""
+    rules = [
+        f"{_(s.label)}: {_(s.value_label(options[s.name]))}"
+        for s in OPTION_SPECS
+        if s.scores and s.name in options and options[s.name] != s.default
+    ]
+    return _("Scored with: {rules}").format(rules="; ".join(rules)) if rules else ""
 
 
 def _guarded(draw):  # type: ignore[no-untyped-def]
@@ -75,6 +92,8 @@ def review_lines(model: SheetTable, width: int = 76) -> list[Line]:
     else:
         why = _("The stock ran out.")
     lines.append([("class:label", head), ("", "  " + why)])
+    if scored := scored_with(v.get("options")):
+        lines.append([("class:info", scored)])
     lines.append(
         [
             (
@@ -148,7 +167,7 @@ def _played(model: SheetTable, s: int, melds: list[dict], width: int) -> list[Li
     """Player ``s``'s melds (the cards they put in them) and lay-offs, with points."""
     tokens: list[Token] = []
     for m in melds:
-        pts = _points(m)
+        pts = _points(m, (model.view or {}).get("options"))
         if m["owner"] == s:
             cards = [c for c, by in zip(m["cards"], m["by"], strict=False) if by == s]
             got = sum(p for p, by in zip(pts, m["by"], strict=False) if by == s)

@@ -51,6 +51,16 @@ def test_the_house_rules_and_family_variants_explain_themselves_on_the_help_scre
         assert bool(s.explain) == (s.group != "§9"), s.name
 
 
+def test_an_option_that_needs_another_is_refused_without_it() -> None:
+    needing = [s for s in OPTION_SPECS if s.needs]
+    assert [s.name for s in needing] == ["joker_as_card"]  # §12.4: only with jokers on
+    for s in needing:
+        assert spec(s.needs).kind == "bool"
+        with pytest.raises(ValueError, match=f"{s.name} is only played with {s.needs} on"):
+            Options(**{s.name: True}).validate(4)
+        Options(**{s.name: True, s.needs: True}).validate(4)
+
+
 def test_the_seed_game_is_every_default() -> None:
     assert Options().changed() == {}
     assert Options(ten_cards=True).changed() == {"ten_cards": True}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -33,6 +34,12 @@ def games_st(draw) -> tuple[int, int, Options]:
         ace_always_15=draw(st.booleans()),
         runs_of_four=draw(st.booleans()),  # RULES.md §12.6
         dug_card_new_meld=draw(st.booleans()),  # RULES.md §12.2
+    )
+    # RULES.md §12.3, §12.4 (the joker as its card only with jokers on)
+    options = replace(
+        options,
+        five_point_pips=draw(st.booleans()),
+        joker_as_card=options.jokers and draw(st.booleans()),
     )
     return players, draw(st.integers(0, 2**32)), options
 
@@ -140,22 +147,32 @@ def test_a_view_never_shows_hidden_cards(params):
 RULES_POINTS = {"A": 15, "K": 10, "Q": 10, "J": 10, "10": 10}
 
 
-def rules_points(card: str, low_ace: bool = False) -> int:
+def rules_points(card: str, low_ace: bool = False, pips: bool = False) -> int:
     if card == "JK":
         return 15
     rank = card[:-1]
     if rank == "A" and low_ace:
-        return 1
+        return 5 if pips else 1  # §12.3: a low ace scores 5 with five-point pips
+    if pips and rank in "23456789":
+        return 5  # §12.3
     return RULES_POINTS.get(rank) or int(rank)
 
 
-def rules_table_points(melds: list[dict], players: int, ace_always_15: bool = False) -> list[int]:
-    """Each seat's points on the table: every card it put there, a run's natural low ace 1."""
+def rules_table_points(
+    melds: list[dict], players: int, options: Options | None = None
+) -> list[int]:
+    """Each seat's points on the table: every card it put there, a run's low ace 1 (§11.4:
+    15 with "ace always 15"), 2 … 9 and a low ace 5 with five-point pips (§12.3), a joker 15
+    or (§12.4) the card it stands for."""
+    o = options or Options()
     pts = [0] * players
     for m in melds:
+        stands = m.get("stands_for") or [None] * len(m["cards"])
         for i, (card, seat) in enumerate(zip(m["cards"], m["by"], strict=True)):
+            if card == "JK" and o.joker_as_card:
+                card = stands[i]
             low = m["kind"] == "run" and i == 0 and card[:-1] == "A" and m["ace"] == "low"
-            pts[seat] += rules_points(card, low and not ace_always_15)
+            pts[seat] += rules_points(card, low and not o.ace_always_15, o.five_point_pips)
     return pts
 
 
@@ -187,10 +204,10 @@ def test_hand_score_is_table_minus_hand(params):
             r = g.results[-1]
             check.seen.append(r)
             melds = [m.to_dict() for m in g.melds]
-            table = rules_table_points(melds, players, options.ace_always_15)
+            table = rules_table_points(melds, players, options)
             assert r["table_points"] == table
             for s in range(players):
-                held = sum(rules_points(c) for c in r["hands"][s])
+                held = sum(rules_points(c, pips=options.five_point_pips) for c in r["hands"][s])
                 assert r["hand_points"][s] == held
                 assert r["scores"][s] == table[s] - held
                 totals[s] += r["scores"][s]

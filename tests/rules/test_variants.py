@@ -4,12 +4,113 @@ name."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from rum500 import cards as C
 from rum500.rules import Game, IllegalMove, Options
 from tests.rules.positions import position
+
+# ---------------------------------------------------------------- §12.3 five-point pips
+
+PIPS = Options(five_point_pips=True, decks=2)
+
+
+def test_rule_12_7_five_point_pips_low_run_15_high_run_35_seven_in_hand_costs_5() -> None:
+    """(Five-point pips) 3♠ 2♠ A♠ on the table scores 15; Q♠ K♠ A♠ scores 35; 7♥ in hand
+    costs 5 — and the seed game's 6, 35 and 7 without the option."""
+    for opts, low, left in [(PIPS, 5 + 5 + 5, 5), (Options(decks=2), 1 + 2 + 3, 7)]:
+        g = position(["3S 2S AS 9C", "7H"], melds=[("QS KS AS", 1)], phase="play", options=opts)
+        g.apply({"type": "meld", "cards": ["3S", "2S", "AS"]})
+        assert g.table_points() == [low, 10 + 10 + 15]
+        g.apply({"type": "discard", "card": "9C"})  # seat 0 is out
+        r = g.results[-1]
+        assert r["table_points"] == [low, 35]
+        assert r["hand_points"] == [0, left]
+        assert r["scores"] == [low, 35 - left]
+
+
+def test_rule_12_3_pips_in_hand_and_with_ace_always_15() -> None:
+    """2 … 9 cost 5 each in hand, 10 … K 10, an ace 15; with §11.4 a low ace scores 15."""
+    opts = replace(PIPS, ace_always_15=True)
+    g = position(["AS 2S 3S 9C", "2H 9D 10C KD AH"], phase="play", options=opts)
+    g.apply({"type": "meld", "cards": ["AS", "2S", "3S"]})
+    assert g.table_points()[0] == 15 + 5 + 5
+    g.apply({"type": "discard", "card": "9C"})
+    assert g.results[-1]["hand_points"] == [0, 5 + 5 + 10 + 10 + 15]
+
+
+# ---------------------------------------------------------- §12.4 a joker worth its card
+
+AS_CARD = Options(jokers=True, joker_as_card=True)
+
+
+def test_rule_12_7_joker_as_its_card_7_8_joker_as_9_scores_24_joker_in_hand_15() -> None:
+    """(Joker as its card) 7♥ 8♥ JK, the joker named 9♥: scores 7 + 8 + 9 = 24; a joker in hand
+    costs 15 — 30 with jokers worth 15, and 5 + 5 + 5 with five-point pips too."""
+    for opts, scored in [
+        (AS_CARD, 7 + 8 + 9),
+        (Options(jokers=True), 7 + 8 + 15),
+        (replace(AS_CARD, five_point_pips=True), 5 + 5 + 5),
+    ]:
+        g = position(["7H 8H JK 2C", "JK 4D"], phase="play", options=opts)
+        g.apply({"type": "meld", "cards": ["7H", "8H", "JK"], "jokers": ["9H"]})
+        assert g.table_points()[0] == scored
+        g.apply({"type": "discard", "card": "2C"})
+        r = g.results[-1]
+        assert r["table_points"][0] == scored
+        assert r["hand_points"][1] == 15 + (5 if opts.five_point_pips else 4)
+
+
+def test_rule_12_4_a_joker_standing_for_a_low_ace_scores_1_or_5_with_pips() -> None:
+    for opts, scored in [
+        (AS_CARD, 1 + 2 + 3),
+        (replace(AS_CARD, five_point_pips=True), 5 + 5 + 5),
+        (replace(AS_CARD, ace_always_15=True), 15 + 2 + 3),
+        (Options(jokers=True), 15 + 2 + 3),
+    ]:
+        g = position(["JK 2H 3H 9C", "4D 5D"], phase="play", options=opts)
+        g.apply({"type": "meld", "cards": ["JK", "2H", "3H"], "jokers": ["AH"]})
+        assert g.melds[0].to_dict()["stands_for"] == ["AH", None, None]
+        assert g.table_points()[0] == scored, opts
+
+
+def test_rule_12_4_a_joker_laid_off_scores_its_card_for_the_seat_that_laid_it() -> None:
+    g = position(["JK 9C 4S", "5D 6D"], melds=[("10S JS QS", 1)], phase="play", options=AS_CARD)
+    g.apply({"type": "layoff", "card": "JK", "meld": 0, "joker": "9S"})
+    assert g.table_points() == [9, 30]
+    g.apply({"type": "discard", "card": "4S"})
+    g.apply({"type": "draw", "source": "stock"})
+    assert g.table_points() == [9, 30]  # the joker keeps its name and its score
+
+
+def test_rule_12_4_only_with_jokers_on() -> None:
+    with pytest.raises(ValueError, match="joker_as_card is only played with jokers on"):
+        Options(joker_as_card=True).validate(2)
+    with pytest.raises(ValueError, match="only played with jokers on"):
+        Game(2, 1, Options(joker_as_card=True))
+    Options(jokers=True, joker_as_card=True).validate(2)
+
+
+def test_scoring_variants_round_trip_replay_take_back_and_copy() -> None:
+    """to_dict/from_dict, replay, take-back and copy keep the options and the scores."""
+    opts = Options(jokers=True, joker_as_card=True, five_point_pips=True, target=10**6)
+    g = Game(3, 5, opts)
+    rng = random.Random(5)
+    while len(g.results) < 2 or not g.melds:
+        g.apply(rng.choice(g.legal_actions()))
+    back = Game.from_dict(g.to_dict())
+    assert back.options == opts and back.results == g.results
+    assert back.table_points() == g.table_points()
+    again = Game.replay(3, 5, g.actions, opts)
+    assert again.results == g.results and again.table_points() == g.table_points()
+    copy = g.copy()
+    last = copy.pop()
+    assert copy.to_dict() == Game.replay(3, 5, g.actions[:-1], opts).to_dict()
+    copy.apply(last)
+    assert copy.to_dict() == g.to_dict()
+
 
 # ---------------------------------------------------------------- §12.6 runs of four
 
