@@ -72,7 +72,7 @@ def margin(g: Game, seat: int, hand: int) -> float:
         scores: Sequence[float] = g.results[hand]["scores"]
     else:
         table = g.table_points()
-        scores = [t - held_cost(h) for t, h in zip(table, g.hands, strict=True)]
+        scores = [t - held_cost(h, g.options) for t, h in zip(table, g.hands, strict=True)]
     team = g.options.team
     mine = [s for s in range(g.players) if team(s) == team(seat)]
     others = [s for s in range(g.players) if team(s) != team(seat)]
