@@ -375,7 +375,7 @@ COMMANDS: dict[str, Command] = {
     "table": _out(words.table_text),
     "pile": _out(words.pile_text),
     "scores": _out(words.scores_text),
-    "review": _out(words.review_text),
+    "review": _out(lambda m: [*words.review_text(m), *filter(None, [m.coach_text()])]),
     "status": _out(words.status_text),
     "players": _out(_players),
     "say": _say,

@@ -70,6 +70,8 @@ class PlainModel(TableModel):
         self.views_seen = 0  # views taken so far (a move waits for the one it leaves)
         self.settling = False  # a move sent, its state not yet here
         self.shown_seat: int | None = None  # the seat whose hand is shown to me (a spectator)
+        self.coach_said: int | None = None  # the hand whose coach line was said
+        self.on_change = self._changed
 
     # ------------------------------------------------------------------ what is said
 
@@ -178,6 +180,20 @@ class PlainModel(TableModel):
             self.out(_("Type review to hear the hand's review, ready for the next hand."))
         if view.get("winner") is not None and old.get("winner") is None:
             self.out(_("The match is over. Type scores to hear the totals, quit to leave."))
+
+    def _changed(self) -> None:
+        """What the screen would redraw: the coach's line, said once when it arrives."""
+        coach = self.coach
+        hand = coach.review_hand
+        if coach.state in ("done", "failed") and hand is not None and hand != self.coach_said:
+            self.coach_said = hand
+            self.out(coach.text())
+
+    def coach_text(self) -> str:
+        """The coach's line of the last hand's review ("" when there is none)."""
+        last = (self.view or {}).get("last_hand")
+        hand = last.get("hand") if isinstance(last, dict) else None
+        return self.coach.text() if hand is not None and hand == self.coach.review_hand else ""
 
     def _say_shown(self) -> None:
         """A spectator: a hand shown to it (over the shoulder) is said once when it starts."""
