@@ -339,6 +339,19 @@ class LobbyModel:
         self.exit()
 
 
+#: the form lines the lobby shows at most (with its title, ▲ ▼, Go and the keys: 24 lines)
+FORM_ROWS = 16
+
+
+def _form_window(fields: int, cursor: int) -> tuple[int, int]:
+    """The form lines shown, ``[start, end)``: all of them when they fit :data:`FORM_ROWS`,
+    else :data:`FORM_ROWS` lines holding the cursor (on "Go": the last ones)."""
+    if fields <= FORM_ROWS:
+        return 0, fields
+    start = min(max(0, cursor - FORM_ROWS // 2), fields - FORM_ROWS)
+    return start, start + FORM_ROWS
+
+
 def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:title", " " + _("Rummy 500 — lobby") + " "), ("", "\n\n")]
     if model.form is not None:
@@ -348,13 +361,18 @@ def _lobby_text(model: LobbyModel) -> StyleAndTextTuples:
             "address": _("Join by address"),
             "password": _("This table needs a password"),
         }
-        out.append(("class:label", titles[model.form_kind] + "\n\n"))
-        for i, f in enumerate(model.form):
+        # a long form (the host's: every table option) shows FORM_ROWS lines round the
+        # cursor, so the whole screen fits 80×24; ▲ / ▼ say that more lines are above / below
+        start, end = _form_window(len(model.form), model.form_cursor)
+        out.append(("class:label", titles[model.form_kind] + "\n"))
+        out.append(("class:dim", "  ▲\n" if start else "\n"))
+        for i, f in enumerate(model.form[start:end], start):
             here = i == model.form_cursor
             arrows = ("◀ ", " ▶") if f.kind != "text" else ("", "_" if here else "")
             out.append(("class:cursor" if here else "", f"  {f.label:<24}"))
             out.append(("class:label" if here else "", f" {arrows[0]}{f.shown()}{arrows[1]}\n"))
         go = model.form_cursor == len(model.form)
+        out.append(("class:dim", "  ▼" if end < len(model.form) else ""))
         out.append(("class:key" if go else "class:label", "\n  [ " + _("Go") + " ]"))
         out.append(
             (

@@ -14,6 +14,8 @@ import time
 
 from rum500 import cards as C
 from rum500.i18n import _, from_host
+from rum500.rules.options import Options
+from rum500.rules.scoring import hand_cost
 from rum500.tui.countdown import deadline, whole_seconds_left
 
 
@@ -115,9 +117,10 @@ class TableView:
         v = self.view or {}
         seat = v.get("seat")
         table = v["table_points"][seat] if seat is not None and v.get("table_points") else 0
-        try:
-            left = C.hand_points(C.parse(c) for c in v.get("hand") or [])
-        except ValueError:
+        try:  # as the table scores a hand left (RULES.md §12.3: five-point pips)
+            options = Options.from_dict(v["options"]) if v.get("options") else Options()
+            left = hand_cost([C.parse(c) for c in v.get("hand") or []], options)
+        except (ValueError, TypeError):
             left = 0
         return table, left
 

@@ -49,3 +49,33 @@ def test_ace_always_15_is_named_and_its_low_ace_scores_15_on_the_sheet() -> None
     sheet = lines_text(sheets.review_lines(seated_at(g), 76))
     assert "Scored with: Aces: always 15" in sheet
     assert "] +20" in sheet
+
+
+def test_the_points_left_in_my_hand_during_play_follow_five_point_pips() -> None:
+    for options, left in [(Options(five_point_pips=True), 5 + 5 + 10), (Options(), 7 + 9 + 10)]:
+        g = position(["7H 9C KD", "2H 3D"], phase="play", options=options)
+        assert seated_at(g).hand_score() == (0, left)
+
+
+def test_the_host_form_with_every_family_variant_fits_80x24_round_the_cursor() -> None:
+    """With §12's options the host form has more lines than a 24-line screen: it shows
+    those round the cursor, ▲ / ▼ where more are above / below."""
+    from rum500.tui.lobby import LobbyModel, _lobby_text
+
+    model = LobbyModel("Ann")
+    model.open_form("host")
+    form = model.form or []
+    for cursor in range(len(form) + 1):
+        model.form_cursor = cursor
+        shown = "".join(t[1] for t in _lobby_text(model)).rstrip("\n").split("\n")
+        assert len(shown) <= 24 and all(len(line) <= 80 for line in shown)
+        if cursor < len(form):
+            assert any(line.startswith(f"  {form[cursor].label:<24}") for line in shown)
+        else:
+            assert "  [ Go ]" in shown
+    model.form_cursor = 0
+    shown = "".join(t[1] for t in _lobby_text(model))
+    assert "▼" in shown and "▲" not in shown
+    model.form_cursor = len(form)
+    shown = "".join(t[1] for t in _lobby_text(model))
+    assert "▲" in shown and "▼" not in shown and form[-2].label in shown
