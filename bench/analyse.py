@@ -16,7 +16,9 @@
    cores); the default runs what fits in a few minutes and says so.
 3. Stability: ``--stability-matches`` matches (hard against expert) analysed twice, with two
    seeds: of the decisions where the first run calls the loss ≥ 5 points, the share where the
-   second finds the same best move (goal ≥ 90%).
+   second finds the same best move (goal ≥ 90%, the strict figure); beside it the share where
+   the second's best move is the first's best or one of its ``ties`` (docs/analysis.md, "How
+   a move is valued", step 4), and how often the second calls no mistake there at all.
 
 Timings depend on what else the machine is doing; the figures of 2 and 3 do not (seeded).
 """
@@ -112,7 +114,7 @@ def ladder(args: argparse.Namespace) -> None:
 
 
 def stability(args: argparse.Namespace) -> None:
-    agree = total = 0
+    agree = total = tied = unmade = 0
     decisions = 0
     for m in range(args.stability_matches):
         seed = args.seed + 7000 + m
@@ -124,19 +126,24 @@ def stability(args: argparse.Namespace) -> None:
             for x, y in zip(a.decisions, b.decisions, strict=True):
                 if x.loss >= 5:
                     total += 1
-                    agree += _same(x, y)
+                    agree += _same(x.best, y.best)
+                    tied += any(_same(m, y.best) for m in [x.best, *getattr(x, "ties", [])])
+                    unmade += y.loss == 0
     share = agree / total if total else math.nan
+    tie_share = tied / total if total else math.nan
     print(
         f"3. stability: {args.stability_matches} match(es) analysed with seeds 1 and 2 "
         f"({decisions} decisions): {total} with a loss ≥ 5 in the first run, the second "
-        f"agrees on the best move in {agree} ({100 * share:.0f}%; goal ≥ 90%)"
+        f"agrees on the best move in {agree} ({100 * share:.0f}%; goal ≥ 90%); its best move "
+        f"is the first's best or one of its ties in {tied} ({100 * tie_share:.0f}%); the "
+        f"second calls no mistake in {unmade}"
     )
 
 
-def _same(x: object, y: object) -> bool:
+def _same(a: dict, b: dict) -> bool:
     from rum500.coach.search import same_action
 
-    return same_action(x.best, y.best)  # type: ignore[attr-defined]
+    return same_action(a, b)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,7 +45,8 @@ class Decision:
     list (the action played, or for a "Rummy!" not called the action that closed the
     calls); ``hand`` counts from 1; ``kind`` is ``draw``, ``end_hand``, ``meld``,
     ``layoff``, ``discard`` or ``rummy`` (a call made or not); ``position`` is what the seat
-    saw (``hand``, ``discard_pile``, ``melds``, ``stock``)."""
+    saw (``hand``, ``discard_pile``, ``melds``, ``stock``); ``ties``: the other moves the
+    analysis could not tell from ``best`` (docs/analysis.md)."""
 
     index: int
     hand: int
@@ -58,6 +59,7 @@ class Decision:
     candidates: int
     worlds: int
     position: dict
+    ties: list[dict] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -433,7 +435,7 @@ def _assemble(
             v: Verdict = r[0]
             d = Decision(
                 t.index, t.hand, seat, t.kind, t.played, v.best, v.loss, v.stderr,
-                v.candidates, v.worlds, _position(t.view),
+                v.candidates, v.worlds, _position(t.view), list(v.ties),
             )  # fmt: skip
             decisions.append(d)
             h.decisions += 1

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rum500 import cards as C
 from rum500.bots.base import action_key
@@ -52,6 +52,12 @@ MISTAKE = 2.0
 #: worlds (half the budget each time), at most MORE_ROUNDS more times.
 CLEAR = 2.0
 MORE_ROUNDS = 4
+#: When a move is a mistake, the other finalists within RACE standard errors of the
+#: challenger (paired, as the move played is) race it on fresh worlds (half the budget a
+#: round, at most RACE_ROUNDS rounds) until one leads clearly (:func:`race`); those still
+#: within RACE standard errors of the leader then are its ``ties``.
+RACE = 2.0
+RACE_ROUNDS = 3
 #: Moves of the rest of a turn at most (:func:`end_turn`).
 TURN_CAP = 40
 #: The seat's turns a playout may take: in effect, to the end of the hand.
@@ -148,7 +154,8 @@ def end_turn(g: Game, seat: int) -> None:
 @dataclass(slots=True)
 class Verdict:
     """The analysis of one decision: the best move found, what the move played lost
-    against it (points of the hand's score, ≥ 0) and that loss's standard error."""
+    against it (points of the hand's score, ≥ 0) and that loss's standard error; ``ties``:
+    the other moves the analysis could not tell from the best (:func:`race`)."""
 
     best: dict
     loss: float
@@ -157,6 +164,7 @@ class Verdict:
     best_value: float
     candidates: int
     worlds: int
+    ties: list[dict] = field(default_factory=list)
 
 
 def same_action(a: Mapping, b: Mapping) -> bool:
@@ -206,6 +214,8 @@ def judge(
     others = [k for k in finalists if k != mine]
     best = max(others, key=lambda k: _mean(table[k])) if others else mine
     loss, stderr, judged_n = 0.0, 0.0, 0
+    measured: list[tuple[Game, float]] = []  # the judging worlds and the move played's value
+    ties: list[int] = []
     if best != mine:  # the challenger against the move played, on worlds the choice did not see
         diffs: list[float] = []
         for _round in range(1 + MORE_ROUNDS):
@@ -213,13 +223,26 @@ def judge(
                 ours, theirs = value(w, cands[best], seat), value(w, cands[mine], seat)
                 if ours is not None and theirs is not None:
                     diffs.append(ours - theirs)
+                    measured.append((w, theirs))
             judged_n += len(judged)
             loss, stderr = _mean_and_error(diffs)
             if abs(loss) > CLEAR * stderr:
                 break  # clearly a mistake, or clearly none: no more worlds needed
             judged = worlds_of(view, known, rng, max(1, len(worlds) // 2))
+    if best != mine and loss > MISTAKE * stderr and loss > 0:  # a mistake: which move is best?
+        fresh = max(1, len(worlds) // 2)
+        rest = [k for k in others if k != best]
+        leader, ties = race(view, known, rng, cands, seat, best, rest, table, fresh)
+        if leader != best:  # measured against the move played on the judging worlds too
+            diffs = [d for d in (_diff(w, cands[leader], t, seat) for w, t in measured) if d]
+            again, error = _mean_and_error([d[0] for d in diffs])
+            if again > MISTAKE * error and again > 0:
+                ties = sorted({*ties, best} - {leader})
+                best, loss, stderr = leader, again, error
+            else:  # the challenger's clear loss stands; the leader is one of its ties
+                ties = sorted({*ties, leader} - {best})
     if loss <= MISTAKE * stderr or loss <= 0:
-        best, loss, stderr = mine, 0.0, 0.0
+        best, loss, stderr, ties = mine, 0.0, 0.0, []
     return Verdict(
         best=cands[best],
         loss=max(0.0, loss),
@@ -228,7 +251,63 @@ def judge(
         best_value=_mean(table[best]),
         candidates=len(cands),
         worlds=len(worlds) - len(worlds[half:]) + judged_n,
+        ties=[cands[k] for k in ties],
     )
+
+
+def _diff(w: Game, action: Mapping, theirs: float, seat: int) -> tuple[float] | None:
+    ours = value(w, action, seat)
+    return None if ours is None else (ours - theirs,)
+
+
+def race(
+    view: Mapping,
+    known: list[list[int]],
+    rng: random.Random,
+    cands: list[dict],
+    seat: int,
+    best: int,
+    rest: list[int],
+    table: dict[int, list[float | None]],
+    fresh: int,
+) -> tuple[int, list[int]]:
+    """Which of the challenger ``best`` and the finalists ``rest`` is best: those within
+    :data:`RACE` standard errors of the leader (the paired difference, over the worlds of
+    the choice in ``table`` and fresh ones) are valued again on ``fresh`` new worlds, at most
+    :data:`RACE_ROUNDS` times, while any is. ``(the leader, the ones still within)``."""
+    values = {k: list(table[k]) for k in [best, *rest]}
+    leader = best
+    close = _close(values, leader)
+    for _round in range(RACE_ROUNDS):
+        if not close:
+            break
+        runners = [leader, *close]
+        for w in worlds_of(view, known, rng, fresh):
+            for k in values:
+                values[k].append(value(w, cands[k], seat) if k in runners else None)
+        leader = max(runners, key=lambda k: (_mean(values[k]), k == best))
+        close = _close(values, leader)
+    return leader, close
+
+
+def _close(values: dict[int, list[float | None]], leader: int) -> list[int]:
+    """The moves whose paired difference from ``leader`` is within :data:`RACE` standard
+    errors of zero (or not measured: fewer than two worlds in common)."""
+    out = []
+    for k, xs in values.items():
+        if k == leader:
+            continue
+        pairs = [
+            a - b
+            for a, b in zip(values[leader], xs, strict=True)
+            if a is not None and b is not None
+        ]
+        if len(pairs) < 2:
+            continue
+        mean, error = _mean_and_error(pairs)
+        if mean <= RACE * error:
+            out.append(k)
+    return sorted(out)
 
 
 def _mean(xs: Sequence[float | None]) -> float:

@@ -39,6 +39,24 @@ def test_the_best_move_played_loses_nothing() -> None:
     assert v.loss == 0.0 and v.best == meld
 
 
+def test_two_moves_the_analysis_cannot_tell_apart_are_ties_a_clear_best_has_none() -> None:
+    """Seat 0 holds two made sets and discards a king: melding either set first is the same
+    (the rest of the turn melds the other), so the best move's tie is the other meld; with
+    one made set the meld is best alone."""
+    view = position(["7H", "7D", "7C", "9H", "9D", "9C", "KS", "QD"], ["5S", "6S"],
+                    ["2C", "9S"], melds=[["2S", "3S", "4S"]]).view(0)  # fmt: skip
+    v = analyse_decision(view, GOES_OUT, {"type": "discard", "card": "KS"}, budget=16, seed=1)
+    sevens, nines = (
+        {"type": "meld", "cards": ["7H", "7D", "7C"]},
+        {"type": "meld", "cards": ["9H", "9D", "9C"]},
+    )
+    assert v.loss > 30 and [v.best, *v.ties] in ([sevens, nines], [nines, sevens])
+    hand0, hand1, pile, melds = SEVENS
+    view = position(hand0, hand1, pile, melds=melds).view(0)
+    v = analyse_decision(view, GOES_OUT, {"type": "discard", "card": "KS"}, budget=16, seed=1)
+    assert v.best == {"type": "meld", "cards": ["7H", "7D", "7C"]} and v.ties == []
+
+
 def test_the_analysis_reads_a_view_only_never_the_game() -> None:
     game = position(HAND0, HAND1, ["2C", "9S"])
     with pytest.raises(NotAView):
@@ -113,7 +131,7 @@ def test_the_json_has_a_record_per_decision_per_hand_and_a_summary() -> None:
     kinds = [r["type"] for r in records]
     assert kinds == ["decision"] * len(a.decisions) + ["hand"] + ["summary"]
     d = records[0]
-    assert set(d) >= {"index", "hand", "seat", "kind", "played", "best", "loss", "stderr"}
+    assert set(d) >= {"index", "hand", "seat", "kind", "played", "best", "loss", "stderr", "ties"}
     assert set(d["position"]) == {"hand", "discard_pile", "melds", "stock"}
     assert all(r["loss"] >= 0 for r in records if r["type"] == "decision")
     assert d["kind"] in ("draw", "end_hand", "meld", "layoff", "discard", "rummy")
