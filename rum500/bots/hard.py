@@ -29,7 +29,7 @@ from rum500.bots.medium import dug_plan
 from rum500.bots.seat import SeatView
 from rum500.bots.teams import is_partner, partner_seats, usable
 from rum500.rules.melds import layoff_position, make_meld
-from rum500.rules.scoring import hand_cost, hand_values
+from rum500.rules.scoring import hand_cost
 
 #: Sampled hands of the next player per discard decision.
 SAMPLES = 40
@@ -88,10 +88,11 @@ class HardBot(PlanningBot):
     def keep_value(
         self, card: int, rest: list[int], v: SeatView, unseen: list[int], total: int, turns: float
     ) -> float:
-        """Expected end-of-hand worth of keeping ``card`` in hand (a joker: it will go down);
-        its points as the table scores a card left in hand (RULES.md §12.3: 5 for 2 … 9 with
-        five-point pips)."""
-        value = hand_values(v.options)[card]
+        """Expected end-of-hand worth of keeping ``card`` in hand (a joker: it will go down).
+        Face values also with five-point pips (RULES.md §12.3): valued at 5 the hard bot won
+        fewer matches against medium (120 matches each way under load: 72.5% vs 79.2%), so
+        the face value stays its measure of a card."""
+        value = C.VALUES[card]
         if card >= C.DECK_SIZE:
             return value
         if turns <= 0 or total <= 0:

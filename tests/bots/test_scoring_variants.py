@@ -1,27 +1,17 @@
 """The bots value cards as the table scores them: RULES.md §12.3 five-point pips make a 9
-left in hand cost 5 to the hard bot's keep/discard values, its end-the-hand choice and the
-expert's (and the coach's) playout outcomes; §12.4 needs nothing of theirs (a joker left in
-hand still costs 15, and the table's points come from the engine)."""
+left in hand cost 5 in the expert's (and the coach's) playout outcomes and the hard bot's
+end-the-hand choice (its keep/discard values stay face values: see HardBot.keep_value).
+§12.4 needs nothing of theirs (a joker left in hand still costs 15, and the table's points
+come from the engine)."""
 
 from __future__ import annotations
 
 from rum500 import cards as C
-from rum500.bots import make_bot
 from rum500.bots.expert import HELD_WEIGHT, THEIRS_WEIGHT, held_cost, outcome
-from rum500.bots.seat import read_view
 from rum500.rules import Options
 from tests.rules.positions import position
 
 PIPS = Options(five_point_pips=True)
-
-
-def test_the_hard_bot_values_a_nine_kept_to_the_end_at_5_with_pips() -> None:
-    bot = make_bot("hard", seed=1)
-    for options, nine in [(PIPS, 5), (Options(), 9)]:
-        g = position(["9C KD", "2H 3D"], phase="play", options=options)
-        v = read_view(g.view(0))
-        assert bot.keep_value(C.parse("9C"), [], v, [], 0, 0.0) == -nine  # type: ignore[attr-defined]
-        assert bot.keep_value(C.parse("KD"), [], v, [], 0, 0.0) == -10  # type: ignore[attr-defined]
 
 
 def test_the_expert_counts_cards_left_in_hand_as_the_table_does() -> None:
