@@ -247,6 +247,11 @@ class PlainPlayConfig(PlayConfig):
 
 
 @dataclass(frozen=True)
+class PlainLearnConfig(LearnConfig):
+    """``rum500 --plain learn``: the first hand that teaches, in typed lines, no screen."""
+
+
+@dataclass(frozen=True)
 class PlainHostConfig(HostingConfig):
     """``rum500 --plain host``: host and play in typed lines, no screen."""
 
@@ -260,6 +265,7 @@ class PlainJoinConfig(JoinConfig):
 PLAIN_KINDS: dict[type, type] = {
     LobbyConfig: PlainLobbyConfig,
     PlayConfig: PlainPlayConfig,
+    LearnConfig: PlainLearnConfig,
     HostingConfig: PlainHostConfig,
     JoinConfig: PlainJoinConfig,
 }
@@ -340,6 +346,7 @@ __all__ = [
     "PLAIN_KINDS",
     "PlainHostConfig",
     "PlainJoinConfig",
+    "PlainLearnConfig",
     "PlainLobbyConfig",
     "PlainPlayConfig",
     "PlayConfig",

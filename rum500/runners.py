@@ -45,6 +45,7 @@ from rum500.configs import (
     LobbyConfig,
     PlainHostConfig,
     PlainJoinConfig,
+    PlainLearnConfig,
     PlainLobbyConfig,
     PlainPlayConfig,
     PlayConfig,
@@ -89,6 +90,7 @@ RUNNERS: dict[type, tuple[str, str]] = {
     PlainPlayConfig: ("rum500.plain.main", "run_play"),
     PlainHostConfig: ("rum500.plain.main", "run_host"),
     PlainJoinConfig: ("rum500.plain.main", "run_join"),
+    PlainLearnConfig: ("rum500.plain.learn", "run_learn"),
 }
 
 

@@ -352,8 +352,16 @@ class Lesson:
             self.done.add(s.name)
         now = self.step()
         if now is not None and now is not before and now is self.steps[-1] and now.when(view):
-            return now.text(self.card)
+            return self.step_text(now)
         return None
+
+    def step_text(self, s: Step) -> str:
+        """``s``'s lines (the plain mode's lesson says them without keys: rum500/plain)."""
+        return s.text(self.card)
+
+    def step_why(self, s: Step, action: dict, view: View) -> str:
+        """Why ``action`` is weak at ``s`` (the plain mode's says it without keys)."""
+        return s.why(action, view, self.card)
 
     def text(self) -> str:
         """The panel's lines: the step's text when its situation holds, else who plays."""
@@ -361,7 +369,7 @@ class Lesson:
         if s is None or v is None:
             return ""
         if s.when(v):
-            return s.text(self.card)
+            return self.step_text(s)
         return _("Bob is playing: watch the pile and the melds.")
 
     def check(self, action: dict, view: View | None = None) -> str | None:
@@ -374,4 +382,4 @@ class Lesson:
             return None
         if not s.when(v) and action.get("type") != "deal":
             return None
-        return s.why(action, v, self.card)
+        return self.step_why(s, action, v)

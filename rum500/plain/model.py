@@ -72,6 +72,7 @@ class PlainModel(TableModel):
         self.shown_seat: int | None = None  # the seat whose hand is shown to me (a spectator)
         self.coach_said: int | None = None  # the hand whose coach line was said
         self.on_change = self._changed
+        self.lesson_said = ""  # the lesson's text said last (rum500 --plain learn)
 
     # ------------------------------------------------------------------ what is said
 
@@ -79,6 +80,8 @@ class PlainModel(TableModel):
         super().say(text, error)
         if not text:
             return
+        if self.lesson is not None and text == self.lesson.text():
+            self.lesson_said = text
         if self.held is not None:  # a new view's events and hand come first
             self.held.append(KEY_NAMED.sub("", text))
         else:
@@ -173,6 +176,7 @@ class PlainModel(TableModel):
         for line in held:  # my turn's prompt, after what led to it
             self.out(line)
         self._say_shown()
+        self.follow_lesson()
         if self.claim.open and not was_open:
             self.claim_said = None
             self._say_claim()
@@ -180,6 +184,13 @@ class PlainModel(TableModel):
             self.out(_("Type review to hear the hand's review, ready for the next hand."))
         if view.get("winner") is not None and old.get("winner") is None:
             self.out(_("The match is over. Type scores to hear the totals, quit to leave."))
+
+    def follow_lesson(self) -> None:
+        """``rum500 --plain learn``: the lesson's text, said when it changes."""
+        text = self.lesson.text() if self.lesson is not None else ""
+        if text and text != self.lesson_said:
+            self.lesson_said = text
+            self.out(text)
 
     def _changed(self) -> None:
         """What the screen would redraw: the coach's line, said once when it arrives."""
