@@ -82,13 +82,14 @@ def table_text(t: Table) -> list[str]:
 
 
 def pile_text(t: Table) -> str:
-    """The discard pile from the top, numbered as ``dig N`` takes: ``1 7 of hearts, 2 …``."""
+    """The discard pile from the top, numbered as ``dig N`` takes: ``1: 7 of hearts; 2: …``
+    (a number never runs into a card's rank when it is read aloud)."""
     if t.view is None:
         return no_match()
     pile = t.pile()
     if not pile:
         return _("The discard pile is empty.")
-    listed = ", ".join(f"{k} {spoken_card(c)}" for k, c in enumerate(reversed(pile), start=1))
+    listed = "; ".join(f"{k}: {spoken_card(c)}" for k, c in enumerate(reversed(pile), start=1))
     return ngettext(
         "Discard pile, {n} card, from the top: {cards}.",
         "Discard pile, {n} cards, from the top: {cards}.",

@@ -159,3 +159,22 @@ def test_the_rummy_window_is_announced_counted_down_and_called() -> None:
     ]
     commands.run(m, "call")
     assert sent == [{"type": "rummy", "meld": 0, "on": 4}]
+
+
+def test_the_pile_is_said_with_each_number_apart_from_its_card() -> None:
+    """``pile`` numbers the cards as ``dig N`` takes them, each number followed by a colon so
+    that "2, 3 of diamonds" is never heard as "2 3 of diamonds"."""
+
+    async def main() -> tuple[list[str], list[str]]:
+        session, m, said, pump = await a_table(3)
+        pile = list(reversed(m.pile()))
+        commands.run(m, "pile")
+        await settle(m)
+        pump.cancel()
+        return pile, said
+
+    pile, said = asyncio.run(main())
+    line = said[-1]
+    assert pile, "the upcard is on the pile"
+    expected = "; ".join(f"{k}: {narrate.spoken_card(c)}" for k, c in enumerate(pile, start=1))
+    assert line.endswith(f"from the top: {expected}."), line
