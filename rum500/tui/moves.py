@@ -115,6 +115,8 @@ class Position(Protocol):
 
 def need_turn(p: Position) -> Say | None:
     """Why this seat may not play now (None: it may)."""
+    if p.view is None and not p.spectator:
+        return Say(_("The match has not started yet."), error=True)
     if p.spectator or p.seat is None:
         return Say(_("You are watching: spectators do not play."), error=True)
     if p.my_turn:

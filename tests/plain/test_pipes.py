@@ -149,3 +149,17 @@ def test_the_plain_lobby_joins_by_address_and_plays_solo(tmp_path: Path) -> None
     finally:
         host.kill()
         host.wait(timeout=10)
+
+
+def test_a_move_typed_before_the_match_starts_says_so(tmp_path: Path) -> None:
+    """A seated player who types a move while the table still waits to start hears that the
+    match has not started — not that spectators do not play (they are not watching)."""
+    from rum500.plain import commands
+    from rum500.plain.model import PlainModel
+
+    said: list[str] = []
+    m = PlainModel(name="Ann", out=said.append)
+    m.spectator = False
+    commands.run(m, "draw")
+    commands.run(m, "hint")
+    assert said[-2:] == ["The match has not started yet."] * 2, said
