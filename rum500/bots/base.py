@@ -104,7 +104,7 @@ class PlanningBot:
     def play(self, v: SeatView) -> dict:
         """Put on the table what the plan says, in order, then a joker where the engine
         offers it a place; then discard."""
-        p = plan(v.hand, v.melds, v.seat, v.must_play)
+        p = plan(v.hand, v.melds, v.seat, v.must_play, v.min_run, v.new_meld)
         legal = {action_key(a) for a in v.legal}
         for action in self.placements(v, p):
             if action_key(action) in legal:

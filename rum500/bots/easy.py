@@ -31,7 +31,7 @@ class EasyBot(PlanningBot):
             and a.get("source") == "discard"
             and a["index"] > top - DIG_DEPTH
             # with "top card free" the top card is offered even when it cannot go down
-            and (a["index"] < top or fits(v.pile[top], v.hand, v.melds))
+            and (a["index"] < top or fits(v.pile[top], v.hand, v.melds, v.min_run))
         ]
         if depths:
             return dig(min(depths))

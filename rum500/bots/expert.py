@@ -144,7 +144,7 @@ def determinize(
         hand = known[seat] + pool[:need]
         passed = avoided[seat] if avoided else ()
         for _try in range(AVOID_TRIES if passed else 0):
-            if not any(fits(c, hand, []) for c in passed):
+            if not any(fits(c, hand, [], v.min_run) for c in passed):
                 break
             pool = pool[need:] + pool[:need]  # put them back at the end, draw others
             hand = known[seat] + pool[:need]

@@ -48,9 +48,18 @@ class Plan:
     table_points: int = 0
     dead: list[int] = field(default_factory=list)
     placed: int = 0
+    #: the table's dug_card_new_meld (RULES.md §12.2): only a new meld places the dug card
+    new_meld: bool = False
 
     def places(self, card: int) -> bool:
-        return any(card in m for m in self.melds) or any(c == card for c, _ in self.layoffs)
+        if any(card in m for m in self.melds):
+            return True
+        return not self.new_meld and any(c == card for c, _ in self.layoffs)
+
+
+def is_run(cards: list[int]) -> bool:
+    """Is the meld ``cards`` (no jokers) a run (not a set)?"""
+    return len({C.rank(c) for c in cards}) > 1
 
 
 def _meld_weight(cards: list[int]) -> tuple[float, int]:
@@ -82,9 +91,11 @@ class _Search:
     """Best set of disjoint melds from a hand (maximum gain), by memoized depth-first search:
     the lowest card left is either left over or in one of the melds it can start."""
 
-    def __init__(self, hand: list[int]) -> None:
+    def __init__(self, hand: list[int], min_run: int = 3) -> None:
         self.by_min: dict[int, list[tuple[tuple[int, ...], list[int], float]]] = {}
         for cards in candidate_melds(hand):
+            if len(cards) < min_run and is_run(cards):
+                continue  # with runs of four, three in a row is a draw to a run (§12.6)
             key = tuple(sorted(cards))
             w, _ = _meld_weight(cards)
             self.by_min.setdefault(key[0], []).append((key[1:], cards, w))
@@ -132,9 +143,10 @@ class _Search:
 
 
 def _with_layoffs(
-    melds_new: list[list[int]], dead: list[int], table: list[Meld], seat: int
+    melds_new: list[list[int]], dead: list[int], table: list[Meld], seat: int, keep: int | None
 ) -> tuple[list[tuple[int, int]], list[int], float, int]:
-    """Lay off what can be laid off (chains too: 8 then 9 on …5 6 7)."""
+    """Lay off what can be laid off (chains too: 8 then 9 on …5 6 7), but not one copy of
+    ``keep`` (the dug card, which a lay-off does not clear with dug_card_new_meld)."""
     grown = [m.copy() for m in table]
     grown += [make_meld(-1 - k, cards, seat) for k, cards in enumerate(melds_new)]
     layoffs: list[tuple[int, int]] = []
@@ -145,6 +157,8 @@ def _with_layoffs(
     while changed and dead:
         changed = False
         for c in list(dead):
+            if c == keep and dead.count(c) == 1:
+                continue
             for m in grown:
                 if layoff_position(m, c) is None:
                     continue
@@ -160,15 +174,26 @@ def _with_layoffs(
     return layoffs, dead, gain, table_pts
 
 
-def plan(hand: list[int], table: list[Meld], seat: int, force: int | None = None) -> Plan:
+def plan(
+    hand: list[int],
+    table: list[Meld],
+    seat: int,
+    force: int | None = None,
+    min_run: int = 3,
+    new_meld: bool = False,
+) -> Plan:
     """The plan that gains most this turn. With ``force`` (the card dug for), only plans that
-    put that card on the table are considered, when there is one. Jokers stay in hand."""
+    put that card on the table are considered, when there is one. Jokers stay in hand.
+    The table's options (RULES.md §12): ``min_run`` 4 with runs_of_four (a run of three is
+    no meld, only a draw to one); ``new_meld`` with dug_card_new_meld (the dug card counts
+    as placed only in a new meld, and is not laid off)."""
     jokers = [c for c in hand if c >= C.DECK_SIZE]
     if jokers:
-        p = plan([c for c in hand if c < C.DECK_SIZE], table, seat, force)
+        rest = [c for c in hand if c < C.DECK_SIZE]
+        p = plan(rest, table, seat, force, min_run, new_meld)
         p.dead += jokers
         return p
-    search = _Search(hand)
+    search = _Search(hand, min_run)
     base = tuple(sorted(hand))
     g, chosen = search.solve(base)
     options: list[tuple[float, list[list[int]]]] = [(g, search.melds(chosen))]
@@ -189,15 +214,17 @@ def plan(hand: list[int], table: list[Meld], seat: int, force: int | None = None
             for c in cards:
                 rest.remove(c)
             table_pts += _meld_weight(cards)[1]
-        layoffs, dead, lgain, lpts = _with_layoffs(melds_new, rest, table, seat)
-        p = Plan(melds_new, layoffs, gain + lgain, table_pts + lpts, dead, len(hand) - len(dead))
+        keep = force if new_meld and not any(force in m for m in melds_new) else None
+        layoffs, dead, lgain, lpts = _with_layoffs(melds_new, rest, table, seat, keep)
+        placed = len(hand) - len(dead)
+        p = Plan(melds_new, layoffs, gain + lgain, table_pts + lpts, dead, placed, new_meld)
         if force is not None and not p.places(force):
             if fallback is None or p.gain > fallback.gain:
                 fallback = p
             continue
         if best is None or p.gain > best.gain:
             best = p
-    return best or fallback or Plan(dead=list(hand))
+    return best or fallback or Plan(dead=list(hand), new_meld=new_meld)
 
 
 # --------------------------------------------------------------------------- near-melds
@@ -283,9 +310,9 @@ def partners(card: int, others: list[int]) -> int:
     return n
 
 
-def fits(card: int, hand: list[int], table: list[Meld]) -> bool:
+def fits(card: int, hand: list[int], table: list[Meld], min_run: int = 3) -> bool:
     """Could ``card`` be put on the table at once by a player holding ``hand``? (A joker:
-    when a table meld takes one.)"""
+    when a table meld takes one.) ``min_run``: the shortest new run (4 with runs_of_four)."""
     if card >= C.DECK_SIZE:
         return any(layoff_cards(m) and joker_fits(m) for m in table)
     hand = [o for o in hand if o < C.DECK_SIZE]
@@ -301,18 +328,25 @@ def fits(card: int, hand: list[int], table: list[Meld]) -> bool:
     for o in hand:
         if C.suit(o) == s:
             have.update(_pos(o))
+    span = min_run - 1
     for p in _pos(card):
-        for a in (p - 2, p - 1, p):
-            if a < 0 or a + 2 > HIGH_ACE:
+        for a in range(p - span, p + 1):
+            if a < 0 or a + span > HIGH_ACE:
                 continue
-            if all(q == p or q in have for q in range(a, a + 3)):
+            if all(q == p or q in have for q in range(a, a + min_run)):
                 return True
     return False
 
 
-def diggable(hand: list[int], pile: list[int], table: list[Meld]) -> list[bool]:
+def diggable(
+    hand: list[int], pile: list[int], table: list[Meld], min_run: int = 3, new_meld: bool = False
+) -> list[bool]:
     """For each card of ``pile`` (bottom → top): could a player holding ``hand`` dig for it,
-    i.e. put it on the table this turn with the hand and the cards taken above it?"""
+    i.e. put it on the table this turn with the hand and the cards taken above it? The
+    table's options: ``min_run`` (4 with runs_of_four), ``new_meld`` (dug_card_new_meld:
+    only a new meld counts, the table's melds are left out)."""
+    if new_meld:
+        table = []
     by_rank = [0] * 13
     by_suit = [0, 0, 0, 0]
 
@@ -331,5 +365,6 @@ def diggable(hand: list[int], pile: list[int], table: list[Meld]) -> list[bool]:
         if pile[i] >= C.DECK_SIZE:
             out[i] = True  # a joker goes nearly anywhere
         else:
-            out[i] = placement_cost_masks(pile[i], by_rank, by_suit, table) is not None
+            cost = placement_cost_masks(pile[i], by_rank, by_suit, table, min_run)
+            out[i] = cost is not None
     return out

@@ -157,7 +157,7 @@ class HardBot(PlanningBot):
                 if not n:
                     continue
                 unseen[x] -= 1
-                p = plan([*v.hand, x], v.melds, v.seat)
+                p = plan([*v.hand, x], v.melds, v.seat, None, v.min_run)
                 ev += n * self.state_value(p, v, unseen, turns)
                 unseen[x] += 1
             options.append((ev / total, draw_stock()))
@@ -224,7 +224,7 @@ class HardBot(PlanningBot):
         for _ in range(count):
             hand = known + self.rng.sample(pool, need)
             for _try in range(REJECT_TRIES):
-                if not any(fits(c, hand, []) for c in passed):
+                if not any(fits(c, hand, [], v.min_run) for c in passed):
                     break
                 hand = known + self.rng.sample(pool, need)
             out.append(hand)
@@ -246,9 +246,9 @@ class HardBot(PlanningBot):
             hands = self.sample_hands(v, seat, SAMPLES if k == 1 else SAMPLES // 2)
             hits = dict.fromkeys(cards, 0)
             for hand in hands:
-                before = diggable(hand, v.pile, v.melds)
+                before = diggable(hand, v.pile, v.melds, v.min_run, v.new_meld)
                 for c in cards:
-                    after = diggable(hand, [*v.pile, c], v.melds)
+                    after = diggable(hand, [*v.pile, c], v.melds, v.min_run, v.new_meld)
                     if after[-1] or any(a and not b for a, b in zip(after, before, strict=False)):
                         hits[c] += 1
             for c in cards:
@@ -272,7 +272,7 @@ class HardBot(PlanningBot):
         turns = self.draws_left(v)
         feed = self.feed_chance(v, cands)
         mates = [self.known(v, s) for s in partner_seats(v)]
-        helps = {c: any(usable(c, held) for held in mates) for c in cands}
+        helps = {c: any(usable(c, held, v.min_run) for held in mates) for c in cands}
         hand = list(p.dead) if set(cands) <= set(p.dead) else list(v.hand)
         out: list[tuple[float, int]] = []
         for c in cands:

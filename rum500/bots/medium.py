@@ -27,7 +27,8 @@ def dug_plan(v: SeatView, index: int) -> tuple[Plan, list[int], int | None]:
     taken = v.pile[index:]
     free = v.top_card_free and index == len(v.pile) - 1 and v.stock > 0
     force = None if free else v.pile[index]
-    return plan(v.hand + taken, v.melds, v.seat, force), taken, force
+    p = plan(v.hand + taken, v.melds, v.seat, force, v.min_run, v.new_meld)
+    return p, taken, force
 
 
 def left_over(taken: list[int], dead: list[int]) -> list[int]:
@@ -45,7 +46,7 @@ class MediumBot(PlanningBot):
     level = "medium"
 
     def draw(self, v: SeatView) -> dict:
-        base = plan(v.hand, v.melds, v.seat)
+        base = plan(v.hand, v.melds, v.seat, None, v.min_run)
         best: dict | None = None
         best_score = DIG_MARGIN if v.stock else 0.0
         for a in v.legal:
@@ -66,7 +67,7 @@ class MediumBot(PlanningBot):
 
     def danger(self, v: SeatView, card: int) -> int:
         """2: anyone could lay it off; 1: next to a card the next player holds; 0: neither."""
-        if fits(card, [], v.melds):
+        if fits(card, [], v.melds, v.min_run):
             return 2
         known = self.tracker.known_cards(v.next_seat)
         return 1 if known and partners(card, known) else 0

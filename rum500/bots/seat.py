@@ -82,6 +82,16 @@ class SeatView:
         return [max(0, n) for n in left]
 
     @property
+    def min_run(self) -> int:
+        """The shortest new run at this table: 4 with runs_of_four (RULES.md §12.6)."""
+        return 4 if self.options.runs_of_four else 3
+
+    @property
+    def new_meld(self) -> bool:
+        """dug_card_new_meld (RULES.md §12.2): the card dug for must go into a new meld."""
+        return bool(self.options.dug_card_new_meld)
+
+    @property
     def next_seat(self) -> int:
         return (self.seat + 1) % self.players
 

@@ -48,10 +48,10 @@ def next_opponent(v: SeatView) -> int:
     return v.next_seat
 
 
-def usable(card: int, held: list[int]) -> bool:
+def usable(card: int, held: list[int], min_run: int = 3) -> bool:
     """``held`` (known cards) makes ``card`` worth taking: it melds with them or goes next
-    to one of them."""
-    return bool(held) and (fits(card, held, []) or partners(card, held) > 0)
+    to one of them. ``min_run``: the shortest new run (4 with runs_of_four)."""
+    return bool(held) and (fits(card, held, [], min_run) or partners(card, held) > 0)
 
 
 def discard_key(v: SeatView, card: int, known: Callable[[int], list[int]]) -> tuple[int, int]:
@@ -60,6 +60,6 @@ def discard_key(v: SeatView, card: int, known: Callable[[int], list[int]]) -> tu
     partnerships every card is (0, 0): the key changes nothing."""
     if teams_of(v) is None:
         return (0, 0)
-    feeds = usable(card, known(next_opponent(v)))
-    helps = any(usable(card, known(s)) for s in partner_seats(v))
+    feeds = usable(card, known(next_opponent(v)), v.min_run)
+    helps = any(usable(card, known(s), v.min_run) for s in partner_seats(v))
     return (int(feeds), int(not helps))

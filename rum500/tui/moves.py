@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from rum500 import cards as C
-from rum500.i18n import _
+from rum500.i18n import N_, _
 from rum500.rules.melds import IllegalMove, make_meld
+from rum500.rules.options import Options
 from rum500.tui import describe
 from rum500.tui.zones import Zone
 
@@ -196,7 +197,7 @@ def meld_selected(p: Position) -> Outcome:
         return Choose(_("What does the joker stand for?"), joker_choices(p, ways))
     shown = describe.cards_text(chosen, p.ascii)
     try:
-        make_meld(0, [C.parse(c) for c in chosen], 0)
+        check_meld(chosen, table_options(p.view))
     except IllegalMove as e:  # say exactly why, as the rules put it
         return Say(describe.refusal(str(e), e.template, e.params, p.ascii), error=True)
     return Say(
@@ -207,6 +208,29 @@ def meld_selected(p: Position) -> Outcome:
         else _("{cards} may not be melded now.").format(cards=shown),
         error=True,
     )
+
+
+def table_options(view: dict | None) -> Options:
+    """The table's options as the view carries them (the standard game when it carries none
+    or they cannot be read)."""
+    try:
+        return Options.from_dict(view["options"]) if view and view.get("options") else Options()
+    except (ValueError, TypeError, KeyError):
+        return Options()
+
+
+def check_meld(cards: list[str], options: Options) -> None:
+    """Raise :class:`IllegalMove` when ``cards`` (no jokers) are no meld at this table: not
+    a meld at all, or a run of three where runs need four (RULES.md §12.6) — as the host
+    would refuse it."""
+    played = [C.parse(c) for c in cards]
+    m = make_meld(0, played, 0)
+    if options.runs_of_four and m.kind == "run" and len(played) < 4:
+        raise IllegalMove(
+            "{cards} is not a meld: {reason}",
+            cards=" ".join(cards),
+            reason=N_("a run needs at least 4 cards (runs of four)"),
+        )
 
 
 def _layoff_card(p: Position) -> str | None:
