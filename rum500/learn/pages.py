@@ -102,6 +102,42 @@ def _decks(n: object) -> str:
     ).format(n=n)
 
 
+def _dug_new_meld(n: object) -> str:
+    return _(
+        "THE DUG CARD INTO A NEW MELD\n"
+        "The deepest card you take from the pile must go into a new meld this turn: laying "
+        "it off does not count, not even on a meld you put down this turn. Dig for 8♥ "
+        "only with 8♣ 8♦ or 9♥ 10♥ in hand, not for the 5♥ 6♥ 7♥ on the table."
+    )
+
+
+def _five_point_pips(n: object) -> str:
+    return _(
+        "FIVE-POINT PIPS\n"
+        "Cards 2 to 9 score 5 each, on the table and in hand; 10, J, Q, K score 10, an ace "
+        "15 (a low ace in a run 5: A♥ 2♥ 3♥ is worth 15). A 9 left in hand costs only 5: "
+        "the court cards and aces are the ones to shed."
+    )
+
+
+def _joker_as_card(n: object) -> str:
+    return _(
+        "A JOKER WORTH ITS CARD\n"
+        "On the table a joker scores the card it stands for: 7♥ 8♥ 🃏 as 9♥ is worth 24, "
+        "not 30. Left in hand a joker still costs 15: put it down, but a joker in a high "
+        "meld is worth more."
+    )
+
+
+def _runs_of_four(n: object) -> str:
+    return _(
+        "RUNS OF FOUR\n"
+        "A new run needs at least 4 cards: 5♥ 6♥ 7♥ is not a meld, 5♥ 6♥ 7♥ 8♥ is. Sets "
+        "are still 3 or 4 cards, and a run on the table grows one card at a time as usual. "
+        "Three in a row is only a draw to a run: sets come down sooner."
+    )
+
+
 #: option -> (is it on, given its value; its page)
 PAGES: dict[str, tuple[Callable[[object], bool], Callable[[object], str]]] = {
     "jokers": (bool, _jokers),
@@ -114,6 +150,10 @@ PAGES: dict[str, tuple[Callable[[object], bool], Callable[[object], str]]] = {
     "empty_stock": (lambda v: v in ("reshuffle", "end"), _empty_stock),
     "target": (lambda v: isinstance(v, int) and v != 500, _target),
     "decks": (lambda v: v == 2, _decks),
+    "dug_card_new_meld": (bool, _dug_new_meld),  # RULES.md §12.2
+    "five_point_pips": (bool, _five_point_pips),  # §12.3
+    "joker_as_card": (bool, _joker_as_card),  # §12.4
+    "runs_of_four": (bool, _runs_of_four),  # §12.6
 }
 
 
