@@ -52,6 +52,11 @@ MISTAKE = 2.0
 #: worlds (half the budget each time), at most MORE_ROUNDS more times.
 CLEAR = 2.0
 MORE_ROUNDS = 4
+#: A loss above zero stops the measuring early only beyond CONFIRM standard errors: a loss
+#: just past MISTAKE after one round is often noise another seed does not repeat (the
+#: second run called no mistake in most of bench/analyse.py's disagreements), so it is
+#: measured on more worlds before it is called.
+CONFIRM = 3.0
 #: When a move is a mistake, the other finalists within RACE standard errors of the
 #: challenger (paired, as the move played is) race it on fresh worlds (half the budget a
 #: round, at most RACE_ROUNDS rounds) until one leads clearly (:func:`race`); those still
@@ -226,7 +231,7 @@ def judge(
                     measured.append((w, theirs))
             judged_n += len(judged)
             loss, stderr = _mean_and_error(diffs)
-            if abs(loss) > CLEAR * stderr:
+            if loss > CONFIRM * stderr or -loss > CLEAR * stderr:
                 break  # clearly a mistake, or clearly none: no more worlds needed
             judged = worlds_of(view, known, rng, max(1, len(worlds) // 2))
     if best != mine and loss > MISTAKE * stderr and loss > 0:  # a mistake: which move is best?
