@@ -20,7 +20,9 @@
    the second's best move is the first's best or one of its ``ties`` (docs/analysis.md, "How
    a move is valued", step 4), and how often the second calls no mistake there at all.
 
-Timings depend on what else the machine is doing; the figures of 2 and 3 do not (seeded).
+Timings depend on what else the machine is doing. The figures of 2 and 3 are seeded, but the
+matches are played by bots and ``expert`` stops thinking at a time guard: under heavy load
+its matches (and so the decisions analysed) may differ from a quiet machine's.
 """
 
 from __future__ import annotations
