@@ -178,7 +178,7 @@ def _flag_kind(spec: OptionSpec) -> dict[str, Any]:
     """argparse's arguments for an option of this kind."""
     if spec.kind == "bool":
         return {"action": "store_true"}
-    if spec.kind == "int":
+    if spec.kind == "int" or spec.high:  # (a choice with a range: any value in it)
         return {"type": _whole(spec.low, spec.high, spec.noun or N_("a whole number"))}
     values = spec.flag_choices()
     return {"choices": values, "type": type(values[0])} if values else {}

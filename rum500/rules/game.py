@@ -83,7 +83,7 @@ from rum500.rules.notation import (
 )
 from rum500.rules.options import Options
 from rum500.rules.refusals import MAX_MELD_CARDS, Checks, wrong_phase
-from rum500.rules.scoring import Scoring
+from rum500.rules.scoring import Scoring, meld_points
 from rum500.rules.shuffle import check_deal, deal_order, hand_key, reshuffled
 from rum500.rules.undo import Undo
 
@@ -186,6 +186,8 @@ class Game(Checks, Scoring, Undo):
         self.phase = Phase.DRAW
         self.must_play: int | None = None
         self.no_discard: int | None = None
+        self.opened = [False] * n  # §12.1 (replaced, never changed in place)
+        self.opening: int | None = None
         self.reshuffled = False
         self.went_out: int | None = None
         self.claim_from: int | None = None  # the discarder, during the claim phase
@@ -375,6 +377,8 @@ class Game(Checks, Scoring, Undo):
         self.hands[seat].append(card)
         self._cm[seat] |= BITS[card]
         self.phase = _PLAY
+        if self._first:
+            self.opening = None if self.opened[seat] else 0
         return STOCK_ACTION, [
             {"type": "draw", "seat": seat, "source": "stock", "stock": len(self.stock)}
         ]
@@ -394,6 +398,8 @@ class Game(Checks, Scoring, Undo):
         else:
             self.must_play = card
         self.phase = _PLAY
+        if self._first:
+            self.opening = None if self.opened[seat] else 0
         return DIG_ACTIONS[i], [
             {
                 "type": "draw",
@@ -418,6 +424,11 @@ class Game(Checks, Scoring, Undo):
         self.melds = old + [meld]  # a new list: see _table_spots
         self._table_follows(old, meld, -1)
         self._remove(played)
+        if self.opening is not None and not self.opened[self.turn]:  # §12.1
+            self.opening += sum(meld_points(meld, self.options))
+            if self.opening >= self._first:
+                self.opened = list(self.opened)
+                self.opened[self.turn] = True
         if normal is None:
             normal = meld_action(meld.cards, meld.wild)
         event = {"type": "meld", "seat": self.turn, "meld": meld.id, "cards": list(normal["cards"])}
@@ -437,7 +448,7 @@ class Game(Checks, Scoring, Undo):
         hand.remove(held)
         if self._once or held not in hand:  # no other copy held
             self._cm[seat] ^= BITS[held]
-        if self.must_play == held and not self._new_meld:  # (§12.2: a lay-off does not count)
+        if self.must_play == held and not self._dig_new():  # (§12.1/§12.2: it does not count)
             self.must_play = None
         if wild:
             normal = joker_layoff_action(card, meld.id)
@@ -481,6 +492,7 @@ class Game(Checks, Scoring, Undo):
         if self._once or card not in hand:  # no other copy held
             self._cm[seat] ^= BITS[card]
         self.pile.append(card)
+        self.opening = None
         events = [{"type": "discard", "seat": seat, "card": NAMES[card]}]
         if not hand:
             self.went_out = seat
@@ -628,6 +640,9 @@ class Game(Checks, Scoring, Undo):
                 if self.phase is Phase.CLAIM
                 else None
             )
+        if self.options.first_meld:  # §12.1: who has opened (public)
+            v["opened"] = list(self.opened)
+            v["opening"] = self.opening
         if self.options.teams:
             v["teams"] = [self.options.team(s) for s in range(n)]
             v["team_totals"] = self.team_totals()
@@ -680,6 +695,8 @@ class Game(Checks, Scoring, Undo):
             "reshuffled": self.reshuffled,
             "went_out": self.went_out,
             "claim_from": self.claim_from,
+            "opened": list(self.opened),
+            "opening": self.opening,
         }
 
     @classmethod
@@ -726,6 +743,12 @@ class Game(Checks, Scoring, Undo):
         g.reshuffled = d["reshuffled"]
         g.went_out = d["went_out"]
         g.claim_from = d.get("claim_from")
+        g.opened = [bool(x) for x in d.get("opened", [False] * g.players)]
+        g.opening = d.get("opening")
+        if len(g.opened) != g.players or not (
+            g.opening is None or (type(g.opening) is int and g.opening >= 0)
+        ):
+            raise ValueError("the opened seats (§12.1) do not fit this table")
         g._legal = g._legal_dicts = None
         g._undo = []
         g._seats = None  # rebuilt by replay when asked (not part of the stored position)

@@ -42,6 +42,7 @@ from rum500.rules.notation import (
     STOCK_MOVE,
     Phase,
 )
+from rum500.rules.opening import can_open, opening_plays, opening_problem
 from rum500.rules.options import Options
 from rum500.rules.tables import MELD_INFO, discard_tables, layoff_moves, meld_moves
 from rum500.rules.tables import gaps as gaps_of
@@ -67,6 +68,8 @@ class MoveGen:
     players: int
     phase: Phase
     claim_from: int | None
+    opened: list[bool]  # per seat: opened in this hand (§12.1)
+    opening: int | None  # §12.1: the points of this turn's new melds when it began unopened
 
     def _fast_flags(self) -> None:
         """What the fast path reads of the options again and again, worked out once (from
@@ -77,7 +80,9 @@ class MoveGen:
         self._min_run = 4 if o.runs_of_four else 3
         #: the card dug for must go into a new meld (§12.2): the general path too
         self._new_meld = o.dug_card_new_meld
-        odd = o.runs_of_four or o.dug_card_new_meld
+        #: a first meld of at least N points (§12.1; 0: off): the general path too
+        self._first = o.first_meld
+        odd = o.runs_of_four or o.dug_card_new_meld or o.first_meld
         #: no "must discard", no top card free, no jokers, no §12.2 or §12.6: the plain draws
         self._plain = not (o.must_discard or o.top_card_free or o.jokers or odd)
         #: no "must discard", no jokers, no §12.2 or §12.6: the plain plays
@@ -157,6 +162,15 @@ class MoveGen:
         found: list[int] = []
         min_run = self._min_run
         new_meld = self._new_meld
+        if self._first and not self.opened[seat]:  # §12.1: the take must open
+            for i in range(top, -1, -1):
+                c = pile[i]
+                if i == top and self.options.top_card_free and stock:
+                    if self._free_take_ok(c):
+                        found.append(i)
+                elif self._opens_with(c, self.hands[seat] + pile[i:]):
+                    found.append(i)
+            return [DIG_MOVES[i] for i in found]
         if not must_discard and min_run == 3 and not new_meld:
             # a dig is allowed when its card can reach the table at all: placeable (inlined
             # for the quick cases), else — only when jokers are held — the ways with jokers
@@ -240,6 +254,8 @@ class MoveGen:
         discarder."""
         if self.phase is not Phase.CLAIM or seat == self.claim_from:
             return []
+        if self._first and not self.opened[seat]:
+            return []  # §12.1: no "Rummy!" before opening
         card = self.pile[-1]
         out = []
         for m in self.melds:
@@ -319,6 +335,21 @@ class MoveGen:
         return not self.options.must_discard and _can_lay_off_all(
             [card] * (len(hand) + 1), self.melds
         )
+
+    def _opens_with(self, card: int, hand: list[int]) -> bool:
+        """§12.1: may the seat to move, not opened, take ``card`` from the pile (``hand``:
+        with the cards taken)? Only if new melds of at least N points can be made, one of
+        them holding it."""
+        return can_open(hand, self._first, self.options, self._min_run, card)
+
+    def _unopened(self) -> bool:
+        """§12.1: the seat to move has not opened (yet) this turn."""
+        return self.opening is not None and not self.opened[self.turn]
+
+    def _dig_new(self) -> bool:
+        """The card dug for must go into a new meld: §12.2, or §12.1 when it was taken
+        before opening (the turn began unopened)."""
+        return self._new_meld or (self._first != 0 and self.opening is not None)
 
     def _legal_plays(self) -> list[tuple]:
         seat = self.turn
@@ -426,6 +457,8 @@ class MoveGen:
         keep_one = self.options.must_discard
         jokers = self.options.jokers and cm >> JOKER & 1
         four = self._min_run == 4
+        if self._first and self.opening is not None:
+            return self._opening_plays(cm, needs, layoffs)
         if self.must_play is None and self.no_discard is None:
             # Without an obligation or a card that may not be discarded, only "must discard"
             # can refuse a play (one that would empty the hand): skip the full check.
@@ -487,6 +520,11 @@ class MoveGen:
                 out += [discards[c] for c in sorted(set(hand)) if c != nd]
         return out
 
+    def _opening_plays(self, cm: int, needs: int, layoffs: list[tuple]) -> list[tuple]:
+        """:meth:`_legal_plays` in a turn that began unopened (§12.1; see
+        :func:`~rum500.rules.opening.opening_plays`)."""
+        return opening_plays(self, cm, needs, layoffs)
+
     def _play_problem(
         self,
         played: list[int],
@@ -501,8 +539,13 @@ class MoveGen:
         held and form a valid play."""
         hand = self.hands[self.turn]
         left = len(hand) - len(played)
+        if self._first and self._unopened():
+            problem, opens = opening_problem(self, played, onto, new)
+            if problem is not None or not opens:
+                return problem
+        dig_new = self._dig_new()
         if left == 0:
-            if self._new_meld and onto is not None and self.must_play in played:
+            if dig_new and onto is not None and self.must_play in played:
                 return IllegalMove(
                     "{card} must go into a new meld this turn: laying it off does not count",
                     card=C.name(self.must_play),
@@ -525,14 +568,14 @@ class MoveGen:
                 )
             return None
         mp = self.must_play
-        if mp is None or (mp in played and (onto is None or not self._new_meld)):
+        if mp is None or (mp in played and (onto is None or not dig_new)):
             return None
         rest = list(hand)
         for c in played:
             rest.remove(c)
         melds = self._melds_after(played, onto, card, new, wild)
         cost = self._placement_cost(mp, rest, melds) if mp in rest else None
-        if cost is None and self._new_meld and mp in played:
+        if cost is None and dig_new and mp in played:
             return IllegalMove(
                 "{card} must go into a new meld this turn: laying it off does not count",
                 card=C.name(mp),
@@ -562,7 +605,7 @@ class MoveGen:
     def _placement_cost(self, card: int, hand: list[int], melds: list[Meld]) -> int | None:
         """The cost of putting the card dug for on the table (see :func:`placement_cost`);
         with §12.2 in a new meld only (no lay-off: the table's melds are left out)."""
-        if self._new_meld:
+        if self._dig_new():
             melds = []
         if self.options.jokers:
             return placement_cost_wild(card, hand, melds, self._min_run)

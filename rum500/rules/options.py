@@ -34,6 +34,8 @@ TEAM_PLAYERS = {2: (4, 6), 3: (6,)}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 MAX_TARGET = 1_000_000_000
+#: the largest first meld (RULES.md §12.1)
+MAX_FIRST_MELD = 200
 #: the title of each group of options (``OptionSpec.group``): the command line's argument
 #: groups
 GROUP_TITLES = {
@@ -61,7 +63,8 @@ class OptionSpec:
       ``group`` is the section's chapter.
     * ``choices`` — ``(value, label)`` pairs the lobby form steps through, the default among
       them (a ``bool`` has its ``False`` and ``True`` lines); on the command line a choice
-      takes the values that are not "off" (``None`` or ``0``).
+      takes the values that are not "off" (``None`` or ``0``) — or, when it has a ``high``
+      (``first_meld``), any whole number from ``low`` to ``high``.
     * ``noun`` — an ``int``'s name in a refusal ("a score from 1 to …").
     * ``explain`` — the help screen's paragraph while the option is on (``""``: the help
       screen does not list it); ``{n}`` in it is the value.
@@ -133,6 +136,9 @@ class Options:
       players: teams of two or of three); ``3`` three teams of two (6 players). Seat ``s``
       plays for team ``s % teams``, so partners sit apart.
     * ``ace_always_15`` — an ace scores 15 wherever it is, even low in a run (§11.4).
+    * ``first_meld`` — ``0`` off, else N (1 to 200): until a player has opened in the hand
+      with new melds of at least N points in one turn, they may not lay off nor call
+      "Rummy!" (§12.1).
     * ``dug_card_new_meld`` — the card dug for must go into a new meld this turn; a lay-off
       of it does not count (§12.2; the free top card of "top card free" may still be laid
       off).
@@ -247,6 +253,21 @@ class Options:
         scores=True,
         explain=N_("  Aces score 15 wherever they are, even low in A-2-3."),
     )
+    first_meld: int = option(
+        0,
+        "choice",
+        N_("First meld"),
+        N_("a player's first meld of the hand must score at least N points (1-200)"),
+        "§12.1",
+        choices=((0, OFF), (30, "30"), (50, "50")),
+        low=1,
+        high=MAX_FIRST_MELD,
+        noun=N_("a number of points"),
+        explain=N_(
+            "  First meld: a player opens by laying down, in one turn, new melds\n"
+            "  scoring at least {n} points; until then no lay-off and no Rummy!."
+        ),
+    )
     dug_card_new_meld: bool = option(
         False,
         "bool",
@@ -332,6 +353,11 @@ class Options:
         for s in OPTION_SPECS:  # §12.4: joker_as_card only with jokers on
             if s.needs and getattr(self, s.name) and not getattr(self, s.needs):
                 raise ValueError(f"{s.name} is only played with {s.needs} on")
+        fm = self.first_meld
+        if not isinstance(fm, int) or isinstance(fm, bool) or not 0 <= fm <= MAX_FIRST_MELD:
+            raise ValueError(
+                f"first_meld must be 0 (off) or a number of points from 1 to {MAX_FIRST_MELD}"
+            )
         if self.teams not in TEAM_COUNTS or isinstance(self.teams, bool):
             raise ValueError("teams must be 0 (every player alone), 2 or 3")
         if self.teams and players not in TEAM_PLAYERS[self.teams]:

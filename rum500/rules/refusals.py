@@ -67,6 +67,14 @@ class Checks(MoveGen):
                     "you could not discard afterwards: {card} may not be discarded again this turn",
                     card=C.name(card),
                 )
+        elif self._first and not self.opened[self.turn]:
+            if not self._opens_with(card, hand + taken):
+                raise IllegalMove(
+                    "you may not take {card}: you have not opened, and no new melds of "
+                    "{points} points, one holding it, could be made with it",
+                    card=C.name(card),
+                    points=self._first,
+                )
         else:
             new_hand = hand + taken
             cost = self._placement_cost(card, new_hand, self.melds)
@@ -204,6 +212,12 @@ class Checks(MoveGen):
         card = self._held([action.get("card")])[0]
         if self.must_play is not None:
             raise IllegalMove("{card} must be played this turn", card=C.name(self.must_play))
+        if self._first and self._unopened() and self.opening:
+            raise IllegalMove(
+                "your new melds this turn score {points}: reach {n} to open before you discard",
+                points=self.opening,
+                n=self._first,
+            )
         if card == self.no_discard:
             raise IllegalMove(
                 "you took {card} from the discard pile this turn: you may not discard it again",
@@ -223,6 +237,8 @@ class Checks(MoveGen):
             raise IllegalMove("say which seat calls Rummy!")
         if seat == self.claim_from:
             raise IllegalMove("you may not call Rummy! on your own discard")
+        if self._first and not self.opened[seat]:
+            raise IllegalMove("you may not call Rummy! before you have opened")
         card = self.pile[-1]
         said = action.get("card")
         if said is not None and parse_card(said) != card:

@@ -38,6 +38,8 @@ class Undo:
     rng: random.Random
     _rng_shared: bool
     _cm: list[int]
+    opened: list[bool]
+    opening: int | None
     _legal: list[tuple] | None
     _legal_dicts: list[dict] | None
 
@@ -65,6 +67,8 @@ class Undo:
             list(self.melds),
             self.rng.getstate() if rng else None,
             list(self._cm),
+            self.opened,
+            self.opening,
         )
 
     def _restore(self, saved: tuple) -> None:
@@ -88,6 +92,8 @@ class Undo:
             self.melds,
             rng,
             self._cm,
+            self.opened,
+            self.opening,
         ) = saved
         del self.results[results:]
         if rng is not None:

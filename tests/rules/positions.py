@@ -24,6 +24,7 @@ options_st = st.builds(
     ace_always_15=st.booleans(),
     runs_of_four=st.booleans(),  # RULES.md §12.6
     dug_card_new_meld=st.booleans(),  # RULES.md §12.2
+    first_meld=st.sampled_from([0, 0, 30, 50]),  # RULES.md §12.1
     five_point_pips=st.booleans(),
 ).flatmap(  # RULES.md §12.4: the joker as its card only with jokers on
     lambda o: st.builds(replace, st.just(o), joker_as_card=st.just(False) | st.just(o.jokers))

@@ -156,6 +156,7 @@ def test_every_play_with_an_obligation_along_seeded_games():
             jokers=seed % 3 == 1,
             runs_of_four=seed % 7 == 3,  # RULES.md §12.6
             dug_card_new_meld=seed % 6 == 4,  # RULES.md §12.2
+            first_meld=(0, 30, 0, 50)[seed % 4],  # RULES.md §12.1
         )
         g = Game(2 + seed % 4, seed, options)
         for _ in range(150):

@@ -34,6 +34,7 @@ def games_st(draw) -> tuple[int, int, Options]:
         ace_always_15=draw(st.booleans()),
         runs_of_four=draw(st.booleans()),  # RULES.md §12.6
         dug_card_new_meld=draw(st.booleans()),  # RULES.md §12.2
+        first_meld=draw(st.sampled_from([0, 0, 30, 50])),  # RULES.md §12.1
     )
     # RULES.md §12.3, §12.4 (the joker as its card only with jokers on)
     options = replace(

@@ -315,3 +315,218 @@ def test_rule_12_2_with_jokers_and_two_decks_a_copy_laid_off_keeps_the_obligatio
     g.apply(DIG_8D)
     assert {"type": "layoff", "card": "8D", "meld": 0} not in g.legal_actions()
     g.apply(_meld(g, "8D 9D JK", ["10D"]))
+
+
+# ------------------------------------------------- §12.1 a first meld of at least N points
+
+FIRST_30 = Options(first_meld=30)
+FROM_STOCK = {"type": "draw", "source": "stock"}
+
+
+def _drawn(hands: list[str], options: Options, **kw) -> Game:
+    """Seat 0 to draw in ``position(hands, **kw)``, having drawn QH from the stock (a turn
+    that began unopened)."""
+    g = position(hands, options=options, stock="QH", **kw)
+    g.apply(FROM_STOCK)
+    assert g.opening == (0 if options.first_meld else None)
+    return g
+
+
+def _refused(g: Game, action: dict, match: str) -> None:
+    before = g.to_dict()
+    with pytest.raises(IllegalMove, match=match):
+        g.apply(action)
+    assert g.to_dict() == before
+
+
+def test_rule_12_7_first_meld_30_both_melds_open_one_alone_may_not_meld_nor_lay_off() -> None:
+    """(First meld 30, one deck) 5♠ 5♥ 5♦ and 7♣ 8♣ 9♣ open in one turn (15 + 24 = 39); with
+    only 5♠ 5♥ 5♦ (15) the player may not meld at all, and may not lay 6♦ off on a meld already
+    on the table — which the seed game allows."""
+    g = _drawn(["5S 5H 5D 7C 8C 9C 2D", "4S"], FIRST_30)
+    g.apply(_meld(g, "5S 5H 5D"))
+    assert g.opening == 15 and g.opened == [False, False]
+    g.apply(_meld(g, "7C 8C 9C"))
+    assert g.opening == 39 and g.opened == [True, False]
+    assert g.view(1)["opened"] == [True, False]  # public: every seat sees it
+    g.apply({"type": "discard", "card": "2D"})
+    table = [("7D 8D 9D", 1)]
+    g = _drawn(["5S 5H 5D 6D 2C", "4S"], FIRST_30, melds=table)
+    assert _listed_melds(g) == []
+    assert {"type": "layoff", "card": "6D", "meld": 0} not in g.legal_actions()
+    _refused(g, _meld(g, "5S 5H 5D"), "could not make up the rest")
+    _refused(g, {"type": "layoff", "card": "6D", "meld": 0}, "you have not opened yet")
+    seed = _drawn(["5S 5H 5D 6D 2C", "4S"], Options(), melds=table)
+    assert ["5S", "5H", "5D"] in _listed_melds(seed)
+    assert {"type": "layoff", "card": "6D", "meld": 0} in seed.legal_actions()
+
+
+def test_rule_12_7_first_meld_30_a_discard_between_the_two_melds_is_refused() -> None:
+    """(First meld 30) Not opened, 5♠ 5♥ 5♦ melded first: 7♣ 8♣ 9♣ must follow before the
+    discard; a discard in between is refused (and not listed)."""
+    g = _drawn(["5S 5H 5D 7C 8C 9C 2D", "4S"], FIRST_30)
+    g.apply(_meld(g, "5S 5H 5D"))
+    assert not [a for a in g.legal_actions() if a["type"] == "discard"]
+    _refused(g, {"type": "discard", "card": "2D"}, "reach 30 to open before you discard")
+    g.apply(_meld(g, "7C 8C 9C"))
+    assert {"type": "discard", "card": "2D"} in g.legal_actions()
+
+
+def test_rule_12_7_first_meld_50_kc_taken_only_with_melds_of_50_and_goes_out() -> None:
+    """(First meld 50) Pile 9♥ K♣, K♣ on top. Holding K♠ K♦ 2♣ the take of K♣ is refused (30,
+    short of 50); holding K♠ K♦ 7♣ 8♣ 9♣ it is allowed, K♠ K♦ K♣ and 7♣ 8♣ 9♣ open (54) and the
+    player goes out; with "must discard" that take is refused (nothing left to discard)."""
+    opts = Options(first_meld=50)
+    take = {"type": "draw", "source": "discard", "index": 1}
+    g = position(["KS KD 2C", "4S"], pile="9H KC", options=opts)
+    assert take not in g.legal_actions()
+    _refused(g, take, "you have not opened")
+    g = position(["KS KD 7C 8C 9C", "4S"], pile="9H KC", options=opts)
+    assert take in g.legal_actions()
+    g.apply(take)
+    g.apply(_meld(g, "KS KD KC"))
+    assert {"type": "discard", "card": "7C"} not in g.legal_actions()
+    g.apply(_meld(g, "7C 8C 9C"))
+    assert g.results[-1]["went_out"] == 0 and g.opened == [True, False]
+    g = position(["KS KD 7C 8C 9C", "4S"], pile="9H KC", options=replace(opts, must_discard=True))
+    assert take not in g.legal_actions()
+    _refused(g, take, "you have not opened")
+
+
+def test_rule_12_1_a_play_that_leaves_no_way_to_reach_n_is_refused_the_turn_never_sticks() -> None:
+    """First meld 50 with 5♠ 5♥ 5♦ and 7♣ 8♣ 9♣ (39 at most): neither meld is offered nor
+    accepted — the turn could not end. The stock draw and a discard are the turn."""
+    g = _drawn(["5S 5H 5D 7C 8C 9C 2D", "4S"], Options(first_meld=50))
+    assert _listed_melds(g) == []
+    _refused(g, _meld(g, "5S 5H 5D"), "15 of the 50 points")
+    _refused(g, _meld(g, "7C 8C 9C"), "24 of the 50 points")
+    assert {"type": "discard", "card": "2D"} in g.legal_actions()
+
+
+def test_rule_12_1_lay_offs_once_the_turns_melds_reach_n_and_the_dug_card_into_a_new_meld() -> None:
+    """Taken before opening, 8♦ must go into a new meld: K♠ K♥ K♦ opens (30), yet 8♦ may not
+    be laid off on 5♦ 6♦ 7♦; 8♦ 9♦ 10♦ takes it, and then J♦ may be laid off."""
+    take = {"type": "draw", "source": "discard", "index": 1}
+    g = position(
+        ["KS KH KD 9D 10D JD 2C", "4S"], pile="3H 8D", melds=[("5D 6D 7D", 1)], options=FIRST_30
+    )
+    assert take in g.legal_actions()
+    g.apply(take)
+    assert {"type": "layoff", "card": "8D", "meld": 0} not in g.legal_actions()
+    _refused(g, {"type": "layoff", "card": "8D", "meld": 0}, "you have not opened yet")
+    g.apply(_meld(g, "KS KH KD"))
+    assert g.opened[0]
+    _refused(g, {"type": "layoff", "card": "8D", "meld": 0}, "laying it off does not count")
+    g.apply(_meld(g, "8D 9D 10D"))
+    assert {"type": "layoff", "card": "JD", "meld": 2} in g.legal_actions()
+    g.apply({"type": "layoff", "card": "JD", "meld": 2})
+    g.apply({"type": "discard", "card": "2C"})
+    assert g.opened == [True, False] and g.opening is None
+
+
+def test_rule_12_1_top_card_free_taken_without_opening_a_deeper_card_must_open() -> None:
+    """With "top card free" the free top card may be taken without opening; a card dug from
+    deeper may not (no melds of 30 with it)."""
+    opts = Options(first_meld=30, top_card_free=True)
+    g = position(["2C 3C", "4S"], pile="KC 8D", options=opts)
+    legal = g.legal_actions()
+    assert {"type": "draw", "source": "discard", "index": 1} in legal
+    assert {"type": "draw", "source": "discard", "index": 0} not in legal
+
+
+def test_rule_12_1_rummy_refused_before_opening_and_each_partner_opens_for_themselves() -> None:
+    """A "Rummy!" call by a seat not opened is refused (and none is offered); once opened it is
+    allowed. With partnerships a partner's opening does not open the other."""
+    opts = Options(first_meld=30, rummy_calls=True)
+    g = position(
+        ["2C 3C", "4S 10D JS"], melds=[("7D 8D 9D", 1)], turn=1, phase="play", options=opts
+    )
+    g.apply({"type": "discard", "card": "10D"})
+    assert g.claims(0) == []
+    _refused(g, {"type": "rummy", "seat": 0, "meld": 0}, "before you have opened")
+    d = g.to_dict()
+    d["opened"] = [True, False]
+    g = Game.from_dict(d)
+    assert g.claims(0) == [{"type": "rummy", "seat": 0, "meld": 0}]
+    g.apply({"type": "rummy", "seat": 0, "meld": 0})
+    teams = Options(first_meld=30, teams=2)
+    g = _drawn(["6D 2C", "4S", "5S", "5H"], teams, melds=[("7D 8D 9D", 2)])
+    d = g.to_dict()
+    d["opened"] = [False, False, True, False]  # seat 2, seat 0's partner, has opened
+    g = Game.from_dict(d)
+    _refused(g, {"type": "layoff", "card": "6D", "meld": 0}, "you have not opened yet")
+
+
+def test_rule_12_1_round_trips_copy_pop_replay_and_a_new_hand_starts_unopened() -> None:
+    """Mid-opening (15 of 30 melded) the position survives to_dict/from_dict, copy, pop and
+    replay exactly; a new hand starts with nobody opened."""
+    g = Game(2, 5, FIRST_30)
+    rng = random.Random(5)
+    seen = 0
+    while g.hand_number < 4 and g.winner is None:
+        if g.opening:
+            seen += 1
+            again = Game.from_dict(g.to_dict())
+            assert again.to_dict() == g.to_dict() and again.legal_actions() == g.legal_actions()
+            assert g.copy().to_dict() == g.to_dict()
+            before = g.to_dict()
+            g.apply(g.legal_actions()[0])
+            g.pop()
+            assert g.to_dict() == before
+        if g.phase.value == "hand_over":
+            g.apply({"type": "deal"})
+            assert g.opened == [False, False] and g.opening is None
+            continue
+        g.apply(rng.choice(g.legal_actions()))
+    assert g.to_dict() == Game.replay(2, 5, g.actions, FIRST_30).to_dict()
+    assert any(r["went_out"] is not None for r in g.results)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_rule_12_1_every_listed_action_is_accepted_and_every_accepted_one_listed(seed) -> None:
+    """Along seeded games with a first meld (30 or 50) and the options it meets — jokers, two
+    decks, "must discard", top card free, §12.2, §12.3, §12.6 — the listing (the fast path's
+    door) is exactly what ``apply`` accepts (the checked door), and so are the calls."""
+    from tests.rules.test_legal_reference import _key, accepted
+
+    opts = Options(
+        target=10**6,
+        first_meld=(30, 50)[seed % 2],
+        decks=2 if seed % 3 == 0 else None,
+        top_card_free=seed % 4 == 1,
+        must_discard=seed % 5 == 2,
+        jokers=seed % 3 == 1,
+        runs_of_four=seed % 7 == 3,
+        dug_card_new_meld=seed % 6 == 4,
+        five_point_pips=seed % 4 == 3,
+        rummy_calls=seed % 5 == 0,
+    )
+    g = Game(2 + seed % 3, seed, opts)
+    rng = random.Random(seed)
+    for _ in range(300):
+        if g.phase.value == "game_over":
+            break
+        if g.phase.value in ("draw", "play"):
+            listed = sorted(_key(a) for a in g.legal_actions())
+            assert listed == sorted({_key(a) for a in accepted(g)})
+        if g.phase.value == "claim":
+            for s in range(g.players):
+                for call in g.claims(s):
+                    g.copy().apply(call)
+        g.apply_move(rng.choice(g.legal_moves()), undo=False)
+
+
+def test_rule_12_1_first_meld_is_0_or_1_to_200_and_offered_as_30_or_50() -> None:
+    """The option: 0 (off) or 1 … 200 points; the lobby steps through off, 30 and 50; any
+    other value is refused with a clear sentence."""
+    from rum500.rules.options import spec
+
+    for n in (0, 1, 30, 50, 200):
+        Options(first_meld=n).validate(2)
+    for bad in (-1, 201, True, 30.0, "30"):
+        with pytest.raises(ValueError, match="first_meld must be 0 .off. or a number of points"):
+            Options(first_meld=bad).validate(2)  # type: ignore[arg-type]
+    s = spec("first_meld")
+    assert [v for v, _ in s.choices] == [0, 30, 50] and (s.low, s.high) == (1, 200)
+    assert "opened" not in Game(2, 1).view(0)
+    assert Game(2, 1, FIRST_30).view(0)["opened"] == [False, False]
