@@ -241,9 +241,13 @@ def _at(suit: int, pos: int) -> int | None:
     return C.make(0 if pos == HIGH_ACE else pos, suit)
 
 
-def outs(card: int, others: list[int], unseen: list[int], table: list[Meld]) -> list[int]:
+def outs(
+    card: int, others: list[int], unseen: list[int], table: list[Meld], min_run: int = 3
+) -> list[int]:
     """The cards that would let ``card`` be put on the table together with ``others`` (the
-    rest of the hand) or the table melds — each listed once per unseen copy."""
+    rest of the hand) or the table melds — each listed once per unseen copy. ``min_run``:
+    the shortest new run (4 with runs_of_four: 5♥ 6♥ wait for no single card, 5♥ 6♥ 7♥
+    for 4♥ or 8♥)."""
     if card >= C.DECK_SIZE:
         return []
     others = [o for o in others if o < C.DECK_SIZE]
@@ -263,19 +267,17 @@ def outs(card: int, others: list[int], unseen: list[int], table: list[Meld]) -> 
             mine.update(_pos(o))
     seen_out: set[int] = set()
     for p in _pos(card):
-        for partner, need in (
-            (p + 1, (p - 1, p + 2)),
-            (p - 1, (p - 2, p + 1)),
-            (p + 2, (p + 1,)),
-            (p - 2, (p - 1,)),
-        ):
-            if partner not in mine:
+        # every window of min_run positions through p that lacks exactly one card
+        for a in range(p - min_run + 1, p + 1):
+            if a < 0 or a + min_run - 1 > HIGH_ACE:
                 continue
-            for q in need:
-                x = _at(s, q)
-                if x is not None and x not in seen_out and q not in mine:
-                    seen_out.add(x)
-                    out += [x] * unseen[x]
+            missing = [q for q in range(a, a + min_run) if q != p and q not in mine]
+            if len(missing) != 1:
+                continue
+            x = _at(s, missing[0])
+            if x is not None and x not in seen_out:
+                seen_out.add(x)
+                out += [x] * unseen[x]
     for m in table:
         if m.kind != "run" or m.suit != s:
             continue

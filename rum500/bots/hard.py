@@ -97,9 +97,9 @@ class HardBot(PlanningBot):
             return value
         if turns <= 0 or total <= 0:
             return -value
-        n = len(outs(card, rest, unseen, v.melds))
+        n = len(outs(card, rest, unseen, v.melds, v.min_run))
         p = 1.0 - (1.0 - min(1.0, n / total)) ** turns
-        if p < PILE_OUT_CHANCE and outs(card, rest, self.pile_counts(v), v.melds):
+        if p < PILE_OUT_CHANCE and outs(card, rest, self.pile_counts(v), v.melds, v.min_run):
             p = PILE_OUT_CHANCE  # what it needs lies in the discard pile: dig for it
         return (2 * p - 1) * value
 

@@ -10,7 +10,7 @@ import pytest
 from rum500 import cards as C
 from rum500.bots.easy import EasyBot
 from rum500.bots.expert import ExpertBot
-from rum500.bots.hands import diggable, fits, plan
+from rum500.bots.hands import diggable, fits, outs, plan
 from rum500.bots.hard import HardBot
 from rum500.bots.medium import MediumBot
 from rum500.rules import Options
@@ -33,6 +33,15 @@ def test_with_runs_of_four_three_in_a_row_is_no_meld() -> None:
     assert fits(C.parse("7H"), C.parse_many("5H 6H"), []) is True
     assert fits(C.parse("7H"), C.parse_many("5H 6H"), [], 4) is False
     assert fits(C.parse("7H"), C.parse_many("5H 6H 8H"), [], 4) is True
+
+
+def test_with_runs_of_four_a_card_waits_for_the_fourth_of_a_run() -> None:
+    unseen = [1] * 53
+    five = C.parse("5H")
+    assert sorted(outs(five, C.parse_many("6H KC"), unseen, [])) == C.parse_many("4H 7H")
+    assert outs(five, C.parse_many("6H KC"), unseen, [], 4) == []
+    assert sorted(outs(five, C.parse_many("6H 7H"), unseen, [], 4)) == C.parse_many("4H 8H")
+    assert outs(five, C.parse_many("7H 8H"), unseen, [], 4) == C.parse_many("6H")
 
 
 @pytest.mark.parametrize("cls", [MediumBot, HardBot, ExpertBot])
