@@ -102,6 +102,15 @@ def _decks(n: object) -> str:
     ).format(n=n)
 
 
+def _first_meld(n: object) -> str:
+    return _(
+        "FIRST MELD OF {n}\n"
+        "You open by laying down, in one turn, new melds scoring at least {n} points. Until "
+        "you have opened you may not lay off or call Rummy!, and once you start a turn's "
+        "melds you must reach {n} before you discard. Each hand starts with nobody opened."
+    ).format(n=n)
+
+
 def _dug_new_meld(n: object) -> str:
     return _(
         "THE DUG CARD INTO A NEW MELD\n"
@@ -150,7 +159,8 @@ PAGES: dict[str, tuple[Callable[[object], bool], Callable[[object], str]]] = {
     "empty_stock": (lambda v: v in ("reshuffle", "end"), _empty_stock),
     "target": (lambda v: isinstance(v, int) and v != 500, _target),
     "decks": (lambda v: v == 2, _decks),
-    "dug_card_new_meld": (bool, _dug_new_meld),  # RULES.md §12.2
+    "first_meld": (lambda v: isinstance(v, int) and v > 0, _first_meld),  # RULES.md §12.1
+    "dug_card_new_meld": (bool, _dug_new_meld),  # §12.2
     "five_point_pips": (bool, _five_point_pips),  # §12.3
     "joker_as_card": (bool, _joker_as_card),  # §12.4
     "runs_of_four": (bool, _runs_of_four),  # §12.6

@@ -31,7 +31,8 @@ def test_every_option_that_changes_play_has_a_page() -> None:
         "empty_stock": "reshuffle",
         "target": 1000,
         "decks": 2,
-        "dug_card_new_meld": True,  # RULES.md §12
+        "first_meld": 50,  # RULES.md §12
+        "dug_card_new_meld": True,
         "five_point_pips": True,
         "joker_as_card": True,
         "runs_of_four": True,
