@@ -10,7 +10,6 @@ are the rule's part of :meth:`~rum500.rules.moves.MoveGen._play_problem` and of 
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from rum500 import cards as C
@@ -29,13 +28,9 @@ from rum500.rules.tables import meld_moves
 
 JOKER = C.JOKER
 
-#: the most any card can score in a meld (an ace high, a joker): the bound's value per card
-_MOST = 15
-
 
 def _hand_melds(hand: list[int], min_run: int, options: Options) -> list[tuple[list[int], int]]:
-    """Every meld of ``hand`` as (its cards as held, jokers as JOKER; its points), the most
-    points first."""
+    """Every meld of ``hand`` as (its cards as held, jokers as JOKER; its points)."""
     out = []
     for t in candidate_meld_tuples(card_mask(hand)):
         m = make_meld(-1, list(t), 0)
@@ -49,8 +44,15 @@ def _hand_melds(hand: list[int], min_run: int, options: Options) -> list[tuple[l
                 continue
             held = [C.JOKER if w else c for c, w in zip(ids, wild, strict=True)]
             out.append((held, sum(meld_points(m, options))))
-    out.sort(key=lambda x: -x[1])
     return out
+
+
+#: the most any card can score in a meld (an ace high, a joker as an ace): the cut's bound
+_MOST = 15
+#: what the cards left in hand allow (:func:`can_open`): none left (going out), only copies
+#: of the card that may not be discarded, a card to discard
+_NONE, _ONLY_FREE, _DISCARD = 0, 1, 2
+_FAIL = -1
 
 
 def can_open(
@@ -63,40 +65,78 @@ def can_open(
 ) -> bool:
     """Can new melds made from ``hand`` score at least ``need`` points, one of them holding
     ``must`` (when given and held), leaving a hand the turn can end with: empty (going out,
-    not with "must discard") or holding a card other than ``no_discard`` to discard?"""
+    not with "must discard") or holding a card other than ``no_discard`` to discard?
+
+    Exact: the lowest card left (a joker last) either goes into one of the melds holding it
+    or stays in hand, so each set of melds is tried once; the most points of each multiset of
+    cards left is remembered, the search stops at the first answer, and a branch whose cards
+    could not score what is missing even all melded is cut (then nothing is remembered)."""
     if must is not None and must not in hand:
         must = None
-    melds = _hand_melds(hand, min_run, options)
-    counts = Counter(hand)
+    by_low: dict[int, list[tuple[list[int], int]]] = {}
+    meldable: set[int] = set()
+    for cards, pts in _hand_melds(hand, min_run, options):
+        by_low.setdefault(min(cards), []).append((cards, pts))  # (a joker is never lowest)
+        meldable.update(cards)
+    pip = 5 if options.five_point_pips else 0  # (§12.3: 2 … 9 score 5)
+    most = [
+        _MOST if c == C.JOKER or C.rank(c) == C.ACE else max(C.VALUES[c], pip) for c in range(53)
+    ]
     keep_one = options.must_discard
+    memo: dict[tuple, int] = {}
 
-    def ends_well() -> bool:
-        left = +counts
-        if not left:
-            return not keep_one
-        return no_discard is None or any(c != no_discard for c in left)
+    class Found(Exception):
+        pass
 
-    def fits(cards: list[int]) -> bool:
-        need_c = Counter(cards)
-        return all(counts[c] >= k for c, k in need_c.items())
+    def best(left: tuple[int, ...], placed: bool, kept: int, got: int) -> tuple[int, bool]:
+        """The most points the melds of ``left`` (sorted) can add (_FAIL: none ends well) and
+        whether that is exact (no branch cut); raises Found once ``got`` + it reaches need."""
+        if not left or left[0] == C.JOKER:  # only jokers are left: in hand
+            if left:
+                kept = max(kept, _ONLY_FREE if no_discard == C.JOKER else _DISCARD)
+            ends = kept == _DISCARD or (kept == _NONE and not keep_one)
+            if placed and ends:
+                if got >= need:
+                    raise Found
+                return 0, True
+            return _FAIL, True
+        key = (left, placed, kept)
+        known = memo.get(key)
+        if known is not None:
+            if known != _FAIL and got + known >= need:
+                raise Found
+            return known, True
+        if got + sum(most[c] for c in left if c in meldable) < need:
+            return _FAIL, False  # cut: even every card melded would not reach need
+        c = left[0]
+        rest = left[1:]
+        answer, exact = _FAIL, True
+        for cards, pts in by_low.get(c, ()):
+            others = list(cards)
+            others.remove(c)
+            after = list(rest)
+            for x in others:
+                if x not in after:
+                    break
+                after.remove(x)
+            else:
+                more, ok = best(tuple(after), placed or must in cards, kept, got + pts)
+                exact = exact and ok
+                if more != _FAIL and more + pts > answer:
+                    answer = more + pts
+        dropped = max(kept, _ONLY_FREE if c == no_discard else _DISCARD)
+        more, ok = best(rest, placed, dropped, got)
+        exact = exact and ok
+        answer = max(answer, more)
+        if exact:
+            memo[key] = answer
+        return answer, exact
 
-    def search(start: int, got: int, placed: bool) -> bool:
-        if got >= need and placed and ends_well():
-            return True
-        if got + _MOST * sum(counts.values()) < need:
-            return False
-        for i in range(start, len(melds)):
-            cards, pts = melds[i]
-            if not fits(cards):
-                continue
-            counts.subtract(cards)
-            ok = search(i + 1, got + pts, placed or must in cards)
-            counts.update(cards)
-            if ok:
-                return True
-        return False
-
-    return search(0, 0, must is None)
+    try:
+        best(tuple(sorted(hand)), must is None, _NONE, 0)
+    except Found:
+        return True
+    return False
 
 
 def _short_run(cards: list[int] | tuple[int, ...]) -> bool:

@@ -530,3 +530,60 @@ def test_rule_12_1_first_meld_is_0_or_1_to_200_and_offered_as_30_or_50() -> None
     assert [v for v, _ in s.choices] == [0, 30, 50] and (s.low, s.high) == (1, 200)
     assert "opened" not in Game(2, 1).view(0)
     assert Game(2, 1, FIRST_30).view(0)["opened"] == [False, False]
+
+
+def _open_by_brute_force(hand, need, options, min_run, must, nd) -> bool:
+    """can_open by trying every set of the hand's melds (small hands only)."""
+    from collections import Counter
+
+    from rum500.rules.opening import _hand_melds
+
+    melds = _hand_melds(hand, min_run, options)
+    counts = Counter(hand)
+
+    def ends() -> bool:
+        left = list((+counts).elements())
+        if not left:
+            return not options.must_discard
+        return nd is None or any(c != nd for c in left)
+
+    def go(i: int, got: int, placed: bool) -> bool:
+        if got >= need and placed and ends():
+            return True
+        for j in range(i, len(melds)):
+            cards, points = melds[j]
+            if all(counts[c] >= k for c, k in Counter(cards).items()):
+                counts.subtract(cards)
+                ok = go(j + 1, got + points, placed or must in cards)
+                counts.update(cards)
+                if ok:
+                    return True
+        return False
+
+    return go(0, 0, must is None or must not in hand)
+
+
+def test_rule_12_1_can_open_agrees_with_trying_every_set_of_melds() -> None:
+    """The opening check (a remembered search cut by the points the cards could score) says
+    what trying every set of melds says, on dense random hands under the scoring options."""
+    from rum500.rules.opening import can_open
+
+    yes = 0
+    for opts in [
+        Options(first_meld=30),
+        Options(first_meld=30, jokers=True, decks=2, must_discard=True),
+        Options(first_meld=30, five_point_pips=True, runs_of_four=True),
+        Options(first_meld=30, jokers=True, joker_as_card=True, five_point_pips=True),
+    ]:
+        deck = C.deck(opts.deck_count(2), opts.jokers)
+        pool = [c for c in deck if c == C.JOKER or C.rank(c) in (0, 1, 2, 3, 4, 9, 10, 11, 12)]
+        min_run = 4 if opts.runs_of_four else 3
+        for seed in range(120):
+            rng = random.Random(seed)
+            hand = rng.sample(pool, rng.randint(3, 11))
+            for need in (10, 30, 50, 80):
+                must, nd = rng.choice([*hand, None]), rng.choice([*hand, None, None])
+                got = can_open(hand, need, opts, min_run, must, nd)
+                assert got == _open_by_brute_force(hand, need, opts, min_run, must, nd)
+                yes += got
+    assert yes > 50
