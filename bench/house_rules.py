@@ -29,7 +29,8 @@ rate counts each team of a level once per match (partners share one result); cal
 still counted per seat.
 ``--variant NAME`` (repeatable) turns on a family variant of RULES.md §12 by its option's
 name — any on/off option of §12 (``five_point_pips``, ``joker_as_card`` …, from
-:data:`rum500.rules.options.OPTION_SPECS`): hard against medium under that variant.
+:data:`rum500.rules.options.OPTION_SPECS`): hard against medium under that variant; a
+§12 option with a value as ``NAME=VALUE`` (``--variant first_meld=30``).
 A run is a pure function of its arguments: match ``k`` uses the game seed
 ``seed * 1_000_003 + k`` and bot seeds derived from it.
 """
@@ -53,6 +54,23 @@ from rum500.sim import SEED_STRIDE, wilson
 LEVELS = ("hard", "medium")  # the default --levels
 #: --variant's names: the on/off family variants (RULES.md §12)
 VARIANTS = tuple(s.name for s in OPTION_SPECS if s.group == "§12" and s.kind == "bool")
+#: --variant NAME=VALUE: the §12 options with a value (first_meld)
+VALUED = tuple(s.name for s in OPTION_SPECS if s.group == "§12" and s.kind != "bool")
+
+
+def variant(text: str) -> tuple[str, bool | int]:
+    """``--variant``'s argument: an on/off option's name, or ``NAME=VALUE`` (an integer)."""
+    name, eq, value = text.partition("=")
+    if not eq and name in VARIANTS:
+        return name, True
+    if eq and name in VALUED:
+        try:
+            return name, int(value)
+        except ValueError:
+            pass
+    raise argparse.ArgumentTypeError(
+        f"{text!r}: one of {', '.join(VARIANTS)}, or {'/'.join(VALUED)}=N"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +83,7 @@ class Task:
     window: float | None
     target: int = 500
     teams: int = 0
-    variants: tuple[str, ...] = ()  # §12 options on (their names)
+    variants: tuple[tuple[str, bool | int], ...] = ()  # §12 options (name, value)
 
 
 @dataclass(slots=True)
@@ -108,7 +126,7 @@ def play(task: Task) -> Result:
         rummy_calls=task.calls,
         target=task.target,
         teams=task.teams,
-        **dict.fromkeys(task.variants, True),
+        **dict(task.variants),
     )
     g = Game(players, seed=task.seed, options=options)
     bots = [make_bot(lv, seed=task.seed * 16 + s) for s, lv in enumerate(task.levels)]
@@ -174,7 +192,7 @@ def report(results: list[Result], args: argparse.Namespace, seconds: float) -> l
             else "off"
         )
         + (f", {args.teams} teams" if args.teams else "")
-        + "".join(f", {v}" for v in args.variant)
+        + "".join(f", {n}" if v is True else f", {n}={v}" for n, v in args.variant)
         + f"; {hands} hands, {seconds:.0f} s",
         "level   "
         + ("teams" if args.teams else "seats")
@@ -225,8 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         "--variant",
         action="append",
         default=[],
-        choices=VARIANTS,
-        help="a family variant on (RULES.md §12), by its option's name; repeatable",
+        type=variant,
+        metavar="NAME[=N]",
+        help="a family variant on (RULES.md §12), by its option's name (first_meld=N); repeatable",
     )
     args = p.parse_args(argv)
     args.levels = tuple(dict.fromkeys(x.strip() for x in args.levels.split(",") if x.strip()))
@@ -240,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         p.error(f"--teams: {e}")
     try:
-        Options(jokers=args.jokers, **dict.fromkeys(args.variant, True)).validate(args.players)
+        Options(jokers=args.jokers, **dict(args.variant)).validate(args.players)
     except ValueError as e:
         p.error(f"--variant: {e}")
     start = time.perf_counter()

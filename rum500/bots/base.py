@@ -13,6 +13,9 @@ from rum500.bots.hands import Plan, partners, plan
 from rum500.bots.jokers import joker_dig
 from rum500.bots.seat import SeatView, read_view
 from rum500.bots.tracker import Tracker
+from rum500.rules.melds import make_meld
+from rum500.rules.opening import can_open
+from rum500.rules.scoring import meld_points
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +109,8 @@ class PlanningBot:
         offers it a place; then discard."""
         p = plan(v.hand, v.melds, v.seat, v.must_play, v.min_run, v.new_meld)
         legal = {action_key(a) for a in v.legal}
+        if v.to_open:
+            return self.open_play(v, p, legal)
         for action in self.placements(v, p):
             if action_key(action) in legal:
                 return action
@@ -115,6 +120,35 @@ class PlanningBot:
         if v.must_play is not None:
             return self.play_dug(v)
         return self.discard(v, p)
+
+    def open_play(self, v: SeatView, p: Plan, legal: set[tuple]) -> dict:
+        """Not opened yet (RULES.md §12.1): meld only when this turn's melds can reach N —
+        the engine's own check, :func:`rum500.rules.opening.can_open` — the plan's melds when
+        they reach it (none held back), else the engine's offered meld worth most (each one it
+        offers leaves a way to reach N); otherwise keep the cards that build toward an opening
+        and discard."""
+        need = v.to_open
+        if can_open(v.hand, need, v.options, v.min_run, v.must_play, v.no_discard):
+            melds = sorted(p.melds, key=lambda m: -self.meld_points(m, v))
+            if sum(self.meld_points(m, v) for m in melds) >= need:
+                for m in melds:
+                    action = {"type": "meld", "cards": C.names(m)}
+                    if action_key(action) in legal:
+                        return action
+            offered = [a for a in v.legal if a["type"] == "meld"]
+            if offered:
+                return max(offered, key=lambda a: self.meld_points(C.parse_many(a["cards"]), v))
+        joker = self.joker_play(v)
+        if joker is not None:
+            return joker
+        if v.must_play is not None:
+            return self.play_dug(v)
+        return self.discard(v, p)  # the plan's melds stay in hand: only its dead cards go
+
+    @staticmethod
+    def meld_points(cards: list[int], v: SeatView) -> int:
+        """What a new meld of ``cards`` scores on the table (§12.1 counts these)."""
+        return sum(meld_points(make_meld(-1, list(cards), v.seat), v.options))
 
     def placements(self, v: SeatView, p: Plan) -> list[dict]:
         """The plan's melds, then its lay-offs onto melds already on the table."""

@@ -92,6 +92,28 @@ class SeatView:
         return bool(self.options.dug_card_new_meld)
 
     @property
+    def first_meld(self) -> int:
+        """The table's first meld N (RULES.md §12.1), 0 when off."""
+        return int(self.options.first_meld or 0)
+
+    @property
+    def opened(self) -> bool:
+        """This seat has opened in this hand (always, without a first meld): the view's
+        ``opened``."""
+        if not self.first_meld or not self.raw:
+            return True
+        seats = self.raw.get("opened") or []
+        return bool(seats[self.seat]) if self.seat < len(seats) else True
+
+    @property
+    def to_open(self) -> int:
+        """The points this seat's new melds still need this turn to open (§12.1): N less the
+        view's ``opening`` (this turn's new-meld points); 0 once opened."""
+        if self.opened:
+            return 0
+        return max(0, self.first_meld - int(self.raw.get("opening") or 0))  # type: ignore[union-attr]
+
+    @property
     def next_seat(self) -> int:
         return (self.seat + 1) % self.players
 
