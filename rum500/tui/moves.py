@@ -15,7 +15,7 @@ from typing import Protocol
 
 from rum500 import cards as C
 from rum500.i18n import N_, _
-from rum500.rules.melds import IllegalMove, make_meld
+from rum500.rules.melds import IllegalMove, Meld, layoff_position, make_meld
 from rum500.rules.options import Options
 from rum500.tui import describe
 from rum500.tui.zones import Zone
@@ -256,6 +256,8 @@ def lay_off(p: Position) -> Outcome:
     shown = describe.card_text(card, p.ascii)
     if not fits:
         p.choosing_meld_for = None
+        if why := _not_opened(p, card):
+            return Say(why, error=True)
         return Say(_("{card} cannot be laid off on any meld now.").format(card=shown), error=True)
     melds = p.melds()
     if p.zone == Zone.MELDS and melds:
@@ -285,6 +287,27 @@ def lay_off(p: Position) -> Outcome:
     p.selected.clear()
     p.zone = Zone.HAND
     return Send(action)
+
+
+def _not_opened(p: Position, card: str) -> str | None:
+    """§12.1: the card fits a meld but this seat has not opened — the engine's sentence."""
+    v = p.view or {}
+    seats, n = v.get("opened"), (v.get("options") or {}).get("first_meld")
+    if not n or not isinstance(seats, list) or p.seat is None or p.seat >= len(seats):
+        return None
+    if seats[p.seat] or card == C.JOKER_NAME:
+        return None
+    try:
+        c = C.parse(card)
+        if not any(layoff_position(Meld.from_dict(dict(m)), c) is not None for m in p.melds()):
+            return None
+    except (ValueError, KeyError, TypeError):
+        return None
+    e = IllegalMove(
+        "you have not opened yet: no lay-off until your new melds this turn reach {points} points",
+        points=n,
+    )
+    return describe.refusal(str(e), e.template, e.params, p.ascii)
 
 
 def discard(p: Position) -> Outcome | None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_tmux import follow_hint, play_until, rum500
+from .test_tmux import follow_hint, hand_cards, play_until, rum500, select, status_line
 from .tmux import Tmux
 
 pytestmark = pytest.mark.e2e
@@ -117,3 +117,34 @@ def test_the_lobby_host_form_scrolls(term: Tmux) -> None:
     assert "Host a new table" in bottom and "[ Go ]" in bottom
     assert "Shortest run" in bottom  # §12's options, below the first screen
     assert "Shortest run" not in top
+
+
+def test_a_first_meld_of_30_at_80x24(term: Tmux) -> None:
+    """§12.1 at a real table: ``rum500 play --first-meld 30`` — the help lists the rule; the
+    hard bot opens with 10♥ 10♦ 10♣ (seed 24); my 10♠ fits it, but before I have opened the
+    lay-off is refused with the engine's sentence; then the hand plays to its review by the
+    hint's keys and plain moves."""
+    term.start(
+        rum500(
+            "play --seed 24 --first-meld 30 --bots 1 --bot-level hard --bot-delay 0 "
+            "--review-timeout 600 --name Ann --lang en"
+        )
+    )
+    term.wait_text("Your hand (by suit)")
+    shown = help_text(term)
+    assert "HOUSE RULES AT THIS TABLE" in shown
+    assert "First meld: a player opens by laying down" in shown, shown
+    assert "at least 30 points; until then no lay-off" in shown, shown
+    screen = term.wait(lambda s: "s draw from stock" in s, timeout=30, what="my draw")
+    assert "10♥" in status_line(screen, "Melds:") or "10♥" in screen
+    term.keys("s")
+    screen = term.wait(lambda s: "d discard" in s, timeout=30, what="my play")
+    select(term, hand_cards(screen, "Your hand"), "10♠")
+    term.keys("l")
+    said = term.wait_text("You have not opened yet")
+    words = " ".join(said.split())  # the message may wrap
+    assert "no lay-off until your new melds this turn reach 30 points." in words, said
+    assert all(len(line) <= 80 for line in said.splitlines())
+    term.keys("Escape")
+    sheet = play_a_hand(term, turns=3)
+    assert "Hand 1 — score sheet" in sheet
