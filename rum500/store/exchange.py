@@ -140,7 +140,8 @@ def read_export(file: Path) -> dict:
             N_("{file} is not a rum500 match file (nested too deeply)"), file=file
         ) from None
     except json.JSONDecodeError as e:
-        if e.pos >= len(raw.rstrip()) - 1:
+        # an unterminated string runs to the end of the text: the error names where it began
+        if e.pos >= len(raw.rstrip()) - 1 or e.msg.startswith("Unterminated string"):
             shape = N_(
                 "{file} is truncated or not a rum500 match file (JSON error at line {line}, "
                 "column {column}: {detail})"

@@ -317,3 +317,16 @@ def test_two_hosts_write_one_log_at_once(home: Path) -> None:
             assert m["status"] == "finished" and m["winner"] == g.winner
     finally:
         conn.close()
+
+
+def test_a_file_cut_inside_a_string_is_called_truncated(
+    three: list[Game], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file cut in the middle of a string (the JSON error then names where the string
+    began, far from the end) is still called truncated, not damaged."""
+    file, doc = _exported(capsys, tmp_path)
+    text = file.read_text()
+    inside = text.index('"', len(text) // 2) + 2  # just after a string's first character
+    bad = tmp_path / "cut.json"
+    bad.write_text(text[:inside])
+    _import_fails(capsys, bad, "truncated")
