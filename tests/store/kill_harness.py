@@ -59,8 +59,9 @@ async def start(seed: int, home: Path, resume: bool) -> tuple[asyncio.subprocess
 
 def public(view: dict) -> dict:
     """The engine's part of a host's view (the host adds seat names, where its list of
-    score sheets starts, the hand-end review and the away countdown)."""
-    host_only = ("names", "results_start", "review", "takeover")
+    score sheets starts, the hand-end review, the away countdown and who shows their hand
+    over whose shoulder)."""
+    host_only = ("names", "results_start", "review", "takeover", "shoulders")
     return {k: v for k, v in view.items() if k not in host_only}
 
 
