@@ -326,7 +326,8 @@ def test_a_file_cut_inside_a_string_is_called_truncated(
     began, far from the end) is still called truncated, not damaged."""
     file, doc = _exported(capsys, tmp_path)
     text = file.read_text()
-    inside = text.index('"', len(text) // 2) + 2  # just after a string's first character
+    value = text.index('"', text.index('"sha256"') + len('"sha256"'))  # the checksum's string
+    inside = value + 20  # 19 hex digits into the 64
     bad = tmp_path / "cut.json"
     bad.write_text(text[:inside])
     _import_fails(capsys, bad, "truncated")
