@@ -9,12 +9,13 @@ from __future__ import annotations
 import pytest
 
 from rum500 import cards as C
+from rum500.bots import make_bot
 from rum500.bots.easy import EasyBot
 from rum500.bots.expert import ExpertBot
 from rum500.bots.hard import HardBot
 from rum500.bots.medium import MediumBot
 from rum500.bots.seat import read_view
-from rum500.rules import Game, Options
+from rum500.rules import Game, Options, Phase
 from tests.rules.positions import position
 
 LEVELS = [EasyBot, MediumBot, HardBot, ExpertBot]
@@ -80,3 +81,28 @@ def test_no_dig_for_an_opening_short_of_n(cls: type) -> None:
         "source": "discard",
         "index": 1,
     }
+
+
+@pytest.mark.parametrize("n", [30, 50])
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard", "expert"])
+def test_every_level_finishes_a_match_with_a_first_meld(level: str, n: int) -> None:
+    """A whole match (to 150) of the level against itself at a first meld of ``n``, seeded:
+    only offered actions, and the match ends."""
+    g = Game(2, seed=n + 3, options=Options(first_meld=n, target=150))
+    bots = [make_bot(level, seed=s) for s in range(2)]
+    for bot in bots:
+        if hasattr(bot, "steps"):
+            bot.steps = 100  # the expert's search, small: this is about the rule
+    for _ in range(20000):
+        if g.phase is Phase.GAME_OVER:
+            break
+        seat = g.to_move
+        assert seat is not None
+        view = g.view(seat)
+        action = bots[seat].choose(view)
+        assert action in view["legal_actions"], (level, action)
+        events = g.apply(action, seat=seat)
+        for s, bot in enumerate(bots):
+            if hasattr(bot, "observe"):
+                bot.observe(events, g.view(s))
+    assert g.phase is Phase.GAME_OVER
