@@ -74,7 +74,9 @@ def test_stats_in_russian(home: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0].split()[:3] == ["игрок", "партии", "победы"]
     assert "(бот: random)" in r.stdout
-    assert r.stdout.splitlines()[-1].startswith("лучшая: наибольший итог одной партии")
+    legend = r.stdout.splitlines()[-2:]  # the columns' legend, then the coach's figures'
+    assert legend[0].startswith("лучшая: наибольший итог одной партии"), legend
+    assert legend[1].startswith("ошибки: потерянные очки на решение"), legend
 
 
 def test_export_import_and_replay_in_russian(home: Path, tmp_path: Path) -> None:

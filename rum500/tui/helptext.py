@@ -126,7 +126,7 @@ def shoulder_text() -> str:
     return _(
         "OVER THE SHOULDER\n"
         "  w              show your hand to one spectator, for teaching (choose\n"
-        "                 who: 1, 2 …), or stop (e); every player sees that you do\n"
+        "                 who: 1 … 9), or stop (e); every player sees that you do\n"
         "  h              (a spectator shown a hand) what the expert would play\n"
         "                 for that player, from what you are shown"
     )
