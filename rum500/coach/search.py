@@ -92,10 +92,14 @@ def margin(g: Game, seat: int, hand: int) -> float:
     return ours - theirs
 
 
-def finish(g: Game, seat: int) -> float:
-    """Play ``g`` (changed) to the end of its hand; the hand's :func:`margin` for ``seat``."""
-    hand = len(g.results)
-    playout(g, seat, turns=TO_THE_END, cap=PLAYOUT_CAP)
+def finish(g: Game, seat: int, hand: int | None = None) -> float:
+    """Play ``g`` (changed) to the end of hand ``hand`` (an index into ``g.results``; the
+    hand under way unless given); that hand's :func:`margin` for ``seat``. A hand that has
+    already ended (the move judged went out) is read from its score sheet as it stands: the
+    next hand is never played."""
+    hand = len(g.results) if hand is None else hand
+    if len(g.results) == hand:
+        playout(g, seat, turns=TO_THE_END, cap=PLAYOUT_CAP)
     return margin(g, seat, hand)
 
 
@@ -137,11 +141,12 @@ def value(world: Game, action: Mapping, seat: int) -> float | None:
     """What ``action`` is worth in ``world`` for ``seat`` (None: refused there): the rest of
     the seat's turn as the ``hard`` bot plays it (:func:`end_turn`), then the hand to its
     end with the playout policy."""
+    hand = len(world.results)  # the move or the rest of the turn may end it (going out)
     g = play(world, action, seat)
     if g is None:
         return None
     end_turn(g, seat)
-    return finish(g, seat)
+    return finish(g, seat, hand)
 
 
 def end_turn(g: Game, seat: int) -> None:
