@@ -5,7 +5,6 @@ spoken voice of the narrator (rum500.narrate.SPOKEN)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 
@@ -13,16 +12,7 @@ from rum500 import i18n, narrate
 from rum500.bots import make_bot
 from rum500.plain import commands, words
 from rum500.plain.model import PlainModel
-from rum500.tui import describe
 from tests.tui.local import LocalSession
-
-
-@pytest.fixture(autouse=True)
-def cards_as_symbols_after() -> Iterator[None]:
-    """The plain model says cards in words in its process: the other tests' screens do not."""
-    yield
-    describe.speak_cards(False)
-    i18n.set_language("en")
 
 
 async def settle(m: PlainModel) -> None:
