@@ -17,17 +17,13 @@ message's ``coach`` (docs/protocol.md), off when absent.
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
-import pickle
 from collections.abc import Awaitable, Callable, Coroutine
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from rum500.bots.tracker import Tracker
 from rum500.i18n import _, ngettext
 from rum500.tui import describe
+from rum500.tui.worker import Worker
 
 #: worlds sampled per candidate move: a hand's ten to twenty decisions take a second or two
 #: on a loaded core, well inside the review's time
@@ -48,36 +44,19 @@ def judge(item: Item) -> dict:
     return {"best": v.best, "loss": float(v.loss), "stderr": float(v.stderr)}
 
 
-_worker: ProcessPoolExecutor | None = None
-
-
-def _pool() -> ProcessPoolExecutor:
-    """The coach's worker process (one, "spawn"; started on first use)."""
-    global _worker
-    if _worker is None:
-        _worker = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn")
-        )
-    return _worker
+#: the coach's worker process (its own: a hint never waits behind an analysis)
+_WORKER = Worker()
 
 
 def shut_down() -> None:
     """Stop the coach's worker process, if one was started."""
-    global _worker
-    if _worker is not None:
-        _worker.shutdown(wait=False, cancel_futures=True)
-        _worker = None
+    _WORKER.shut_down()
 
 
 async def judge_off_loop(item: Item, work: Callable[[Item], dict] = judge) -> dict | None:
     """``work(item)`` in the worker process; None when no worker can run it (the line is
     then given up: the table's own process never does the coach's work)."""
-    loop = asyncio.get_running_loop()
-    try:
-        return await loop.run_in_executor(_pool(), work, item)
-    except (BrokenProcessPool, OSError, pickle.PicklingError, RuntimeError):
-        shut_down()
-        return None
+    return await _WORKER.run(work, item, lambda: None)
 
 
 class CoachTable(Protocol):

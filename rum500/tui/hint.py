@@ -9,15 +9,11 @@ pile's depth, and returns the key that then plays it.
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
-import pickle
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol
 
+from rum500.tui.worker import Worker
 from rum500.tui.zones import Zone
 
 LEVELS = ("hard", "medium", "easy", "random")
@@ -44,26 +40,13 @@ def advise(view: dict) -> dict | None:
     return None
 
 
-_worker: ProcessPoolExecutor | None = None
-
-
-def _pool() -> ProcessPoolExecutor:
-    """The one worker process the hints of this process run in, started on first use
-    ("spawn": a clean interpreter, whatever threads this process runs)."""
-    global _worker
-    if _worker is None:
-        _worker = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn")
-        )
-    return _worker
+#: the hints' worker process (started on first use)
+_WORKER = Worker()
 
 
 def shut_down() -> None:
     """Stop the hint's worker process, if one was started (it starts again when needed)."""
-    global _worker
-    if _worker is not None:
-        _worker.shutdown(wait=False, cancel_futures=True)
-        _worker = None
+    _WORKER.shut_down()
 
 
 async def advise_off_loop(view: dict, work: Callable[[dict], dict | None] = advise) -> dict | None:
@@ -71,12 +54,7 @@ async def advise_off_loop(view: dict, work: Callable[[dict], dict | None] = advi
     on meanwhile. ``view`` must pickle (a view as the host sends it does); so must ``work``
     (a module-level function, or a ``functools.partial`` of one). When no worker can run it
     (the pool broke, the platform has no processes), it runs here, as it always did."""
-    loop = asyncio.get_running_loop()
-    try:
-        return await loop.run_in_executor(_pool(), work, view)
-    except (BrokenProcessPool, OSError, pickle.PicklingError, RuntimeError):
-        shut_down()
-        return work(view)
+    return await _WORKER.run(work, view, lambda: work(view))
 
 
 class HintTarget(Protocol):
