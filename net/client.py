@@ -315,13 +315,15 @@ class Client:
     async def _open(self, timeout: float) -> None:
         self.host_died = False
         try:
-            self._reader, self._writer = await asyncio.wait_for(
-                asyncio.open_connection(self.host, self.port, limit=MAX_FRAME + 16), timeout
-            )
+            async with asyncio.timeout(timeout):
+                self._reader, self._writer = await asyncio.open_connection(
+                    self.host, self.port, limit=MAX_FRAME + 16
+                )
         except (OSError, TimeoutError) as e:
             raise ConnectionLost(f"cannot reach the host at {self.host}:{self.port}: {e}") from None
         try:
-            await asyncio.wait_for(self._handshake(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._handshake()
         except TimeoutError:
             await self._shutdown()
             raise ConnectionLost("the host did not answer the handshake") from None
@@ -735,7 +737,10 @@ class Client:
         self._pending[ident] = fut
         try:
             self._send({"type": "action", "id": ident, "action": action})
-            return await asyncio.wait_for(fut, timeout)
+            # asyncio.timeout, not wait_for: in Python 3.11 wait_for swallows a
+            # cancellation that arrives as the answer does, and the caller plays on
+            async with asyncio.timeout(timeout):
+                return await fut
         except TimeoutError:
             raise ConnectionLost("the host did not answer") from None
         finally:
@@ -792,7 +797,8 @@ class Client:
         if self._writer is not None:
             self._writer.close()
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._writer.wait_closed(), 1)
+                async with asyncio.timeout(1):
+                    await self._writer.wait_closed()
             self._writer = None
 
     async def __aenter__(self) -> Client:

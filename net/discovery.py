@@ -305,7 +305,8 @@ class Announcer:
         zc, self.zc = self.zc, None
         if self.info is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(await zc.async_unregister_service(self.info), 3)
+                async with asyncio.timeout(3):
+                    await (await zc.async_unregister_service(self.info))
         await release()
 
 
@@ -313,9 +314,8 @@ async def alive(table: TableInfo, timeout: float = CHECK_TIMEOUT) -> bool:
     """Whether the table's port takes a TCP connection (on any of its addresses) now."""
     for address in table.addresses or [table.address]:
         try:
-            _, writer = await asyncio.wait_for(
-                asyncio.open_connection(address, table.port), timeout
-            )
+            async with asyncio.timeout(timeout):
+                _, writer = await asyncio.open_connection(address, table.port)
         except (OSError, TimeoutError):
             continue
         writer.close()
@@ -476,7 +476,8 @@ async def browse(
             if wait <= 0:
                 break
             try:
-                event, table = await asyncio.wait_for(anext(events), wait)
+                async with asyncio.timeout(wait):
+                    event, table = await anext(events)
             except TimeoutError:
                 break
             if event == "removed":

@@ -81,7 +81,8 @@ class Door:
         if self._listener is not None:
             self._listener.close()
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._listener.wait_closed(), 2)
+                async with asyncio.timeout(2):
+                    await self._listener.wait_closed()
             self._listener = None
         if self.sock is not None and not keep_socket:
             self.sock.close()
@@ -94,7 +95,8 @@ class Door:
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            msg = await asyncio.wait_for(read_frame(reader), FIRST_FRAME_TIMEOUT)
+            async with asyncio.timeout(FIRST_FRAME_TIMEOUT):
+                msg = await read_frame(reader)
             writer.write(encode(self._answer(msg)))
             await writer.drain()
         except (FrameError, TimeoutError, ConnectionError, asyncio.IncompleteReadError):

@@ -154,8 +154,6 @@ async def read_hello(
         answer = await next_message("auth", "expected 'auth' with the password proof")
         # a proof held back by the slow-down has still not said hello: it counts against
         # the limits on such sockets, and the handshake time runs on while it waits
-        await asyncio.wait_for(
-            gate.check(conn, answer["proof"], password, nonce),
-            max(0.0, deadline - loop.time()),
-        )
+        async with asyncio.timeout_at(deadline):
+            await gate.check(conn, answer["proof"], password, nonce)
     return hello

@@ -428,7 +428,8 @@ class Server:
             self._end(transport)
         if self._server is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2)
+                async with asyncio.timeout(2):
+                    await self._server.wait_closed()
 
     def hold(self, but: Connection) -> None:
         """Keep every frame for every connection but ``but`` until :meth:`release`: a host

@@ -33,14 +33,14 @@ async def give_share(standby: dict, share: dict | None, end: float) -> None:
         if left <= 0:
             return
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(address, standby["port"]), min(left, 2.0)
-            )
+            async with asyncio.timeout(min(left, 2.0)):
+                reader, writer = await asyncio.open_connection(address, standby["port"])
         except (OSError, TimeoutError):
             continue
         try:
             writer.write(encode(message))
-            await asyncio.wait_for(read_frame(reader), min(max(left, 0.1), 2.0))
+            async with asyncio.timeout(min(max(left, 0.1), 2.0)):
+                await read_frame(reader)
             return
         except (OSError, TimeoutError, FrameError, ConnectionClosed):
             continue

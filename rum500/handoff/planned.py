@@ -97,7 +97,8 @@ class TableMover:
                 conn.send(
                     {"type": "handoff", "id": ident, "part": k, "parts": len(chunks), "data": chunk}
                 )
-            reply = await asyncio.wait_for(self._until_answer(answer, conn), timeout)
+            async with asyncio.timeout(timeout):
+                reply = await self._until_answer(answer, conn)
             if reply["type"] == "handoff_failed":
                 raise HandoffError(f"{conn.name} could not take the table: {reply['message']}")
         except BaseException as e:

@@ -148,8 +148,8 @@ class SeatDriver:
 
     async def stop(self) -> None:
         """End the loop and the worker (the host is closing or abandoning its table)."""
-        # a flag as well as cancel(): asyncio.wait_for in Python 3.11 may swallow a
-        # cancellation that arrives just as the event it waits for is set
+        # a flag as well as cancel(), for safety: a cancellation that arrives just as
+        # the event it waits for is set must still end the loop
         self._closing = True
         self._wake.set()
         if self._task:
@@ -227,7 +227,8 @@ class SeatDriver:
             left = self._plan[2] - time.monotonic()
             if left > 0:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), left)
+                    async with asyncio.timeout(left):
+                        await self._wake.wait()
                 continue  # whatever happened, decide again
             self._plan = None
             try:
@@ -235,7 +236,8 @@ class SeatDriver:
             except Exception:  # a bug: say so loudly, and do not spin on it
                 log.exception("the host could not play seat %d", seat)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), 1.0)
+                    async with asyncio.timeout(1.0):
+                        await self._wake.wait()
             await asyncio.sleep(0)
 
     def _ask_bots(self) -> None:
