@@ -3,6 +3,7 @@
     python bench/analyse.py [--budget 32] [--jobs 2] [--seed S] [--matches 200]
                             [--hands H] [--levels random,easy,medium,hard,expert]
                             [--stability-matches 2] [--skip-speed] [--skip-ladder]
+                            [--ladder-out FILE] [--ladder-report FILE]
 
 1. Speed: one two-player match to 500 between ``hard`` bots, both seats analysed on
    ``--jobs`` processes: the wall time (goal: within 3 minutes on 2 cores) and decisions
@@ -13,7 +14,14 @@
    mean ± 1.96 standard errors of the per-match rates), and how many matches and decisions
    each figure is from. Goal: random ≫ easy > medium > hard > expert, each gap outside the
    intervals. The issue asks 200 matches per level: that is ``--matches 200`` (hours on two
-   cores); the default runs what fits in a few minutes and says so.
+   cores); the default runs what fits in a few minutes and says so. The levels' matches are
+   interleaved (match m of every level before match m + 1) and shared by a pool of
+   ``--jobs`` processes, each playing and analysing whole matches. With ``--ladder-out
+   FILE`` each match is appended to FILE as a JSON line as it ends (level, seed, seats,
+   hands, budget, commit, both seats' error rates and decisions, took), and a run started
+   again skips the matches FILE holds (same level, seed, budget and hands): a long run can
+   be stopped and resumed, and ``--ladder-report FILE`` prints the table from FILE alone at
+   any point (nothing else is run).
 3. Stability: ``--stability-matches`` matches (hard against expert) analysed twice, with two
    seeds: of the decisions where the first run calls the loss ≥ 5 points, the share where the
    second finds the same best move (goal ≥ 90%, the strict figure); beside it the share where
@@ -28,9 +36,13 @@ its matches (and so the decisions analysed) may differ from a quiet machine's.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import multiprocessing
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -78,41 +90,212 @@ def speed(args: argparse.Namespace) -> None:
     )
 
 
+@dataclass(frozen=True)
+class LadderMatch:
+    """One match of the ladder: ``level`` against ``expert`` (``level`` in seat ``seat``),
+    its first ``hands`` hands (0: to 500), both seats analysed at ``budget``."""
+
+    m: int
+    level: str
+    seed: int
+    seats: tuple[str, str]
+    seat: int
+    hands: int
+    budget: int
+
+    @property
+    def key(self) -> tuple:
+        return (self.level, self.seed, self.budget, self.hands)
+
+
+def record_key(record: dict) -> tuple:
+    """The :attr:`LadderMatch.key` of a line of ``--ladder-out``."""
+    return (record["level"], record["seed"], record["budget"], record["hands"])
+
+
+def ladder_plan(
+    levels: list[str], matches: int, seed: int, hands: int, budget: int
+) -> list[LadderMatch]:
+    """The ladder's matches, interleaved: match m of every level before match m + 1, so that
+    a run stopped at any point has about as many matches of each level. The level sits in
+    seat 0 in even matches, seat 1 in odd ones; match m of the k-th level has seed
+    ``seed + 1000 k + m``."""
+    plan = []
+    for m in range(matches):
+        for k, level in enumerate(levels):
+            seat = m % 2
+            seats = (level, "expert") if seat == 0 else ("expert", level)
+            plan.append(LadderMatch(m, level, seed + 1000 * k + m, seats, seat, hands, budget))
+    return plan
+
+
+def play_ladder_match(match: LadderMatch) -> dict:
+    """Play ``match`` and analyse both its seats in this process: a line of ``--ladder-out``
+    (all but ``commit``)."""
+    start = time.perf_counter()
+    record = bot_record(list(match.seats), match.seed, hands=match.hands or None)
+    done = analyse_seats(record, [0, 1], budget=match.budget, seed=match.seed, jobs=1)
+    return {
+        "level": match.level,
+        "seed": match.seed,
+        "match": match.m,
+        "seats": list(match.seats),
+        "seat": match.seat,
+        "hands": match.hands,
+        "budget": match.budget,
+        "hands_played": len(done[0].hands),
+        "error_rates": [a.error_rate for a in done],
+        "decisions": [len(a.decisions) for a in done],
+        "took": round(time.perf_counter() - start, 2),
+    }
+
+
+def read_ladder(path: Path) -> list[dict]:
+    """The lines of a ``--ladder-out`` file (none when it does not exist); a torn last line
+    (a run killed mid-write) is left out."""
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def source_commit() -> str:
+    """The commit of the code playing the matches (``+`` when tracked files differ from it)."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+    return (head or "unknown") + ("+" if dirty else "")
+
+
 def ladder(args: argparse.Namespace) -> None:
     levels = args.levels.split(",")
+    plan = ladder_plan(levels, args.matches, args.seed, args.hands, args.budget)
+    out = Path(args.ladder_out) if args.ladder_out else None
+    records = read_ladder(out) if out else []
+    done = {record_key(r) for r in records}
+    todo = [match for match in plan if match.key not in done]
     print(
         f"2. the ladder: {args.matches} match(es) per level against expert, "
         + (f"first {args.hands} hand(s) each" if args.hands else "whole matches to 500")
-        + f", --budget {args.budget}"
+        + f", --budget {args.budget}, {args.jobs} process(es): {len(todo)} to play"
+        + (f", {len(plan) - len(todo)} already in {out}" if out else ""),
+        flush=True,
     )
-    rows = []
-    for k, level in enumerate(levels):
-        mine: list[float] = []
-        theirs: list[float] = []
-        decisions = [0, 0]
-        start = time.perf_counter()
-        for m in range(args.matches):
-            seed = args.seed + 1000 * k + m
-            seats = [level, "expert"] if m % 2 == 0 else ["expert", level]
-            record = bot_record(seats, seed, hands=args.hands or None)
-            done = analyse_seats(record, [0, 1], budget=args.budget, seed=seed, jobs=args.jobs)
-            for a in done:
-                ours = a.seat == (0 if m % 2 == 0 else 1)
-                (mine if ours else theirs).append(a.error_rate)
-                decisions[0 if ours else 1] += len(a.decisions)
-        took = time.perf_counter() - start
-        rows.append((level, interval(mine), decisions[0], interval(theirs), decisions[1], took))
-    for level, (m, h), d, (tm, th), td, took in rows:
+    commit = source_commit()
+    start = time.perf_counter()
+    for n, line in enumerate(_play(todo, args.jobs), 1):
+        line["commit"] = commit
+        records.append(line)
+        if out:
+            with out.open("a") as f:
+                f.write(json.dumps(line) + "\n")
+        rates = line["error_rates"]
         print(
-            f"   {level:>7}: {m:6.2f} ± {h:5.2f} points lost per decision ({args.matches} "
-            f"matches, {d} decisions) | its expert opponents: {tm:5.2f} ± {th:5.2f} ({td} "
-            f"decisions) [{took:.0f} s]"
+            f"   [{n}/{len(todo)} {time.perf_counter() - start:.0f} s] {line['level']} "
+            f"match {line['match']} (seed {line['seed']}): {rates[line['seat']]:.2f} against "
+            f"expert's {rates[1 - line['seat']]:.2f} ({line['took']:.0f} s)",
+            flush=True,
         )
-    order = [r[1][0] for r in rows]
-    ordered = all(a > b for a, b in zip(order, order[1:], strict=False))
-    figures = [r[1] for r in rows]
-    apart = all(a[0] - a[1] > b[0] + b[1] for a, b in zip(figures, figures[1:], strict=False))
-    print(f"   ordered as the ladder: {ordered}; every gap outside the intervals: {apart}")
+    keys = {match.key for match in plan}
+    for text in ladder_report([r for r in records if record_key(r) in keys], levels):
+        print(text)
+
+
+def _play(todo: list[LadderMatch], jobs: int):
+    """The lines of the matches ``todo``, as they finish: a pool of ``jobs`` processes, each
+    playing and analysing whole matches."""
+    if jobs <= 1 or len(todo) < 2:
+        yield from map(play_ladder_match, todo)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap_unordered(play_ladder_match, todo)
+
+
+@dataclass
+class LadderRow:
+    """One level's figures over its matches: its error rate and its expert opponents', each
+    as (mean, half-width of the 95% interval)."""
+
+    level: str
+    matches: int
+    mine: tuple[float, float]
+    decisions: int
+    theirs: tuple[float, float]
+    their_decisions: int
+    took: float
+
+
+def ladder_rows(records: list[dict], levels: list[str]) -> list[LadderRow]:
+    """The figures of each of ``levels`` (in that order) that ``records`` hold matches of."""
+    rows = []
+    for level in levels:
+        mine = [r for r in records if r["level"] == level]
+        if not mine:
+            continue
+        rows.append(
+            LadderRow(
+                level,
+                len(mine),
+                interval([r["error_rates"][r["seat"]] for r in mine]),
+                sum(r["decisions"][r["seat"]] for r in mine),
+                interval([r["error_rates"][1 - r["seat"]] for r in mine]),
+                sum(r["decisions"][1 - r["seat"]] for r in mine),
+                sum(r["took"] for r in mine),
+            )
+        )
+    return rows
+
+
+def ladder_verdict(rows: list[LadderRow]) -> tuple[bool, bool]:
+    """Do the rows' error rates fall down the ladder, and is every gap between neighbours
+    outside both intervals?"""
+    pairs = list(zip(rows, rows[1:], strict=False))
+    ordered = all(a.mine[0] > b.mine[0] for a, b in pairs)
+    apart = all(a.mine[0] - a.mine[1] > b.mine[0] + b.mine[1] for a, b in pairs)
+    return ordered, apart
+
+
+def ladder_report(records: list[dict], levels: list[str] | None = None) -> list[str]:
+    """The ladder's table from ``--ladder-out`` lines: one per budget and hands per match,
+    its levels in ``levels``' order (the ladder's by default, then any other)."""
+    order = list(levels or LEVELS)
+    order += sorted({r["level"] for r in records} - set(order))
+    lines = []
+    for budget, hands in sorted({(r["budget"], r["hands"]) for r in records}):
+        group = [r for r in records if (r["budget"], r["hands"]) == (budget, hands)]
+        rows = ladder_rows(group, order)
+        commits = sorted({r.get("commit", "?")[:9] for r in group})
+        lines.append(
+            f"   --budget {budget}, "
+            + (f"first {hands} hand(s) a match" if hands else "whole matches to 500")
+            + f", {len(group)} matches (commit {', '.join(commits)}):"
+        )
+        for row in rows:
+            (m, h), (tm, th) = row.mine, row.theirs
+            lines.append(
+                f"   {row.level:>7}: {m:6.2f} ± {h:5.2f} points lost per decision "
+                f"({row.matches} matches, {row.decisions} decisions) | its expert opponents: "
+                f"{tm:5.2f} ± {th:5.2f} ({row.their_decisions} decisions) [{row.took:.0f} s]"
+            )
+        ordered, apart = ladder_verdict(rows)
+        lines.append(
+            f"   ordered as the ladder: {ordered}; every gap outside the intervals: {apart}"
+        )
+    return lines or ["   no ladder matches"]
 
 
 def stability(args: argparse.Namespace) -> None:
@@ -160,7 +343,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skip-speed", action="store_true")
     p.add_argument("--skip-ladder", action="store_true")
     p.add_argument("--skip-stability", action="store_true")
+    p.add_argument(
+        "--ladder-out",
+        metavar="FILE",
+        help="the ladder's matches as JSON lines, one a match; those already there are skipped",
+    )
+    p.add_argument(
+        "--ladder-report",
+        metavar="FILE",
+        help="print the ladder's table from a --ladder-out file and nothing else",
+    )
     args = p.parse_args(argv)
+    if args.ladder_report:
+        print(f"2. the ladder, from {args.ladder_report}:")
+        for line in ladder_report(read_ladder(Path(args.ladder_report))):
+            print(line)
+        return 0
     if not args.skip_speed:
         speed(args)
     if not args.skip_ladder:

@@ -1,0 +1,100 @@
+"""bench/analyse.py's ladder as a long run (issue 24's Goals): its matches interleaved by
+level, each appended to ``--ladder-out`` as it ends, a run started again skipping what the
+file holds, and the table printed from the file alone (``--ladder-report``)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from tests.bots import load_bench
+
+
+def line(level: str, seed: int, seat: int, mine: float, theirs: float, **more) -> dict:
+    """A ``--ladder-out`` line of ``level`` (in ``seat``) against expert."""
+    rates = [mine, theirs] if seat == 0 else [theirs, mine]
+    record = {
+        "level": level,
+        "seed": seed,
+        "match": 0,
+        "seats": [level, "expert"] if seat == 0 else ["expert", level],
+        "seat": seat,
+        "hands": 1,
+        "budget": 1,
+        "hands_played": 1,
+        "error_rates": rates,
+        "decisions": [10, 12] if seat == 0 else [12, 10],
+        "took": 1.5,
+        "commit": "0123456789abcdef",
+    }
+    record.update(more)
+    return record
+
+
+def test_the_levels_matches_are_interleaved(monkeypatch) -> None:
+    bench = load_bench("analyse", monkeypatch)
+    levels = ["random", "easy", "medium"]
+    plan = bench.ladder_plan(levels, 4, 24, 2, 8)
+    assert [m.level for m in plan[:6]] == levels * 2
+    for stop in range(len(plan) + 1):  # stopped anywhere: the counts differ by one at most
+        counts = Counter(m.level for m in plan[:stop])
+        assert max(counts[x] for x in levels) - min(counts[x] for x in levels) <= 1
+    easy = [m for m in plan if m.level == "easy"]
+    assert [m.seed for m in easy] == [1024, 1025, 1026, 1027]
+    assert [m.seats for m in easy[:2]] == [("easy", "expert"), ("expert", "easy")]
+    assert [m.seat for m in easy[:2]] == [0, 1]
+    assert len({m.key for m in plan}) == len(plan)
+
+
+def test_the_report_is_read_from_the_file_alone(tmp_path, capsys, monkeypatch) -> None:
+    bench = load_bench("analyse", monkeypatch)
+    out = tmp_path / "ladder.jsonl"
+    lines = [
+        line("easy", 1024, 0, 6.0, 1.0),
+        line("random", 24, 0, 20.0, 2.0),
+        line("easy", 1025, 1, 8.0, 1.0),
+        line("random", 25, 1, 22.0, 2.0),
+        line("medium", 2024, 0, 7.0, 1.0),
+        line("medium", 2025, 1, 7.5, 1.0),
+        line("random", 26, 0, 21.0, 2.0, budget=8),  # another budget: a table of its own
+    ]
+    out.write_text("".join(json.dumps(r) + "\n" for r in lines) + '{"level": "ea')  # torn
+    assert bench.main(["--ladder-report", str(out)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[1].startswith("   --budget 1, first 1 hand(s) a match, 6 matches")
+    rows = {t.split(":")[0].strip(): t for t in text[2:5]}
+    assert list(rows) == ["random", "easy", "medium"]  # the ladder's order, not the file's
+    assert rows["random"].split()[1:4] == ["21.00", "±", "1.96"]  # the seat that played
+    assert "(2 matches, 20 decisions)" in rows["random"]
+    assert "its expert opponents:  2.00 ±  0.00 (24 decisions)" in rows["random"]
+    assert "[3 s]" in rows["random"]
+    # random ≫ easy, but easy (7 ± 1.96) and medium (7.25 ± 0.49) are out of order
+    assert text[5] == "   ordered as the ladder: False; every gap outside the intervals: False"
+    assert text[6].startswith("   --budget 8, first 1 hand(s) a match, 1 matches")
+    rows = bench.ladder_rows([r for r in lines if r["level"] != "medium"], bench.LEVELS)
+    assert bench.ladder_verdict(rows) == (True, True)
+
+
+def test_a_run_started_again_plays_only_what_the_file_lacks(tmp_path, capsys, monkeypatch) -> None:
+    bench = load_bench("analyse", monkeypatch)
+    out = tmp_path / "ladder.jsonl"
+    done = line("random", 24, 0, 30.0, 3.0)  # match 0 of random: already played
+    out.write_text(json.dumps(done) + "\n")
+    argv = ["--skip-speed", "--skip-stability", "--matches", "1", "--hands", "1"]
+    argv += ["--budget", "1", "--jobs", "1", "--levels", "random,easy", "--seed", "24"]
+    assert bench.main([*argv, "--ladder-out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "1 to play, 1 already in" in text
+    records = [json.loads(x) for x in out.read_text().splitlines()]
+    assert records[0] == done
+    assert [(r["level"], r["seed"], r["seats"]) for r in records[1:]] == [
+        ("easy", 1024, ["easy", "expert"])
+    ]
+    easy = records[1]
+    assert easy["budget"] == 1 and easy["hands"] == 1 and easy["hands_played"] == 1
+    assert len(easy["error_rates"]) == 2 and min(easy["decisions"]) > 0
+    assert easy["commit"]
+    assert "    random:  30.00 ±   inf" in text  # the summary reads the file's line
+    assert bench.main([*argv, "--ladder-out", str(out)]) == 0  # all there: nothing to play
+    assert "0 to play, 2 already in" in capsys.readouterr().out
+    assert len(out.read_text().splitlines()) == 2
