@@ -186,6 +186,9 @@ def ladder(args: argparse.Namespace) -> None:
     plan = ladder_plan(levels, args.matches, args.seed, args.hands, args.budget)
     out = Path(args.ladder_out) if args.ladder_out else None
     records = read_ladder(out) if out else []
+    if out and out.exists() and out.stat().st_size and not out.read_bytes().endswith(b"\n"):
+        with out.open("a") as f:
+            f.write("\n")  # a line torn by a killed run ends before the next begins
     done = {record_key(r) for r in records}
     todo = [match for match in plan if match.key not in done]
     print(

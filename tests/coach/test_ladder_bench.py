@@ -79,13 +79,13 @@ def test_a_run_started_again_plays_only_what_the_file_lacks(tmp_path, capsys, mo
     bench = load_bench("analyse", monkeypatch)
     out = tmp_path / "ladder.jsonl"
     done = line("random", 24, 0, 30.0, 3.0)  # match 0 of random: already played
-    out.write_text(json.dumps(done) + "\n")
+    out.write_text(json.dumps(done) + "\n" + '{"level": "easy", "se')  # and a torn line
     argv = ["--skip-speed", "--skip-stability", "--matches", "1", "--hands", "1"]
     argv += ["--budget", "1", "--jobs", "1", "--levels", "random,easy", "--seed", "24"]
     assert bench.main([*argv, "--ladder-out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "1 to play, 1 already in" in text
-    records = [json.loads(x) for x in out.read_text().splitlines()]
+    records = [json.loads(x) for x in out.read_text().splitlines()[::2]]  # torn line skipped
     assert records[0] == done
     assert [(r["level"], r["seed"], r["seats"]) for r in records[1:]] == [
         ("easy", 1024, ["easy", "expert"])
@@ -97,4 +97,4 @@ def test_a_run_started_again_plays_only_what_the_file_lacks(tmp_path, capsys, mo
     assert "    random:  30.00 ±   inf" in text  # the summary reads the file's line
     assert bench.main([*argv, "--ladder-out", str(out)]) == 0  # all there: nothing to play
     assert "0 to play, 2 already in" in capsys.readouterr().out
-    assert len(out.read_text().splitlines()) == 2
+    assert len(out.read_text().splitlines()) == 3
