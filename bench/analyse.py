@@ -42,6 +42,7 @@ import multiprocessing
 import subprocess
 import sys
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -181,7 +182,8 @@ def source_commit() -> str:
     return (head or "unknown") + ("+" if dirty else "")
 
 
-def ladder(args: argparse.Namespace) -> None:
+def ladder(args: argparse.Namespace) -> int:
+    """Part 2; the number of matches that failed (see :func:`_attempt`)."""
     levels = args.levels.split(",")
     plan = ladder_plan(levels, args.matches, args.seed, args.hands, args.budget)
     out = Path(args.ladder_out) if args.ladder_out else None
@@ -200,7 +202,15 @@ def ladder(args: argparse.Namespace) -> None:
     )
     commit = source_commit()
     start = time.perf_counter()
+    failed = 0
     for n, line in enumerate(_play(todo, args.jobs), 1):
+        head = f"   [{n}/{len(todo)} {time.perf_counter() - start:.0f} s] {line['level']} "
+        head += f"match {line['match']} (seed {line['seed']})"
+        if "error" in line:
+            failed += 1
+            print(line["error"], file=sys.stderr, flush=True)
+            print(f"{head} failed: {line['error'].splitlines()[-1]}", flush=True)
+            continue
         line["commit"] = commit
         records.append(line)
         if out:
@@ -208,24 +218,40 @@ def ladder(args: argparse.Namespace) -> None:
                 f.write(json.dumps(line) + "\n")
         rates = line["error_rates"]
         print(
-            f"   [{n}/{len(todo)} {time.perf_counter() - start:.0f} s] {line['level']} "
-            f"match {line['match']} (seed {line['seed']}): {rates[line['seat']]:.2f} against "
-            f"expert's {rates[1 - line['seat']]:.2f} ({line['took']:.0f} s)",
+            f"{head}: {rates[line['seat']]:.2f} against expert's {rates[1 - line['seat']]:.2f} "
+            f"({line['took']:.0f} s)",
             flush=True,
         )
     keys = {match.key for match in plan}
     for text in ladder_report([r for r in records if record_key(r) in keys], levels):
         print(text)
+    if failed:
+        print(f"   {failed} match(es) failed (not written: a run started again plays them)")
+    return failed
 
 
 def _play(todo: list[LadderMatch], jobs: int):
     """The lines of the matches ``todo``, as they finish: a pool of ``jobs`` processes, each
     playing and analysing whole matches."""
     if jobs <= 1 or len(todo) < 2:
-        yield from map(play_ladder_match, todo)
+        yield from map(_attempt, todo)
         return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap_unordered(play_ladder_match, todo)
+        yield from pool.imap_unordered(_attempt, todo)
+
+
+def _attempt(match: LadderMatch) -> dict:
+    """:func:`play_ladder_match`, or, when it raises, a line with the traceback as ``error``:
+    one match's failure does not end a long run."""
+    try:
+        return play_ladder_match(match)
+    except Exception:
+        return {
+            "level": match.level,
+            "seed": match.seed,
+            "match": match.m,
+            "error": traceback.format_exc(),
+        }
 
 
 @dataclass
@@ -364,11 +390,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.skip_speed:
         speed(args)
+    failed = 0
     if not args.skip_ladder:
-        ladder(args)
+        failed = ladder(args)
     if not args.skip_stability:
         stability(args)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

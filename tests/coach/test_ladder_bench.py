@@ -98,3 +98,24 @@ def test_a_run_started_again_plays_only_what_the_file_lacks(tmp_path, capsys, mo
     assert bench.main([*argv, "--ladder-out", str(out)]) == 0  # all there: nothing to play
     assert "0 to play, 2 already in" in capsys.readouterr().out
     assert len(out.read_text().splitlines()) == 3
+
+
+def test_a_match_that_fails_is_told_and_the_run_goes_on(tmp_path, capsys, monkeypatch) -> None:
+    bench = load_bench("analyse", monkeypatch)
+    out = tmp_path / "ladder.jsonl"
+
+    def play(match):
+        if match.level == "easy":
+            raise ValueError("planted")
+        return line(match.level, match.seed, match.seat, 9.0, 1.0)
+
+    monkeypatch.setattr(bench, "play_ladder_match", play)
+    argv = ["--skip-speed", "--skip-stability", "--matches", "2", "--hands", "1"]
+    argv += ["--budget", "1", "--jobs", "1", "--levels", "easy,random", "--seed", "24"]
+    assert bench.main([*argv, "--ladder-out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "ValueError: planted" in captured.err  # the traceback
+    assert "easy match 1 (seed 25) failed: ValueError: planted" in captured.out
+    assert "2 match(es) failed (not written: a run started again plays them)" in captured.out
+    records = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [(r["level"], r["seed"]) for r in records] == [("random", 1024), ("random", 1025)]
