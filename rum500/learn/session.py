@@ -85,7 +85,7 @@ class LessonSession:
 
     async def chat(self, text: str) -> None:
         if self.model is not None:
-            self.model.heard_chat(self.name, text)
+            self.model.feed.heard_chat(self.name, text)
             self.model.on_change()
 
     async def pump(self, model: TableModel) -> None:

@@ -83,12 +83,14 @@ def cards_of(m: PlainModel, texts: list[str]) -> list[str] | None:
     for text in texts:
         card = card_of(text)
         if card is None:
-            m.say(_("{text} is not a card: write cards as AS 10H QD 2C.").format(text=text), True)
+            m.feed.say(
+                _("{text} is not a card: write cards as AS 10H QD 2C.").format(text=text), True
+            )
             return None
         cards.append(card)
     missing = Counter(cards) - Counter(m.hand())
     if missing:
-        m.say(_("You do not hold {card}.").format(card=spoken_card(next(iter(missing)))), True)
+        m.feed.say(_("You do not hold {card}.").format(card=spoken_card(next(iter(missing)))), True)
         return None
     return cards
 
@@ -105,20 +107,20 @@ def run(m: PlainModel, line: str) -> bool:
         if 0 <= i < len(m.choices):
             m.choose_pick(i)
         else:
-            m.say(_("Choose a number from 1 to {n}.").format(n=len(m.choices)), True)
+            m.feed.say(_("Choose a number from 1 to {n}.").format(n=len(m.choices)), True)
         return True
     if m.asking and word not in READING and word not in ("yes", "no", "quit", "help"):
-        m.say(_("Answer the question first."), True)
+        m.feed.say(_("Answer the question first."), True)
         m.say_question()
         return True
     command = COMMANDS.get(word)
     if command is None:
-        m.say(_("Unknown command {word}: type help for the list.").format(word=parts[0]), True)
+        m.feed.say(_("Unknown command {word}: type help for the list.").format(word=parts[0]), True)
         return True
     if m.view is None and word in PLAYS - {"say"}:
-        m.say(words.no_match(), True)
+        m.feed.say(words.no_match(), True)
         return True
-    if m.link_down and word in PLAYS:
+    if m.feed.link_down and word in PLAYS:
         m.offline_key("")
         return True
     try:
@@ -147,10 +149,12 @@ def _take(m: PlainModel, args: list[str]) -> None:
         return
     card = card_of(args[0])
     if card is None:
-        m.say(_("{text} is not a card: write cards as AS 10H QD 2C.").format(text=args[0]), True)
+        m.feed.say(
+            _("{text} is not a card: write cards as AS 10H QD 2C.").format(text=args[0]), True
+        )
         return
     if card not in pile:
-        m.say(_("{card} is not in the discard pile.").format(card=spoken_card(card)), True)
+        m.feed.say(_("{card} is not in the discard pile.").format(card=spoken_card(card)), True)
         return
     m.pile_cursor = len(pile) - 1 - pile[::-1].index(card)  # the copy nearest the top
     m.zone = Zone.PILE
@@ -160,7 +164,9 @@ def _take(m: PlainModel, args: list[str]) -> None:
 def _dig(m: PlainModel, args: list[str]) -> None:
     pile = m.pile()
     if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= max(1, len(pile)):
-        m.say(_("dig N: N from 1 to the size of the discard pile ({n}).").format(n=len(pile)), True)
+        m.feed.say(
+            _("dig N: N from 1 to the size of the discard pile ({n}).").format(n=len(pile)), True
+        )
         return
     m.pile_cursor = len(pile) - int(args[0])
     m.zone = Zone.PILE
@@ -169,7 +175,7 @@ def _dig(m: PlainModel, args: list[str]) -> None:
 
 def _meld(m: PlainModel, args: list[str]) -> None:
     if len(args) < 3:
-        m.say(_("meld needs three or more cards: meld 9S 9H 9D."), True)
+        m.feed.say(_("meld needs three or more cards: meld 9S 9H 9D."), True)
         return
     cards = cards_of(m, args)
     if cards is not None:
@@ -181,7 +187,7 @@ def _lay(m: PlainModel, args: list[str]) -> None:
     on = [a.lower() for a in args[1:2]] in (["on"], ["на"])
     number = args[2] if on and len(args) == 3 else args[1] if len(args) == 2 else None
     if not args or len(args) > 3 or (len(args) == 3 and not on):
-        m.say(_("lay CARD on N: lay 8H on 4 (table lists the melds)."), True)
+        m.feed.say(_("lay CARD on N: lay 8H on 4 (table lists the melds)."), True)
         return
     cards = cards_of(m, args[:1])
     if cards is None:
@@ -191,7 +197,7 @@ def _lay(m: PlainModel, args: list[str]) -> None:
     if number is None:
         fits = sorted({a["meld"] for a in m.legal("layoff") if a["card"] == card})
         if len(fits) > 1:
-            m.say(
+            m.feed.say(
                 _("{card} fits melds {melds}: type lay {short} on N.").format(
                     card=spoken_card(card), melds=", ".join(map(str, fits)), short=card
                 ),
@@ -201,7 +207,9 @@ def _lay(m: PlainModel, args: list[str]) -> None:
         m.zone = Zone.HAND
     else:
         if not number.isdigit() or int(number) not in ids:
-            m.say(_("There is no meld {n} on the table (table lists them).").format(n=number), True)
+            m.feed.say(
+                _("There is no meld {n} on the table (table lists them).").format(n=number), True
+            )
             return
         m.zone = Zone.MELDS
         m.meld_cursor = ids.index(int(number))
@@ -211,7 +219,7 @@ def _lay(m: PlainModel, args: list[str]) -> None:
 
 def _discard(m: PlainModel, args: list[str]) -> None:
     if len(args) != 1:
-        m.say(_("discard CARD: discard QS."), True)
+        m.feed.say(_("discard CARD: discard QS."), True)
         return
     cards = cards_of(m, args)
     if cards is not None:
@@ -227,15 +235,15 @@ def _ready(m: PlainModel, args: list[str]) -> None:
     elif m.phase == "hand_over":
         m.deal()  # says who deals, or why not
     else:
-        m.say(_("The hand is not over: there is nothing to be ready for."), True)
+        m.feed.say(_("The hand is not over: there is nothing to be ready for."), True)
 
 
 def _say(m: PlainModel, args: list[str]) -> None:
     text = " ".join(args)[:200]
     if not text:
-        m.say(_("say TEXT: say hello to the table."), True)
+        m.feed.say(_("say TEXT: say hello to the table."), True)
     elif m.send_chat is None:
-        m.say(_("Not connected to a table."), True)
+        m.feed.say(_("Not connected to a table."), True)
     else:
         m.spawn(m._chat(text))
 
@@ -246,15 +254,15 @@ def _yes(m: PlainModel, args: list[str]) -> None:
     elif m.overlay == "quit":
         m.confirm_quit()
     else:
-        m.say(_("There is no question to answer."), True)
+        m.feed.say(_("There is no question to answer."), True)
 
 
 def _no(m: PlainModel, args: list[str]) -> None:
     if m.asking:
         m.close_overlay()
-        m.say(_("Cancelled."))
+        m.feed.say(_("Cancelled."))
     else:
-        m.say(_("There is no question to answer."), True)
+        m.feed.say(_("There is no question to answer."), True)
 
 
 def _quit(m: PlainModel, args: list[str]) -> None:
@@ -281,20 +289,22 @@ def _show(m: PlainModel, args: list[str]) -> None:
     """``show NAME|N``: show my hand to that spectator; ``show stop``: end it."""
     s = m.shoulder
     if m.spectator or m.view is None or not m.in_progress:
-        m.say(_("Only a seated player shows their hand, during a match."), True)
+        m.feed.say(_("Only a seated player shows their hand, during a match."), True)
         return
     if args and args[0].lower() in STOP:
         if s.mine() is None:
-            m.say(_("You do not show your hand to anyone."), True)
+            m.feed.say(_("You do not show your hand to anyone."), True)
         else:
             s.end()
         return
     if s.mine() is not None:
-        m.say(_("You show your hand to {name}: type show stop first.").format(name=s.mine()), True)
+        m.feed.say(
+            _("You show your hand to {name}: type show stop first.").format(name=s.mine()), True
+        )
         return
     listed = s.watchers()
     if not args:
-        m.say(_("show NAME or N: show your hand to a spectator (watchers lists them)."), True)
+        m.feed.say(_("show NAME or N: show your hand to a spectator (watchers lists them)."), True)
         return
     who = " ".join(args)
     names = [name.lower() for _id, name in listed]
@@ -303,7 +313,7 @@ def _show(m: PlainModel, args: list[str]) -> None:
     elif who.lower() in names:
         s.pick(names.index(who.lower()))
     else:
-        m.say(_("{who} is not watching this table.").format(who=who), True)
+        m.feed.say(_("{who} is not watching this table.").format(who=who), True)
         m.out(watchers_text(m))
 
 
@@ -326,11 +336,13 @@ def _hint(m: PlainModel, args: list[str]) -> None:
     if m.spectator and not m.shoulder.may_hint():
         shown = m.shoulder.shown()
         if shown is None:
-            m.say(_("No hand is shown to you: a spectator gets a hint only over a shoulder."), True)
+            m.feed.say(
+                _("No hand is shown to you: a spectator gets a hint only over a shoulder."), True
+            )
         elif not m.hint_allowed:
-            m.say(_("The host turned the hint off at this table."), True)
+            m.feed.say(_("The host turned the hint off at this table."), True)
         else:
-            m.say(
+            m.feed.say(
                 _("{player} has no move to make now.").format(player=m.player_name(shown[0])),
                 True,
             )
@@ -386,7 +398,7 @@ COMMANDS: dict[str, Command] = {
     "start": lambda m, a: (
         m.start_with_bots()
         if m.can_start()
-        else m.say(_("Only the host player starts the match, before it begins."), True)
+        else m.feed.say(_("Only the host player starts the match, before it begins."), True)
     ),
     "handover": lambda m, a: m.offer_handoff(),
     "hints": lambda m, a: m.toggle_table_hint(),

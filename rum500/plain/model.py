@@ -22,6 +22,7 @@ from rum500.i18n import _, ngettext
 from rum500.narrate import SPOKEN, narrate, spoken_card, spoken_cards
 from rum500.plain import words
 from rum500.tui import describe
+from rum500.tui.feed import Feed
 from rum500.tui.model import TableModel
 
 Out = Callable[[str], None]
@@ -53,6 +54,27 @@ class _SaidLog(deque):
             self.append(line)
 
 
+class PlainFeed(Feed):
+    """The feed, speaking: its log says each line as it is added (:class:`_SaidLog`), a chat
+    line is said with who said it, and the one-line message goes to ``said`` (the model
+    decides when: after a new view's events)."""
+
+    def __init__(self, out: Out, said: Out, on_change: Callable[[], None]) -> None:
+        super().__init__(on_change)
+        self.out = out
+        self.said = said
+        self.log = _SaidLog(out, self.log.maxlen or 300)
+
+    def say(self, text: str, error: bool = False) -> None:
+        super().say(text, error)
+        if text:
+            self.said(text)
+
+    def heard_chat(self, who: str, text: object) -> None:
+        super().heard_chat(who, text)
+        self.out(_("{who} says: {text}").format(who=who, text=" ".join(str(text).split())))
+
+
 class PlainModel(TableModel):
     """A table model that says, line by line, what the screen would show. See the module."""
 
@@ -61,8 +83,8 @@ class PlainModel(TableModel):
         self.out = out
         #: what is said while a new view is taken, said after its events and hand
         self.held: list[str] | None = None
-        super().__init__(name=name, ascii=True)
-        self.log = _SaidLog(out, self.log.maxlen or 300)
+        self.feed: PlainFeed = PlainFeed(out, self._said, lambda: self.on_change())
+        super().__init__(name=name, ascii=True, feed=self.feed)
         self.said_banner = ""
         self.claim_said: int | None = None  # the last second of the window said aloud
         self.review_said: int | None = None
@@ -76,20 +98,14 @@ class PlainModel(TableModel):
 
     # ------------------------------------------------------------------ what is said
 
-    def say(self, text: str, error: bool = False) -> None:
-        super().say(text, error)
-        if not text:
-            return
+    def _said(self, text: str) -> None:
+        """A line on the message line, said (a new view's events and hand come first)."""
         if self.lesson is not None and text == self.lesson.text():
             self.lesson_said = text
         if self.held is not None:  # a new view's events and hand come first
             self.held.append(KEY_NAMED.sub("", text))
         else:
             self.out(KEY_NAMED.sub("", text))
-
-    def heard_chat(self, who: str, text: object) -> None:
-        super().heard_chat(who, text)
-        self.out(_("{who} says: {text}").format(who=who, text=" ".join(str(text).split())))
 
     def take_lobby(self, msg: dict) -> list[str]:
         said = super().take_lobby(msg)
@@ -108,14 +124,14 @@ class PlainModel(TableModel):
         self._say_banner()
 
     def host_closed(self, why: str) -> None:
-        self.banner = why
+        self.feed.banner = why
         self._say_banner()
         super().host_closed(why)
 
     def _say_banner(self) -> None:
-        if self.banner and self.banner != self.said_banner:
-            self.said_banner = self.banner
-            self.out(self.banner)
+        if self.feed.banner and self.feed.banner != self.said_banner:
+            self.said_banner = self.feed.banner
+            self.out(self.feed.banner)
 
     def draw_prompt(self) -> str:
         stock, pile = self.can_draw_stock(), bool(self.legal_pile_indices())
@@ -144,11 +160,11 @@ class PlainModel(TableModel):
         typed line reads the table after it (:attr:`settling`, read by the line loop)."""
         seen = self.views_seen
         self.settling = True
-        self.message_is_error = False
+        self.feed.message_is_error = False
         try:
             await super()._send(action)
             for _tick in range(SETTLE_STEPS):
-                if self.views_seen != seen or self.message_is_error or self.link_down:
+                if self.views_seen != seen or self.feed.message_is_error or self.feed.link_down:
                     break
                 await asyncio.sleep(0.02)
         finally:
@@ -220,11 +236,11 @@ class PlainModel(TableModel):
 
     def _log_events(self, view: dict, events: list[dict]) -> None:
         """The terminal's log is kept (quietly); the events are said in the spoken voice."""
-        self.log.quiet = True
+        self.feed.log.quiet = True
         try:
             super()._log_events(view, events)
         finally:
-            self.log.quiet = False
+            self.feed.log.quiet = False
         for e in events:
             for line in narrate(e, self.player_name, SPOKEN):
                 self.out(line)
@@ -305,10 +321,10 @@ class PlainModel(TableModel):
         if self.view is not view:
             return
         if action is None:
-            self.say(_("No hint available."), error=True)
+            self.feed.say(_("No hint available."), error=True)
             return
         move = describe.action(action, view, self.player_name, self.ascii)
-        self.say(
+        self.feed.say(
             _("Hint: {move}. Type: {command}").format(
                 move=move, command=words.command_for(action, view)
             )

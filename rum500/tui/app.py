@@ -62,7 +62,7 @@ async def tick(model: TableModel, app: Application[Any]) -> None:
             or model.takeover
             or model.claim.open
             or model.banner_text()
-            or model.rejoin_left() is not None
+            or model.feed.rejoin_left() is not None
         ):
             app.invalidate()
 

@@ -18,6 +18,7 @@ from typing import Protocol
 from rum500.i18n import _
 from rum500.tui import describe
 from rum500.tui.countdown import deadline, whole_seconds_left
+from rum500.tui.feed import Feed
 
 BANNER_SECONDS = 5.0
 
@@ -38,7 +39,7 @@ class ClaimTable(Protocol):
 
     def player_name(self, seat: int | None) -> str: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
     def choose(self, question: str, choices: list[tuple[str, dict]]) -> None: ...
 
@@ -99,18 +100,20 @@ class Claim:
         """r: call "Rummy!" on the discard — at once when one call fits, else ask which."""
         t = self.table
         if not self.open or self.card is None:
-            t.say(_("Rummy! can only be called while a discard is open for calls."), error=True)
+            t.feed.say(
+                _("Rummy! can only be called while a discard is open for calls."), error=True
+            )
             return
         if t.spectator or t.seat is None:
-            t.say(_("You are watching: spectators do not play."), error=True)
+            t.feed.say(_("You are watching: spectators do not play."), error=True)
             return
         card = describe.card_text(self.card, t.ascii)
         if self.mine:
-            t.say(_("You may not call Rummy! on your own discard."), error=True)
+            t.feed.say(_("You may not call Rummy! on your own discard."), error=True)
             return
         calls = t.legal("rummy")
         if not calls:
-            t.say(
+            t.feed.say(
                 _("{card} cannot be laid off on any meld: there is no Rummy! to call.").format(
                     card=card
                 ),
@@ -131,7 +134,7 @@ class Claim:
         passed)."""
         t = self.table
         if not self.may_act():
-            t.say(_("There is no discard to pass on now."), error=True)
+            t.feed.say(_("There is no discard to pass on now."), error=True)
             return
         t.submit_action(self.answering({"type": "pass"}))
 

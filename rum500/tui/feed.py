@@ -4,9 +4,10 @@ banner (the link to the host down, the rejoin countdown), and the chat line bein
 :class:`Feed` keeps each within its bounds (the newest :data:`LOG_LINES` log lines and
 :data:`CHAT_LINES` chat lines, a host's own words cut to 200 characters by
 :func:`rum500.i18n.from_host` — never its translation —, a chat line to 200) and calls
-``on_change`` when what it shows changes. It knows nothing of the match:
-:mod:`rum500.tui.render` wraps its lines for the screen. A base of
-:class:`rum500.tui.model.TableModel`.
+``on_change`` (given to it: the screen's redraw) when what it shows changes. It knows
+nothing of the match: :mod:`rum500.tui.render` wraps its lines for the screen. The table
+screen's model holds one (``TableModel.feed``), and so do the parts that speak
+(``TableModel.host_player``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ CHAT_LINES = 100
 class Feed:
     """The log, chat, message line, notice and banner of the table screen."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_change: Callable[[], None] = lambda: None) -> None:
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.chat_lines: deque[str] = deque(maxlen=CHAT_LINES)
         self.message = ""
@@ -37,7 +38,7 @@ class Feed:
         #: keeps trying to rejoin the host (monotonic), when that is limited
         self.link_down = False
         self.rejoin_until: float | None = None
-        self.on_change: Callable[[], None] = lambda: None
+        self.on_change = on_change  # the screen's redraw
 
     def say(self, text: str, error: bool = False) -> None:
         """The one-line message (``error``: shown as one, and kept when an overlay closes)."""

@@ -11,11 +11,11 @@ below are what it uses of the rest of the screen (its narrow port).
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from rum500.i18n import _
+from rum500.tui.feed import Feed
 
 
 class HostPlayer:
@@ -28,12 +28,11 @@ class HostPlayer:
     hint_allowed: bool
     others_seated: bool
     in_progress: bool
-    log: deque[str]
+    feed: Feed
     choose_local: Callable[[int], None] | None
     on_change: Callable[[], None]
     exit: Callable[[], None]
     spawn: Callable[[Any], Any]
-    say: Callable[..., None]
     player_name: Callable[[int | None], str]
     choose: Callable[[str, list[tuple[str, dict]]], None]
 
@@ -61,7 +60,7 @@ class HostPlayer:
         """g, at our own table before it starts: bots take the free seats, the match begins."""
         if self.can_start() and self.start_now is not None:
             self.start_now()
-            self.say(_("Bots take the free seats: the match begins."))
+            self.feed.say(_("Bots take the free seats: the match begins."))
 
     @property
     def guests_waiting(self) -> bool:
@@ -107,7 +106,9 @@ class HostPlayer:
         """I (the host player): turn the hint off for everyone at the table, or on again;
         every player's log says so (the lobby message carries it)."""
         if not self.can_set_table_hint() or self.set_table_hint is None:
-            self.say(_("Only the host player turns the hint off, at a table of several people."))
+            self.feed.say(
+                _("Only the host player turns the hint off, at a table of several people.")
+            )
             return
         self.set_table_hint(not self.hint_allowed)
         self.on_change()
@@ -115,14 +116,14 @@ class HostPlayer:
     def offer_handoff(self) -> None:
         """H: the host player hands the table to another player's machine (who: 1, 2 …)."""
         if not self.hosting or self.successors is None or self.hand_over is None:
-            self.say(_("Only the host player can hand the table over."), error=True)
+            self.feed.say(_("Only the host player can hand the table over."), error=True)
             return
         if not self.view:
-            self.say(_("The table can be handed over once the match has started."), error=True)
+            self.feed.say(_("The table can be handed over once the match has started."), error=True)
             return
         found = self.successors()
         if not found:
-            self.say(
+            self.feed.say(
                 _("Nobody here can take the table: their rum500 must be able to host."),
                 error=True,
             )
@@ -147,16 +148,16 @@ class HostPlayer:
 
     async def _hand_over(self, seat: int, leave_to_bot: bool = False) -> None:
         assert self.hand_over is not None
-        self.say(_("Handing the table over…"))
+        self.feed.say(_("Handing the table over…"))
         self.leaving = leave_to_bot  # the screen does not follow the table then
         try:
             await self.hand_over(seat, leave_to_bot=leave_to_bot)
         except Exception as e:  # HandoffError: the table stays here
             self.leaving = False
-            self.say(str(e), error=True)
+            self.feed.say(str(e), error=True)
             return
         self.hosting = False
-        self.log.append(
+        self.feed.log.append(
             _("The table moved to {name}'s machine.").format(name=self.player_name(seat))
         )
         self.on_change()
@@ -168,8 +169,8 @@ class HostPlayer:
         standby took the table over (our own connection follows it there)."""
         self.hosting = False
         text = _("This machine lost touch with the table: the standby's machine hosts it now.")
-        self.log.append(text)
-        self.say(text)
+        self.feed.log.append(text)
+        self.feed.say(text)
         self.on_change()
 
     def host_here(
@@ -187,6 +188,6 @@ class HostPlayer:
         self.hand_over = hand_over
         if taken_over:
             text = _("You host this table now: leaving closes it for everyone; H hands it on.")
-            self.log.append(text)
-            self.say(text)
+            self.feed.log.append(text)
+            self.feed.say(text)
         self.on_change()

@@ -41,7 +41,7 @@ def key_bar(model: TableModel) -> list[tuple[str, str, Callable[[], object]]]:
     only what does not go to it."""
     mode = mode_of(model)
     shown: list[Key] = [k for k in mode.keys(model) if k.bar]
-    if mode.offline_bar and model.link_down:
+    if mode.offline_bar and model.feed.link_down:
         shown = sorted((k for k in shown if k.offline and k.offered()), key=lambda k: k.offline)
     else:
         shown = [k for k in shown if k.offered()]
@@ -70,14 +70,14 @@ def _bind_other_keys(kb: KeyBindings, model: TableModel, mode: Overlay, open_: F
     """Any key ``mode`` does not use: its ``why`` (a line saying why nothing happens; the chat
     types it), or, while the link is down in a mode that offers only offline keys, one line
     saying so."""
-    offline = Condition(lambda: mode.offline_bar and model.link_down)
+    offline = Condition(lambda: mode.offline_bar and model.feed.link_down)
     if mode.why is nothing_said and not mode.offline_bar:
         return
     flt = open_ if mode.why is not nothing_said else open_ & offline
 
     @kb.add(Keys.Any, filter=flt)
     def _other(event: KeyPressEvent) -> None:
-        if mode.offline_bar and model.link_down:
+        if mode.offline_bar and model.feed.link_down:
             model.offline_key(event.data)
         else:
             mode.why(model, event.data)

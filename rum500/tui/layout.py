@@ -158,7 +158,7 @@ class Plan:
         self.chat_w = max(16, min(34, cols * 3 // 8))
         self.log_w = max(10, cols - self.chat_w - 1)
         h: dict[str, int] = {}
-        shown = model.banner or model.banner_text() or model.notice or model.lesson_text()
+        shown = model.feed.banner or model.banner_text() or model.feed.notice or model.lesson_text()
         #: the banner (the link is down, a "Rummy!" call, the host's notice), wrapped
         self.banner = render.banner_lines(model, cols) if shown else []
         h["banner"] = min(len(self.banner), 3)
@@ -184,7 +184,7 @@ class Plan:
         h["log"] = max(0, left - h["rule"])
         # no room for the log and the chat: the newest chat line still gets one line
         h["chat"] = 0
-        if h["log"] == 0 and model.chat_lines:
+        if h["log"] == 0 and model.feed.chat_lines:
             for part in ("melds", "recent"):
                 if h[part] > (2 if part == "melds" else 0):
                     h[part] -= 1

@@ -146,7 +146,7 @@ async def play_at(
         session.guest.on_hosting = lambda: host_here(model, session.guest)
         session.guest.on_cut_off = model.host_gone
     if note:
-        model.say(note)
+        model.feed.say(note)
     runner = getattr(model, "run_session", None)  # the plain mode's loop, not the screen
     if runner is not None:
         status = await runner(session)
@@ -304,7 +304,7 @@ def _resumed_note(
         totals=" / ".join(str(t) for t in game.totals),
     )
     model = model or TableModel(name=name, ascii=ascii)
-    model.log.append(note)
+    model.feed.log.append(note)
     return note, model
 
 

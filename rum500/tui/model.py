@@ -72,7 +72,7 @@ def _default_spawn(coro: Coroutine[Any, Any, Any]) -> Any:
     return asyncio.ensure_future(coro)
 
 
-class TableModel(HostPlayer, Feed, Selection):
+class TableModel(HostPlayer, Selection):
     """State of the table screen. See the module docstring."""
 
     def __init__(
@@ -83,8 +83,12 @@ class TableModel(HostPlayer, Feed, Selection):
         chat: Send | None = None,
         spawn: Spawn | None = None,
         ascii: bool = False,
+        feed: Feed | None = None,
     ) -> None:
-        Feed.__init__(self)
+        #: the screen's redraw (the application's ``invalidate``), called on every change
+        self.on_change: Callable[[], None] = lambda: None
+        #: the log, chat, message line, notice and banner (``feed``: one that also speaks)
+        self.feed = feed if feed is not None else Feed(lambda: self.on_change())
         Selection.__init__(self)
         self.name = name
         self.send = send
@@ -132,7 +136,7 @@ class TableModel(HostPlayer, Feed, Selection):
 
     def offline_key(self, key: str) -> None:
         """A key that would play or talk to the host while the link is down."""
-        self.say(_("The host cannot be reached: wait for the table to come back (q leaves)."))
+        self.feed.say(_("The host cannot be reached: wait for the table to come back (q leaves)."))
 
     # ------------------------------------------------------------------ messages from the host
 
@@ -143,21 +147,21 @@ class TableModel(HostPlayer, Feed, Selection):
         if kind == "welcome":
             self.take_welcome(msg)
         elif kind == "lobby":
-            self.log.extend(self.take_lobby(msg))
+            self.feed.log.extend(self.take_lobby(msg))
             self.coach.take_lobby(msg)
         elif kind == "state":
             view = msg.get("view")
             if isinstance(view, dict) and "players" in view:  # {} before the match starts
                 self.set_view(view, msg.get("events") or [])
         elif kind == "chat":
-            self.heard_chat(
+            self.feed.heard_chat(
                 msg.get("name") or self.player_name(msg.get("seat")), msg.get("text", "")
             )
         elif kind == "moved":
-            self.log.append(_("The table moves to another host: following it…"))
+            self.feed.log.append(_("The table moves to another host: following it…"))
             self.shoulder.moved()
         elif kind == "standby" and isinstance(msg.get("name"), str):
-            self.log.append(
+            self.feed.log.append(
                 _("If the host goes, {name}'s machine takes the table over.").format(
                     name=msg["name"][:24]
                 )
@@ -168,12 +172,12 @@ class TableModel(HostPlayer, Feed, Selection):
             why = describe.refusal(
                 str(msg.get("message", "")), msg.get("template"), msg.get("params"), self.ascii
             )
-            self.say(why, error=True)
+            self.feed.say(why, error=True)
         elif kind == "notice":
-            self.heard_notice(msg)
+            self.feed.heard_notice(msg)
         elif kind == "deal_checked" and isinstance(msg.get("hand"), int):
             self.deal_checks[msg["hand"]] = msg
-            self.log.append(_(str(msg.get("text", ""))))
+            self.feed.log.append(_(str(msg.get("text", ""))))
         self.on_change()
 
     def set_view(self, view: dict, events: list[dict] | None = None) -> None:
@@ -199,23 +203,23 @@ class TableModel(HostPlayer, Feed, Selection):
         begins = view["turn"] != old_turn or old_phase == "claim"
         if begins and self.my_turn and view["phase"] == "draw":
             self.turn_begins()
-            self.say(self.draw_prompt())
-        elif view["turn"] != old_turn and self.message and not self.message_is_error:
-            self.message = ""
+            self.feed.say(self.draw_prompt())
+        elif view["turn"] != old_turn and self.feed.message and not self.feed.message_is_error:
+            self.feed.message = ""
         if self.lesson is not None and (said := self.lesson.follow(view)):
-            self.say(said)  # the lesson's last words, under the review that covers its panel
+            self.feed.say(said)  # the lesson's last words, under the review that covers its panel
 
     def _log_events(self, view: dict, events: list[dict]) -> None:
         """The events in the log (the first view alone: who deals); a call of "Rummy!" to
         the claim's banner; a hand's end opens its sheet."""
-        if not self.log and not events:
-            self.log.append(
+        if not self.feed.log and not events:
+            self.feed.log.append(
                 _("— Hand {n}: {dealer} deals.").format(
                     n=view["hand_number"], dealer=self.player_name(view["dealer"])
                 )
             )
         for e in events:
-            self.log.extend(describe.event(e, self.player_name, self.ascii))
+            self.feed.log.extend(describe.event(e, self.player_name, self.ascii))
             if e.get("type") == "rummy":
                 self.claim.called(describe.rummy_text(e, self.player_name, self.ascii))
             if e.get("type") == "hand_end":
@@ -250,7 +254,7 @@ class TableModel(HostPlayer, Feed, Selection):
     def host_closed(self, why: str) -> None:
         """The host closed the table: that is final; leave the table screen."""
         self.closed_by_host = why
-        self.banner = why
+        self.feed.banner = why
         self.on_change()
         self.exit()
 
@@ -258,21 +262,21 @@ class TableModel(HostPlayer, Feed, Selection):
         """The link to the host is down: say so (``until``: the moment, on the monotonic
         clock, this screen stops trying to rejoin; the banner counts down to it). No key
         that would go to the host works until :meth:`connection_back`."""
-        self.banner = _("Connection lost — trying to rejoin…") + (f" ({why})" if why else "")
+        self.feed.banner = _("Connection lost — trying to rejoin…") + (f" ({why})" if why else "")
         if until is not None:
-            self.rejoin_until = until
-        if not self.link_down:
-            self.link_down = True
+            self.feed.rejoin_until = until
+        if not self.feed.link_down:
+            self.feed.link_down = True
             if self.overlay in ("choose", "confirm", "chat"):  # their answer goes to the host
                 self.close_overlay()
         self.on_change()
 
     def connection_back(self) -> None:
-        self.link_down = False
-        self.rejoin_until = None
-        if self.banner:
-            self.banner = ""
-            self.say(_("Rejoined the table."))
+        self.feed.link_down = False
+        self.feed.rejoin_until = None
+        if self.feed.banner:
+            self.feed.banner = ""
+            self.feed.say(_("Rejoined the table."))
         self.on_change()
 
     # ------------------------------------------------------------------ cursor keys that play
@@ -294,15 +298,15 @@ class TableModel(HostPlayer, Feed, Selection):
 
     def clear_selection(self) -> None:
         self.unselect_all()
-        self.message = ""
+        self.feed.message = ""
         self.on_change()
 
     def toggle_sort(self) -> None:
         self.flip_sort()
         if self.sort_mode == "rank":
-            self.say(_("Hand sorted by rank."))
+            self.feed.say(_("Hand sorted by rank."))
         else:
-            self.say(_("Hand sorted by suit."))
+            self.feed.say(_("Hand sorted by suit."))
 
     def click_hand(self, i: int) -> None:
         self.zone = Zone.HAND
@@ -377,17 +381,17 @@ class TableModel(HostPlayer, Feed, Selection):
 
     def _submit(self, action: dict) -> None:
         if self.lesson is not None and (why := self.lesson.check(action, self.view)):
-            self.say(why, error=True)  # the lesson keeps the move back: nothing is sent
+            self.feed.say(why, error=True)  # the lesson keeps the move back: nothing is sent
             return
         if not self.send:
-            self.say(_("Not connected to a table."), error=True)
+            self.feed.say(_("Not connected to a table."), error=True)
             return
-        if self.link_down:
+        if self.feed.link_down:
             self.offline_key("")
             return
         self.sent.append(action)
         self.coach.played(self.view, action)
-        self.message = ""
+        self.feed.message = ""
         self.spawn(self._send(action))
         self.on_change()
 
@@ -397,7 +401,7 @@ class TableModel(HostPlayer, Feed, Selection):
         try:
             await self.send(action)
         except Refused as e:
-            self.say(describe.refusal(str(e), e.template, e.params, self.ascii), error=True)
+            self.feed.say(describe.refusal(str(e), e.template, e.params, self.ascii), error=True)
         except (ConnectionError, OSError) as e:
             self.connection_lost(str(e))
         finally:
@@ -410,7 +414,7 @@ class TableModel(HostPlayer, Feed, Selection):
         if isinstance(outcome, moves.Send):
             self._submit(outcome.action)
         elif isinstance(outcome, moves.Say):
-            self.say(outcome.text, error=outcome.error)
+            self.feed.say(outcome.text, error=outcome.error)
         elif isinstance(outcome, moves.Choose):
             self.choose(outcome.question, outcome.choices)
         elif isinstance(outcome, moves.Confirm):
@@ -457,7 +461,9 @@ class TableModel(HostPlayer, Feed, Selection):
         elif self.phase == "hand_over":
             self._need_turn()
         else:
-            self.say(_("You can deal only when a hand is over and it is your deal."), error=True)
+            self.feed.say(
+                _("You can deal only when a hand is over and it is your deal."), error=True
+            )
 
     # ------------------------------------------------------------------ take back, confirm
 
@@ -498,9 +504,9 @@ class TableModel(HostPlayer, Feed, Selection):
         if not self._need_turn() or not self.view:
             return
         if not self.hint_allowed:
-            self.say(_("The host turned the hint off at this table."), error=True)
+            self.feed.say(_("The host turned the hint off at this table."), error=True)
             return
-        self.say(_("Working out a hint…"))  # the search runs in a worker: seconds, at worst
+        self.feed.say(_("Working out a hint…"))  # the search runs in a worker: seconds, at worst
         if self.hint_pending is not None and not self.hint_pending.done():
             return
         pending = self.spawn(self._hint(self.view))
@@ -511,15 +517,15 @@ class TableModel(HostPlayer, Feed, Selection):
         only if the position is still ``view`` when it arrives."""
         action = await self.advise(view)
         if self.view is not view:  # the position moved on: the hint no longer holds
-            if self.message == _("Working out a hint…"):
-                self.say("")
+            if self.feed.message == _("Working out a hint…"):
+                self.feed.say("")
             return
         if action is None:
-            self.say(_("No hint available."), error=True)
+            self.feed.say(_("No hint available."), error=True)
             return
         move = describe.action(action, view, self.player_name, self.ascii)
         key = hints.set_up(self, action)
-        self.say(
+        self.feed.say(
             _("Hint: {move} (press {key}).").format(move=move, key=key)
             if key
             else _("Hint: {move}").format(move=move)
@@ -614,11 +620,11 @@ class TableModel(HostPlayer, Feed, Selection):
         elif self.overlay == "final":
             self.final_closed = True
         elif self.overlay == "chat":
-            self.chat_input = ""
+            self.feed.chat_input = ""
         elif self.overlay == "choose":
             self.choices = []
-        if not self.message_is_error:
-            self.message = ""  # what was said about the overlay goes with it
+        if not self.feed.message_is_error:
+            self.feed.message = ""  # what was said about the overlay goes with it
         self.close_top()
         self.on_change()
 
@@ -635,13 +641,13 @@ class TableModel(HostPlayer, Feed, Selection):
 
     def open_chat(self) -> None:
         self.overlay = "chat"
-        self.chat_input = ""
+        self.feed.chat_input = ""
         self.on_change()
 
     def chat_send(self) -> None:
-        text = self.chat_input.strip()
+        text = self.feed.chat_input.strip()
         self.close_top()
-        self.chat_input = ""
+        self.feed.chat_input = ""
         if text and self.send_chat:
             self.spawn(self._chat(text))
         self.on_change()
@@ -651,4 +657,4 @@ class TableModel(HostPlayer, Feed, Selection):
         try:
             await self.send_chat(text)
         except (Refused, ConnectionError, OSError) as e:
-            self.say(_("Chat not sent: {why}").format(why=e), error=True)
+            self.feed.say(_("Chat not sent: {why}").format(why=e), error=True)

@@ -711,8 +711,10 @@ def key_lines(keys: list[tuple[str, str, Callable[[], object]]], width: int = 80
 
 
 def status(model: TableModel) -> StyleAndTextTuples:
-    if model.message:
-        return [("class:error" if model.message_is_error else "class:info", model.message)]
+    if model.feed.message:
+        return [
+            ("class:error" if model.feed.message_is_error else "class:info", model.feed.message)
+        ]
     v = model.view
     if not v:
         if model.lobby and model.my_seat is not None:
@@ -741,12 +743,12 @@ def status(model: TableModel) -> StyleAndTextTuples:
 def banner_lines(model: TableModel, width: int = 80) -> list[Line]:
     """The banner over the table — the link is down (and why), someone called "Rummy!", the
     host's notice — wrapped: a reason at its end is read, not cut."""
-    if model.banner:
-        style, text = "class:banner", model.banner_now()
+    if model.feed.banner:
+        style, text = "class:banner", model.feed.banner_now()
     elif model.banner_text():  # someone called "Rummy!"
         style, text = "class:claim", model.banner_text()
-    elif model.notice:
-        style, text = "class:notice", model.notice
+    elif model.feed.notice:
+        style, text = "class:notice", model.feed.notice
     else:  # a lesson's panel (rum500 learn)
         style, text = "class:lesson", model.lesson_text()
     return wrap_text([(style, f" {text} ")], width, indent=1, ascii=model.ascii)
@@ -758,7 +760,7 @@ def status_lines(model: TableModel, width: int = 80) -> list[Line]:
 
 
 def log(model: TableModel) -> StyleAndTextTuples:
-    lines = list(model.log)[-40:]
+    lines = list(model.feed.log)[-40:]
     return [("", "\n".join(lines))]
 
 
@@ -766,30 +768,30 @@ def log_lines(model: TableModel, width: int) -> list[Line]:
     """The newest log lines, each wrapped to ``width`` (a long one takes two rows, its
     continuation indented): the reason at the end of a line is read, not cut."""
     out: list[Line] = []
-    for line in list(model.log)[-40:]:
+    for line in list(model.feed.log)[-40:]:
         out += wrap_text([("", line)], width, indent=2, ascii=model.ascii)
     return out
 
 
 def last_chat(model: TableModel) -> StyleAndTextTuples:
     """The newest chat line, for a screen with no room for the chat column."""
-    if not model.chat_lines:
+    if not model.feed.chat_lines:
         return []
-    return [("class:label", _("Chat:") + " "), ("", model.chat_lines[-1])]
+    return [("class:label", _("Chat:") + " "), ("", model.feed.chat_lines[-1])]
 
 
 def chat(model: TableModel) -> StyleAndTextTuples:
-    if not model.chat_lines:
+    if not model.feed.chat_lines:
         return [("class:dim", _("Chat: press c to talk."))]
-    return [("", "\n".join(list(model.chat_lines)[-20:]))]
+    return [("", "\n".join(list(model.feed.chat_lines)[-20:]))]
 
 
 def chat_lines(model: TableModel, width: int) -> list[Line]:
     """The chat column's lines, each message wrapped to ``width``."""
-    if not model.chat_lines:
+    if not model.feed.chat_lines:
         return wrap_text(chat(model), width, indent=2, ascii=model.ascii)
     out: list[Line] = []
-    for line in list(model.chat_lines)[-20:]:
+    for line in list(model.feed.chat_lines)[-20:]:
         out += wrap_text([("", line)], width, indent=2, ascii=model.ascii)
     return out
 

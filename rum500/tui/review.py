@@ -16,6 +16,7 @@ from typing import Protocol
 
 from rum500.i18n import _, ngettext
 from rum500.tui.countdown import deadline, whole_seconds_left
+from rum500.tui.feed import Feed
 
 
 class ReviewTable(Protocol):
@@ -30,7 +31,7 @@ class ReviewTable(Protocol):
 
     def player_name(self, seat: int | None) -> str: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
     def submit_action(self, action: dict) -> None: ...
 
@@ -106,11 +107,11 @@ class Review:
             t.close_overlay()
             return
         if not self.waits_for(t.seat):
-            t.say(self.wait_text())
+            t.feed.say(self.wait_text())
             return
         self.ready_sent = True
         t.submit_action({"type": "ready"})
-        t.say(self.wait_text())
+        t.feed.say(self.wait_text())
 
     def enter_label(self) -> str:
         if self.waits_for_me:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from rum500.i18n import _
+from rum500.tui.feed import Feed
 
 
 class ScoresTable(Protocol):
@@ -19,7 +20,7 @@ class ScoresTable(Protocol):
     @property
     def view(self) -> dict | None: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
     def close_overlay(self) -> None: ...
 
@@ -41,7 +42,7 @@ class Scores:
             t.close_overlay()
             return
         if not self.rows():
-            t.say(_("No hand has been scored yet."))
+            t.feed.say(_("No hand has been scored yet."))
             return
         t.overlay = "scores"
         self.scroll = None

@@ -14,12 +14,12 @@ the public view with that seat's own keys over it — off the event loop, as
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from rum500.i18n import _
 from rum500.tui import describe
+from rum500.tui.feed import Feed
 
 
 class Screen(Protocol):
@@ -30,19 +30,15 @@ class Screen(Protocol):
     spectator: bool
     hint_allowed: bool
     ascii: bool
-    log: deque[str]
+    feed: Feed  # the log and the message line
     overlay: str | None
     advise: Callable[[dict], Awaitable[dict | None]]
     spawn: Callable[[Any], Any]
     on_change: Callable[[], None]
-    say: Callable[..., None]
     player_name: Callable[[int | None], str]
 
     @property
     def in_progress(self) -> bool: ...
-
-    @property
-    def link_down(self) -> bool: ...
 
     def close_overlay(self) -> None: ...
 
@@ -65,14 +61,14 @@ class Shoulder:
         s = self.screen
         for seat, name in now:
             if (seat, name) not in self._was:
-                s.log.append(
+                s.feed.log.append(
                     _("{player} shows their hand to {name} (over the shoulder).").format(
                         player=s.player_name(seat), name=name
                     )
                 )
         for seat, name in self._was:
             if (seat, name) not in now:
-                s.log.append(
+                s.feed.log.append(
                     _("{player} no longer shows their hand to {name}.").format(
                         player=s.player_name(seat), name=name
                     )
@@ -84,7 +80,7 @@ class Shoulder:
         carried); the log says so now, not on the new host's first view."""
         if self._was:
             self._was = []
-            self.screen.log.append(_("The table changed host: no hand is shown any more."))
+            self.screen.feed.log.append(_("The table changed host: no hand is shown any more."))
 
     def shown_to(self, seat: int) -> str | None:
         """The spectator ``seat`` shows its hand to, or None."""
@@ -145,7 +141,7 @@ class Shoulder:
         try:
             await self.send(msg)  # type: ignore[misc]
         except ConnectionError as e:
-            self.screen.say(str(e), error=True)
+            self.screen.feed.say(str(e), error=True)
 
     # -- the spectator's side: the hint for the seat shown
 
@@ -171,7 +167,7 @@ class Shoulder:
         """h: what the expert would play for the seat shown to me, in the message line."""
         if not self.may_hint():
             return
-        self.screen.say(_("Working out a hint…"))
+        self.screen.feed.say(_("Working out a hint…"))
         if self.pending is not None and not self.pending.done():
             return
         pending = self.screen.spawn(self._hint(self.screen.view))
@@ -186,11 +182,11 @@ class Shoulder:
         if s.view is not view:  # the position moved on
             return
         if action is None:
-            s.say(_("No hint available."), error=True)
+            s.feed.say(_("No hint available."), error=True)
             return
         move = describe.action(action, seat_view, s.player_name, s.ascii)
         name = s.player_name(seat_view.get("seat"))
-        s.say(_("Hint for {player}: {move}").format(player=name, move=move))
+        s.feed.say(_("Hint for {player}: {move}").format(player=name, move=move))
         s.on_change()
 
 

@@ -43,9 +43,11 @@ async def test_the_failover_note_reaches_a_russian_client_in_russian(russian: No
         assert note["template"] == note["note"] and note["params"] == {}
         model = TableModel(name="Bea")
         model.apply_message(lobby)
-        assert model.log[-1].startswith("автоматическое восстановление выключено"), model.log
-        assert "--failover on" in model.log[-1]
-        assert "failover is off" not in "\n".join(model.log)
+        assert model.feed.log[-1].startswith("автоматическое восстановление выключено"), (
+            model.feed.log
+        )
+        assert "--failover on" in model.feed.log[-1]
+        assert "failover is off" not in "\n".join(model.feed.log)
     finally:
         await bea.close()
         await guest.close()
@@ -68,10 +70,10 @@ async def test_the_armed_note_names_the_standby_in_russian(russian: None) -> Non
         assert note["note"] == note["template"].format(name=name)  # old clients: English
         model = TableModel(name=watcher.name)
         model.apply_message(watcher.lobby)
-        assert model.log[-1] == (
+        assert model.feed.log[-1] == (
             "автоматическое восстановление включено: если хозяин стола пропадёт, стол "
             f"подхватит машина игрока {name}"
-        ), model.log
+        ), model.feed.log
     finally:
         await table.close()
 
@@ -99,8 +101,8 @@ async def test_a_handoff_failed_notice_reaches_a_russian_client_in_russian(
         msg = await asyncio.wait_for(notice(), 30)
         assert msg["text"] == "the table stays here: the handoff failed (no answer)"
         model.apply_message(msg)
-        assert model.notice == "стол остаётся здесь: передать его не удалось (нет ответа)"
-        assert model.log[-1] == model.notice
+        assert model.feed.notice == "стол остаётся здесь: передать его не удалось (нет ответа)"
+        assert model.feed.log[-1] == model.feed.notice
     finally:
         await ann.close()
         await host.close()
@@ -118,4 +120,4 @@ def test_an_unknown_template_is_never_formatted(russian: None) -> None:
             "params": {"why": "x"},
         }
     )
-    assert model.notice == "as sent"
+    assert model.feed.notice == "as sent"

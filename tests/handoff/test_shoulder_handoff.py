@@ -74,10 +74,10 @@ def test_the_screen_log_says_it_ended_with_the_move():
         "shoulder": {"seat": 0, "hand": hand, "legal_actions": []},
     }
     model.set_view(view, [])
-    assert "Ann shows their hand to Dee (over the shoulder)." in model.log
+    assert "Ann shows their hand to Dee (over the shoulder)." in model.feed.log
     assert model.shoulder.shown() == (0, hand)
     model.apply_message({"type": "moved", "addresses": ["127.0.0.1"], "port": 9})
-    assert model.log[-1] == "The table changed host: no hand is shown any more."
+    assert model.feed.log[-1] == "The table changed host: no hand is shown any more."
     model.set_view({**view, "shoulders": [], "shoulder": None}, [])
-    assert model.log[-1] == "The table changed host: no hand is shown any more."
+    assert model.feed.log[-1] == "The table changed host: no hand is shown any more."
     assert model.shoulder.shown() is None

@@ -143,7 +143,7 @@ async def test_chat_reaches_the_table(table: Running) -> None:
     table.keys("c")
     await until(lambda: m.overlay == "chat")
     table.keys("hello there\r")
-    await until(lambda: any("hello there" in line for line in m.chat_lines))
+    await until(lambda: any("hello there" in line for line in m.feed.chat_lines))
     assert m.overlay is None
 
 
@@ -160,7 +160,7 @@ async def test_token_on_disk_and_rejoin_after_a_drop(table: Running, home: Path)
     client = table.session.client
     assert client is not None
     await client.drop()  # the line goes dead under the screen
-    await until(lambda: not m.banner and client.lost is None and not client.closed)
+    await until(lambda: not m.feed.banner and client.lost is None and not client.closed)
     table.keys("s")
     await until(lambda: m.phase == "play")
     assert m.sent[-1] == {"type": "draw", "source": "stock"}
@@ -172,7 +172,7 @@ async def test_host_closing_the_table_is_final(table: Running) -> None:
     await table.host.close()
     assert await asyncio.wait_for(table.task, 10) == 0
     assert table.model.closed_by_host == "the host closed the table"
-    assert "Connection lost" not in table.model.banner
+    assert "Connection lost" not in table.model.feed.banner
 
 
 async def test_a_guest_told_the_host_closed_goes_back(home: Path) -> None:
@@ -197,7 +197,7 @@ async def test_a_guest_told_the_host_closed_goes_back(home: Path) -> None:
                 )
             )
             await until(lambda: model.lobby is not None)
-            await until(lambda: model.message == "")
+            await until(lambda: model.feed.message == "")
             status = "".join(t for _s, t, *_h in render.status(model))
             assert "waiting for players" in status and "Connecting" not in status
             await host.close()
@@ -326,7 +326,7 @@ async def test_spectator_and_password_messages() -> None:
         assert model.spectator and model.view["hand"] is None
         assert not {k for k, _l, _f in key_bar(model)} & {"s", "t", "m", "d"}
         model.draw_stock()
-        assert model.sent == [] and "watching" in model.message
+        assert model.sent == [] and "watching" in model.feed.message
         await watcher.close()
         pump.cancel()
     finally:

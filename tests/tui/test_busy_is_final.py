@@ -35,5 +35,5 @@ async def test_a_refused_spectator_stops_rejoining(make_host, tmp_path, monkeypa
     watcher.drop("timeout", "nothing heard from you for too long")
     await asyncio.wait_for(pump, 10)  # the pump ends: no endless retries
     assert attempts == 1
-    assert "too many connections" in model.banner
+    assert "too many connections" in model.feed.banner
     await session.close()

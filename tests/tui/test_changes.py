@@ -131,7 +131,7 @@ async def test_the_hint_is_one_key_from_being_played(phase: str) -> None:
     model, session = await at_position(2, want)
     model.hint()
     await model.hint_pending  # worked out off the event loop
-    hint = model.message
+    hint = model.feed.message
     assert hint.startswith("Hint: ") and "(press " in hint, hint
     key = hint.split("(press ")[1][0]
     method = {k: f for k, _l, f in key_bar(model)}[key]

@@ -81,7 +81,7 @@ async def test_d_with_nothing_selected_selects_first() -> None:
     assert model.sent == [{"type": "draw", "source": "stock"}]  # nothing discarded yet
     assert model.selected_cards() == [card]
     assert (
-        model.message
+        model.feed.message
         == f"Press d again to discard {render.describe.card_text(card)} (or select another card)."
     )
     model.move(1)  # the cursor moves on; the selected card is still the one d discards
@@ -118,10 +118,10 @@ def test_with_the_stock_empty_the_status_never_offers_the_stock() -> None:
     game = position(["KS KH KD 5C 2C", "4H 5H 6H 9C"], pile="2D 3D", stock="", turn=0)
     model = at(before)
     model.apply_message({"type": "state", "view": game.view(0), "events": []})  # my turn
-    said = model.message  # what the turn's start says
+    said = model.feed.message  # what the turn's start says
     assert "stock (s)" not in said and said.startswith("Your turn: the stock is empty")
     assert "(t)" in said and "(e)" in said
-    model.message = ""
+    model.feed.message = ""
     assert text(render.status(model)) == said
     assert "s" not in keys_of(model)
 
@@ -149,7 +149,7 @@ async def test_take_back_at_a_solo_table() -> None:
     assert model.sent[-1] == {"type": "take_back"}
     assert Counter(model.hand()) == hand and model.phase == "play"
     assert "u" not in keys_of(model)
-    assert any("takes back" in line for line in model.log)
+    assert any("takes back" in line for line in model.feed.log)
 
 
 async def test_take_back_is_not_offered_with_another_human() -> None:
@@ -167,7 +167,7 @@ async def test_take_back_is_not_offered_with_another_human() -> None:
     sent = len(model.sent)
     model.take_back()
     assert len(model.sent) == sent
-    assert model.message == "Take back is only for a table with no other human."
+    assert model.feed.message == "Take back is only for a table with no other human."
 
 
 def test_leaving_a_table_we_host_says_it_closes_it() -> None:
@@ -219,7 +219,7 @@ def test_host_notices_are_a_banner_not_raw_text() -> None:
     model.apply_message(
         {"type": "notice", "code": "log_failed", "text": "the game log\ncould not be written"}
     )
-    assert model.notice == "the game log could not be written"
+    assert model.feed.notice == "the game log could not be written"
     from rum500.tui.layout import Plan
 
     assert Plan(model).h["banner"] == 1

@@ -56,8 +56,10 @@ async def test_h_hands_the_table_over_and_the_screen_follows(home) -> None:  # n
             assert "Bea's machine" in model.choose_text  # then: keep the seat, or a bot
             inp.send_text("1")  # keep my seat
             await until(lambda: guest.host is not None and not model.hosting)
-            assert "The table moved to Bea's machine." in model.log
-            await until(lambda: model.address.endswith(f":{guest.host.port}") and not model.banner)
+            assert "The table moved to Bea's machine." in model.feed.log
+            await until(
+                lambda: model.address.endswith(f":{guest.host.port}") and not model.feed.banner
+            )
             assert sorted(model.view["hand"]) == sorted(hand)  # Ann has not played since
             assert model.my_seat == 0 and not model.hosting
             assert guest.host.server.seats[0].conn is not None  # Ann sits at the new host

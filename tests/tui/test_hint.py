@@ -39,15 +39,15 @@ async def test_the_host_answers_while_a_hint_is_worked_out(tmp_path: Path) -> No
         )
         view = model.view
         model.hint()
-        assert model.message == WORKING
+        assert model.feed.message == WORKING
         assert model.hint_pending is not None
         await run.session.chat("still there?")
-        await until(lambda: any("still there?" in line for line in model.chat_lines))
+        await until(lambda: any("still there?" in line for line in model.feed.chat_lines))
         assert not model.hint_pending.done()  # the host answered while the worker thought
         go.touch()
         await asyncio.wait_for(model.hint_pending, 60)
         assert model.view is view
-        assert model.message.startswith("Hint: "), model.message
+        assert model.feed.message.startswith("Hint: "), model.feed.message
 
 
 async def test_advise_off_loop_gives_what_advise_gives() -> None:
@@ -70,14 +70,14 @@ async def test_a_hint_for_a_position_gone_is_dropped() -> None:
 
     model.advise = adviser
     model.hint()
-    assert model.message == WORKING
+    assert model.feed.message == WORKING
     model.hint()  # a second h while the first is worked out: still one hint on the way
     pending = model.hint_pending
     assert pending is not None
     session._push([])  # the same position sent again: a new view, the hint no longer holds
     release.set()
     await pending
-    assert not model.message.startswith("Hint:") and not model.selected
+    assert not model.feed.message.startswith("Hint:") and not model.selected
 
 
 def test_a_model_advises_off_the_loop_by_default() -> None:

@@ -144,7 +144,7 @@ def test_every_seat_sees_the_countdown_and_a_caller_has_r_and_x() -> None:
     assert "your 7♦" in text(render.status(discarder))
     assert not {"r", "x"} & keys_of(discarder)
     discarder.claim.call()
-    assert discarder.sent == [] and "own discard" in discarder.message
+    assert discarder.sent == [] and "own discard" in discarder.feed.message
 
 
 def test_x_passes_and_a_seat_with_nothing_to_call_is_told_why() -> None:
@@ -155,7 +155,7 @@ def test_x_passes_and_a_seat_with_nothing_to_call_is_told_why() -> None:
     model = with_window(g, 1, 3.0, [1, 2])
     assert "r" not in keys_of(model) and "x" in keys_of(model)
     model.claim.call()
-    assert model.sent == [] and "2♣ cannot be laid off" in model.message
+    assert model.sent == [] and "2♣ cannot be laid off" in model.feed.message
     model.claim.pass_()
     assert model.sent == [{"type": "pass"}]
 
@@ -167,7 +167,7 @@ def test_a_call_shows_a_banner_on_every_seat_and_the_log_says_who_took_what() ->
         model = seated_at(g, seat)
         model.names = ["Ann", "Bea", "Cid"]
         model.apply_message({"type": "state", "view": g.view(seat), "events": events})
-        assert "Cid calls Rummy! and takes 7♦ from Ann." in model.log
+        assert "Cid calls Rummy! and takes 7♦ from Ann." in model.feed.log
         assert model.banner_text() == "Cid calls Rummy! and takes 7♦ from Ann."
         plan = Plan(model, (80, 24))
         assert plan.h["banner"] == 1 and sum(plan.h.values()) == 24
@@ -303,5 +303,5 @@ def test_my_turn_begins_when_the_window_before_my_draw_closes() -> None:
     assert "s" not in keys_of(model)  # no draw while calls are open
     g.apply({"type": "close_claims"})
     model.apply_message({"type": "state", "view": g.view(1), "events": [{"type": "close_claims"}]})
-    assert model.message == "Your turn: draw from the stock (s) or take from the pile (t)."
+    assert model.feed.message == "Your turn: draw from the stock (s) or take from the pile (t)."
     assert "s" in keys_of(model)

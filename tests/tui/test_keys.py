@@ -60,12 +60,12 @@ async def test_a_game_key_in_an_overlay_acts_or_says_why(screen, overlay: str) -
     for key in GAME_KEYS:
         if key in {k for k, _l, _f in key_bar(model)}:
             continue  # a key the overlay uses acts (tested elsewhere)
-        model.message = ""
+        model.feed.message = ""
         before = model.overlay
         inp.send_text(key)
-        await until(lambda before=before: model.message != "" or model.overlay != before)
+        await until(lambda before=before: model.feed.message != "" or model.overlay != before)
         assert model.overlay == before, (overlay, key)
-        assert model.message and "\n" not in model.message, (overlay, key)
+        assert model.feed.message and "\n" not in model.feed.message, (overlay, key)
 
 
 async def test_the_key_bar_in_each_overlay_lists_only_keys_that_work(screen) -> None:  # type: ignore[no-untyped-def]

@@ -56,7 +56,7 @@ async def test_draw_phase_offers_only_draws() -> None:
     assert not keys & {"m", "l", "d", "n"}
     model.discard()
     assert model.sent == []
-    assert "Draw first" in model.message
+    assert "Draw first" in model.feed.message
 
 
 async def test_draw_from_stock_then_discard_under_cursor() -> None:
@@ -74,7 +74,7 @@ async def test_draw_from_stock_then_discard_under_cursor() -> None:
     model.discard()  # nothing selected: the first d only selects the card under the cursor
     await settle()
     assert model.sent == [{"type": "draw", "source": "stock"}]
-    assert model.selected_cards() == [card] and "Press d again" in model.message
+    assert model.selected_cards() == [card] and "Press d again" in model.feed.message
     model.discard()
     await settle()
     assert model.sent[-1] == {"type": "discard", "card": card}
@@ -149,7 +149,7 @@ async def test_two_cards_are_not_a_meld() -> None:
     sent = len(model.sent)
     model.meld_selected()
     assert len(model.sent) == sent
-    assert model.message_is_error and "three or more" in model.message
+    assert model.feed.message_is_error and "three or more" in model.feed.message
 
 
 async def test_card_dug_for_must_be_played_before_discarding() -> None:
@@ -175,7 +175,7 @@ async def test_card_dug_for_must_be_played_before_discarding() -> None:
     sent = len(model.sent)
     model.discard()
     assert len(model.sent) == sent
-    assert model.message == f"{_shown(dug)} must be played this turn."
+    assert model.feed.message == f"{_shown(dug)} must be played this turn."
     assert "d" not in keys_of(model)
 
 
@@ -198,7 +198,7 @@ async def test_a_depth_that_cannot_be_taken_is_explained() -> None:
     model.pile_cursor = len(model.pile()) - 2
     model.take_pile()
     assert model.sent == []
-    assert model.message.startswith("You may not take")
+    assert model.feed.message.startswith("You may not take")
 
 
 async def test_layoff_on_the_only_meld_it_fits() -> None:
@@ -231,8 +231,8 @@ async def test_host_refusal_is_one_line() -> None:
     model, session = await seated()
     model._submit({"type": "discard", "card": "AS"})
     await settle()
-    assert model.message_is_error
-    assert "\n" not in model.message and model.message
+    assert model.feed.message_is_error
+    assert "\n" not in model.feed.message and model.feed.message
 
 
 async def test_refused_exception_from_send_becomes_message() -> None:
@@ -245,7 +245,7 @@ async def test_refused_exception_from_send_becomes_message() -> None:
         model.send = refuse
         model._submit({"type": "draw", "source": "stock"})
         await settle()
-        assert model.message == "9♦ нужно сыграть в этот ход."
+        assert model.feed.message == "9♦ нужно сыграть в этот ход."
     finally:
         set_language("en")
 
@@ -261,7 +261,7 @@ async def test_refusals_are_translated_by_their_template() -> None:
         model.selected = Counter(["KS", "AS", "2S"])
         model.meld_selected()  # shown in hand order: 2♠ К♠ Т♠
         why = "секвенция не может идти через туз (К-Т-2)"
-        assert model.message == f"2♠ К♠ Т♠ — не комбинация: {why}."
+        assert model.feed.message == f"2♠ К♠ Т♠ — не комбинация: {why}."
 
         async def refuse(action: dict) -> None:
             raise Refused("you do not hold QS", "you do not hold {card}", {"card": "QS"})
@@ -270,7 +270,7 @@ async def test_refusals_are_translated_by_their_template() -> None:
         model.spawn = asyncio.ensure_future
         model._submit({"type": "discard", "card": "5D"})
         await settle()
-        assert model.message == "У вас нет Д♠."
+        assert model.feed.message == "У вас нет Д♠."
     finally:
         set_language("en")
 
@@ -310,10 +310,10 @@ async def test_chat_and_quit() -> None:
     model.exit = lambda: left.append(True)
     model.open_chat()
     for ch in "hi all":
-        model.chat_type(ch)
+        model.feed.chat_type(ch)
     model.chat_send()
     await settle()
-    assert session.chats == ["hi all"] and model.chat_lines[-1].endswith("hi all")
+    assert session.chats == ["hi all"] and model.feed.chat_lines[-1].endswith("hi all")
     model.ask_quit()
     assert model.overlay == "quit" and not left
     model.close_overlay()
@@ -329,7 +329,7 @@ async def test_spectator_cannot_play() -> None:
     model.apply_message({"type": "welcome", "seat": None, "table": "t"})
     model.apply_message({"type": "state", "view": g.view(None), "events": []})
     model.draw_stock()
-    assert model.sent == [] and "watching" in model.message
+    assert model.sent == [] and "watching" in model.feed.message
     assert "s" not in keys_of(model)
 
 
@@ -337,8 +337,8 @@ async def test_hint_names_a_legal_move() -> None:
     model, _session = await seated()
     model.hint()
     await model.hint_pending  # worked out off the event loop
-    assert model.message.startswith("Hint: ")
-    assert "stock" in model.message or "discard pile" in model.message
+    assert model.feed.message.startswith("Hint: ")
+    assert "stock" in model.feed.message or "discard pile" in model.feed.message
 
 
 async def test_mouse_clicks_select_choose_depth_and_meld() -> None:
@@ -369,10 +369,10 @@ async def test_a_hand_ending_while_chatting_keeps_the_chat_then_shows_the_sheet(
     bots = [make_bot("random", seed=s) for s in range(2)]
     session._push([])
     model.open_chat()
-    model.chat_type("g")
+    model.feed.chat_type("g")
     while g.phase.value not in ("hand_over", "game_over"):
         session._push(g.apply(bots[g.to_move].choose(g.view(g.to_move))))
-    assert model.overlay == "chat" and model.chat_input == "g" and model.sheet is not None
+    assert model.overlay == "chat" and model.feed.chat_input == "g" and model.sheet is not None
     model.close_overlay()
     assert model.overlay == "sheet"
     model.toggle_help()
@@ -393,4 +393,4 @@ async def test_second_click_on_a_pile_card_takes_from_there() -> None:
     if legal:
         assert model.sent == [{"type": "draw", "source": "discard", "index": top}]
     else:
-        assert model.sent == [] and model.message.startswith("You may not take")
+        assert model.sent == [] and model.feed.message.startswith("You may not take")

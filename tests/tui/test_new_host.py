@@ -93,7 +93,7 @@ async def ann_hands_the_table_to_bea() -> AsyncIterator[Table]:
             assert not t.model.hosting and "H" not in keys(t.model)
             assert t.model.my_seat is not None
             _addresses, t.port = await room.mover.hand_over(t.model.my_seat)
-            await until(lambda: t.model.address.endswith(f":{t.port}") and not t.model.banner)
+            await until(lambda: t.model.address.endswith(f":{t.port}") and not t.model.feed.banner)
             await until(lambda: ann.port == t.port and ann.lost is None)
             yield t
     finally:
@@ -115,7 +115,7 @@ async def test_the_new_host_is_told_its_quit_question_says_so_and_h_hands_it_on(
         m = t.model
         told = "You host this table now: leaving closes it for everyone; H hands it on."
         await until(lambda: m.hosting)
-        assert told in m.log
+        assert told in m.feed.log
         assert "you host" in "".join(text for _s, text, *_h in render.title(m))
         assert "H" in keys(m) and "HOSTING" in m.help_lines()
         t.keys("q")  # the question says what leaving does here
@@ -132,9 +132,9 @@ async def test_the_new_host_is_told_its_quit_question_says_so_and_h_hands_it_on(
         assert m.choose_text == "Hand the table to Ann's machine, and your seat?"
         t.keys("1")
         await until(lambda: t.ann_guest.host is not None and not m.hosting)
-        assert "The table moved to Ann's machine." in m.log
+        assert "The table moved to Ann's machine." in m.feed.log
         new = t.ann_guest.host
-        await until(lambda: m.address.endswith(f":{new.port}") and not m.banner)
+        await until(lambda: m.address.endswith(f":{new.port}") and not m.feed.banner)
         assert new.server.seats[m.my_seat].conn is not None  # Bea sits at Ann's table
         assert not new.server.seats[m.my_seat].bot
         assert "H" not in keys(m) and not m.quit_question().startswith("You host")
@@ -202,13 +202,14 @@ async def test_a_host_gone_without_standby_is_said_the_keys_stop_and_it_gives_up
     async with bob_at_a_table_without_standby() as (host, model, inp, screen):
         assert "s" in keys(model)
         await host.abandon()  # the host's process dies: no goodbye, nothing listens
-        await until(lambda: model.link_down)
+        await until(lambda: model.feed.link_down)
         assert re.fullmatch(
-            r"The host is not answering — trying to rejoin for [0-3] s more", model.banner_now()
-        ), model.banner_now()
+            r"The host is not answering — trying to rejoin for [0-3] s more",
+            model.feed.banner_now(),
+        ), model.feed.banner_now()
         assert keys(model) == {"?", "q"}  # no "s draw from stock" while the link is down
         inp.send_text("s")
-        await until(lambda: "cannot be reached" in model.message)
+        await until(lambda: "cannot be reached" in model.feed.message)
         assert model.sent == []  # nothing was sent
         with pytest.raises(SessionError, match="the host stopped answering: no answer for 3 s"):
             await asyncio.wait_for(screen, 30)  # … then back where it came from, saying why

@@ -175,9 +175,8 @@ def test_a_notice_is_one_line_in_the_banner_and_the_log() -> None:
 
 
 def test_the_banner_counts_the_rejoin_down() -> None:
-    feed = Feed()
     changed = []
-    feed.on_change = lambda: changed.append(1)
+    feed = Feed(lambda: changed.append(1))
     feed.banner = "Connection lost"
     assert feed.banner_now() == "Connection lost" and feed.rejoin_left() is None
     feed.link_down, feed.rejoin_until = True, time.monotonic() + 30
@@ -194,9 +193,9 @@ def test_the_host_player_keys_are_off_at_someone_elses_table() -> None:
     assert isinstance(model, HostPlayer)
     assert not model.can_start() and not model.can_set_table_hint()
     model.offer_handoff()
-    assert model.message == "Only the host player can hand the table over."
+    assert model.feed.message == "Only the host player can hand the table over."
     model.toggle_table_hint()
-    assert "Only the host player" in model.message
+    assert "Only the host player" in model.feed.message
 
 
 def test_the_host_player_starts_with_bots_from_the_lobby_only() -> None:
@@ -206,7 +205,7 @@ def test_the_host_player_starts_with_bots_from_the_lobby_only() -> None:
     model.lobby = {"state": "lobby", "seats": []}
     assert model.can_start()
     model.start_with_bots()
-    assert started == [1] and model.message == "Bots take the free seats: the match begins."
+    assert started == [1] and model.feed.message == "Bots take the free seats: the match begins."
     model.take_view(_view())
     assert not model.can_start()
 

@@ -73,7 +73,7 @@ async def test_the_review_holds_the_deal_until_enter(table: Running) -> None:
     # the key bar offers only what works now: no draw
     assert "Enter" in keys(m) and not keys(m) & {"s", "t", "d", "m"}
     table.keys("s")  # a game key answers in one line
-    await until(lambda: "press Enter when you are ready" in m.message)
+    await until(lambda: "press Enter when you are ready" in m.feed.message)
     assert m.phase == "hand_over" and m.view["hand_number"] == 1
     # the score table opens over it and closes back to it
     table.keys("p")
@@ -85,7 +85,7 @@ async def test_the_review_holds_the_deal_until_enter(table: Running) -> None:
     table.keys("\r")  # Enter: ready; the host deals at once (no other human)
     await until(lambda: m.view["hand_number"] == 2 and m.phase in ("draw", "play"))
     assert {"type": "ready"} in m.sent and m.overlay is None and not m.review.open
-    assert any("ready for the next hand" in line for line in m.log)
+    assert any("ready for the next hand" in line for line in m.feed.log)
 
 
 async def test_a_spectator_sees_the_review_and_enter_closes_it(table: Running) -> None:
@@ -119,7 +119,7 @@ async def test_esc_shows_the_table_and_enter_there_is_ready(table: Running) -> N
     assert ("Enter", "ready for the next hand") in {(k, la) for k, la, _f in key_bar(m)}
     assert not keys(m) & {"s", "t", "d", "m", "h"}
     table.keys("t")  # a game key at the table during the review says why not
-    await until(lambda: "press Enter when you are ready" in m.message)
+    await until(lambda: "press Enter when you are ready" in m.feed.message)
     assert m.phase == "hand_over"
     table.keys("\r")
     await until(lambda: m.view["hand_number"] == 2 and m.phase in ("draw", "play"))
@@ -187,7 +187,7 @@ async def test_two_players_the_deal_waits_for_both() -> None:
         assert "Waiting for: Bob" in shown(sheets.review_footer(ann))
         assert "Waiting for Bob: the next hand is dealt in" in ann.review.wait_text()
         assert "Press Enter when you are ready" in shown(sheets.review_footer(bob))
-        assert ann.phase == "hand_over" and any("Ann is ready" in line for line in bob.log)
+        assert ann.phase == "hand_over" and any("Ann is ready" in line for line in bob.feed.log)
         bob.review.enter()
         await until(
             lambda: all(m.phase in ("draw", "play") and m.view["hand_number"] == 2 for m in models)

@@ -43,7 +43,7 @@ async def test_the_spectators_hint_reads_the_shown_seats_view_and_nothing_more()
     model.hint()
     await asyncio.sleep(0.05)
     assert asked == [seat_view]  # exactly the seat's view, from what Dee received
-    assert model.message == "Hint for Ann: draw from the stock"
+    assert model.feed.message == "Hint for Ann: draw from the stock"
 
 
 async def test_w_offers_the_spectators_and_sends_shoulder_and_shoulder_end():
@@ -73,7 +73,7 @@ async def test_w_offers_the_spectators_and_sends_shoulder_and_shoulder_end():
     assert sent == [{"type": "shoulder", "spectator": 9}] and model.overlay != "shoulder"
     on = [{"seat": game.to_move, "spectator": 9, "name": "Eve"}]
     model.set_view({**seat_view, "shoulders": on}, [])
-    assert model.shoulder.mine() == "Eve" and "Ann shows their hand to Eve" in model.log[-1]
+    assert model.shoulder.mine() == "Eve" and "Ann shows their hand to Eve" in model.feed.log[-1]
     model.shoulder.pick(0)  # one at a time: nothing sent while it is on
     model.shoulder.end()
     await asyncio.sleep(0)

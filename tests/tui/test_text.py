@@ -82,7 +82,7 @@ def test_a_refusal_in_the_status_line_is_read_whole(lang: str, ascii: bool) -> N
         "you may not take 2S: it must be played this turn and no meld or lay-off could take it",
         ascii=ascii,
     )
-    model.say(why, error=True)
+    model.feed.say(why, error=True)
     plan = Plan(model, (80, 24))
     shown = lines_text(plan.status[: plan.h["status"]])
     assert plan.h["status"] >= 2  # two rows: the status area grows
@@ -103,7 +103,7 @@ def test_the_log_wraps_its_lines_and_keeps_the_newest_in_sight() -> None:
         "failover is off: with two people at the table the standby would hold the key to "
         "every hand (host with --failover on to allow it)"
     )
-    model.log.extend(["— Hand 1: Ann deals; the upcard is 6♠.", note])
+    model.feed.log.extend(["— Hand 1: Ann deals; the upcard is 6♠.", note])
     plan = Plan(model, (80, 24))
     assert plan.log_w + plan.chat_w + 1 == 80
     rows = render.log_lines(model, plan.log_w)
@@ -111,7 +111,7 @@ def test_the_log_wraps_its_lines_and_keeps_the_newest_in_sight() -> None:
     assert words(lines_text(rows)) == words("— Hand 1: Ann deals; the upcard is 6♠. " + note)
     assert lines_text(rows).endswith("\n  with --failover on to allow it)")  # continued, indented
     # the chat column too: a long message wraps in its own column
-    model.chat_lines.append("Bea: " + "a long message that goes on and on " * 3)
+    model.feed.chat_lines.append("Bea: " + "a long message that goes on and on " * 3)
     chat = render.chat_lines(model, plan.chat_w)
     assert len(chat) > 1 and all(render.width_of(r) <= plan.chat_w for r in chat)
 
@@ -292,10 +292,10 @@ def test_the_host_turns_the_hint_off_and_on_for_everyone() -> None:
                 "hint": False,
             }
         )
-        assert m.log[-1] == "The host turned the hint off for everyone at this table."
+        assert m.feed.log[-1] == "The host turned the hint off for everyone at this table."
         assert "h" not in {k for k, _l, _m in key_bar(m)}
         m.hint()
-        assert m.message == "The host turned the hint off at this table."
+        assert m.feed.message == "The host turned the hint off at this table."
     assert {k: label for k, label, _m in key_bar(host)}["I"] == "hint on for all"
     host.toggle_table_hint()
     assert sent == [False, True]
@@ -303,7 +303,7 @@ def test_the_host_turns_the_hint_off_and_on_for_everyone() -> None:
         {"type": "lobby", "state": "playing", "seats": [{"name": "Ann"}, {"name": "Bea"}]}
     )
     assert guest.hint_allowed  # back on, and said so
-    assert guest.log[-1] == "The host turned the hint on again for everyone at this table."
+    assert guest.feed.log[-1] == "The host turned the hint on again for everyone at this table."
 
 
 def test_leaving_a_solo_match_says_how_to_pick_it_up() -> None:

@@ -23,10 +23,12 @@ def test_with_runs_of_four_a_run_of_three_is_refused_before_it_leaves() -> None:
     model.selected.update(["5H", "6H", "7H"])
     model.meld_selected()
     assert model.sent == []
-    assert model.message == "5♥ 6♥ 7♥ is not a meld: a run needs at least 4 cards (runs of four)."
+    assert (
+        model.feed.message == "5♥ 6♥ 7♥ is not a meld: a run needs at least 4 cards (runs of four)."
+    )
     set_language("ru")
     model.meld_selected()
-    assert "4" in model.message and "run" not in model.message
+    assert "4" in model.feed.message and "run" not in model.feed.message
 
 
 def test_without_it_the_same_cards_are_melded() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from rum500.i18n import _
+from rum500.tui.feed import Feed
 from rum500.tui.overlays.keymap import Key
 
 if TYPE_CHECKING:
@@ -14,9 +15,10 @@ if TYPE_CHECKING:
 
 
 class Linked(Protocol):
-    """Whether the link to the host is down (the keys that go to it do not act then)."""
+    """Whether the link to the host is down (the keys that go to it do not act then): the
+    feed's ``link_down``."""
 
-    link_down: bool
+    feed: Feed
 
 
 class Common(Linked, Protocol):
@@ -35,7 +37,7 @@ class Common(Linked, Protocol):
 
 
 def online(model: Linked) -> Callable[[], bool]:
-    return lambda: not model.link_down
+    return lambda: not model.feed.link_down
 
 
 def has_results(model: Common) -> bool:
@@ -58,7 +60,7 @@ def scores_key(model: Common, offered: Callable[[], bool]) -> Key:
         model.scores.toggle,
         "p",
         lambda: _("scores"),
-        offered=lambda: has_results(model) if model.link_down else offered(),
+        offered=lambda: has_results(model) if model.feed.link_down else offered(),
         offline=2,
     )
 

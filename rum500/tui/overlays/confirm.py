@@ -7,6 +7,7 @@ from typing import Protocol
 from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
+from rum500.tui.feed import Feed
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
 
@@ -19,7 +20,7 @@ class YesNo(Protocol):
 
     def close_overlay(self) -> None: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
 
 def keys(model: YesNo) -> list[Key]:
@@ -34,7 +35,7 @@ def body(model: YesNo, kit: Kit) -> AnyContainer:
 
 
 def why(model: YesNo, key: str) -> None:
-    model.say(_("Answer first: y = yes, n = no."), error=True)
+    model.feed.say(_("Answer first: y = yes, n = no."), error=True)
 
 
 OVERLAY = Overlay(

@@ -9,6 +9,7 @@ from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
 from rum500.tui import render
+from rum500.tui.feed import Feed
 from rum500.tui.overlays.common import Common, always_keys, scores_key
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
@@ -18,7 +19,7 @@ class Standings(Common, render.Names, Protocol):
 
     def close_overlay(self) -> None: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
 
 def keys(model: Standings) -> list[Key]:
@@ -34,7 +35,7 @@ def body(model: Standings, kit: Kit) -> AnyContainer:
 
 
 def why(model: Standings, key: str) -> None:
-    model.say(_("The match is over: q leaves, Esc shows the table."))
+    model.feed.say(_("The match is over: q leaves, Esc shows the table."))
 
 
 OVERLAY = Overlay(

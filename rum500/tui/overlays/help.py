@@ -7,6 +7,7 @@ from typing import Protocol
 from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
+from rum500.tui.feed import Feed
 from rum500.tui.overlays import rules
 from rum500.tui.overlays.common import scroll_keys
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
@@ -26,7 +27,7 @@ class HelpPage(rules.RulePages, Protocol):
 
     def close_overlay(self) -> None: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
 
 def keys(model: HelpPage) -> list[Key]:
@@ -48,7 +49,7 @@ def body(model: HelpPage, kit: Kit) -> AnyContainer:
 
 
 def why(model: HelpPage, key: str) -> None:
-    model.say(_("The help is open: Esc closes it."))
+    model.feed.say(_("The help is open: Esc closes it."))
 
 
 OVERLAY = Overlay("help", lambda: _("Help"), keys, body, lambda kit: kit.above_the_keys(), why)

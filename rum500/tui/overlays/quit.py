@@ -9,6 +9,7 @@ from prompt_toolkit.layout.dimension import Dimension
 
 from rum500.i18n import _
 from rum500.tui import render
+from rum500.tui.feed import Feed
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 from rum500.tui.wrapping import wrap_text
 
@@ -24,7 +25,7 @@ class Leaving(Protocol):
 
     def close_overlay(self) -> None: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
 
 def keys(model: Leaving) -> list[Key]:
@@ -44,7 +45,7 @@ def body(model: Leaving, kit: Kit) -> AnyContainer:
 
 
 def why(model: Leaving, key: str) -> None:
-    model.say(_("Answer first: y = leave, n = stay."), error=True)
+    model.feed.say(_("Answer first: y = leave, n = stay."), error=True)
 
 
 OVERLAY = Overlay("quit", lambda: _("Leave"), keys, body, why=why)

@@ -9,6 +9,7 @@ from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
 from rum500.learn.pages import pages
+from rum500.tui.feed import Feed
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 from rum500.tui.wrapping import wrap_text
 
@@ -24,7 +25,7 @@ class RulePages(Protocol):
 
     def on_change(self) -> None: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
 
 def page_texts(model: RulePages) -> list[str]:
@@ -74,7 +75,7 @@ def body(model: RulePages, kit: Kit) -> AnyContainer:
 
 
 def why(model: RulePages, key: str) -> None:
-    model.say(_("The house rules' lessons are open: Esc closes them."))
+    model.feed.say(_("The house rules' lessons are open: Esc closes them."))
 
 
 OVERLAY = Overlay(

@@ -9,6 +9,7 @@ from prompt_toolkit.layout import AnyContainer
 
 from rum500.i18n import _
 from rum500.tui import sheets
+from rum500.tui.feed import Feed
 from rum500.tui.overlays.common import Common, always_keys, scroll_keys
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
@@ -18,7 +19,7 @@ class ScoreTable(Common, sheets.SheetTable, Protocol):
 
     def close_overlay(self) -> None: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
 
 def keys(model: ScoreTable) -> list[Key]:
@@ -41,7 +42,7 @@ def body(model: ScoreTable, kit: Kit) -> AnyContainer:
 
 
 def why(model: ScoreTable, key: str) -> None:
-    model.say(_("The score table is open: p or Esc closes it."))
+    model.feed.say(_("The score table is open: p or Esc closes it."))
 
 
 OVERLAY = Overlay(

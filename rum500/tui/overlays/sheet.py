@@ -10,6 +10,7 @@ from prompt_toolkit.layout.dimension import Dimension
 
 from rum500.i18n import _
 from rum500.tui import render, sheets
+from rum500.tui.feed import Feed
 from rum500.tui.overlays.common import Common, always_keys, online, scores_key, scroll_keys
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 
@@ -22,7 +23,7 @@ class HandReview(Common, sheets.SheetTable, Protocol):
 
     def close_overlay(self) -> None: ...
 
-    def say(self, text: str, error: bool = False) -> None: ...
+    feed: Feed  # the message line
 
 
 def keys(model: HandReview) -> list[Key]:
@@ -36,7 +37,7 @@ def keys(model: HandReview) -> list[Key]:
             model.close_overlay,
             "Esc",
             lambda: _("look at the table"),
-            lambda: model.link_down or review.open or model.finished,
+            lambda: model.feed.link_down or review.open or model.finished,
             offline=1,
         ),
         *always_keys(model),
@@ -65,7 +66,7 @@ def body(model: HandReview, kit: Kit) -> AnyContainer:
 
 
 def why(model: HandReview, key: str) -> None:
-    model.say(model.review.why_not())
+    model.feed.say(model.review.why_not())
 
 
 OVERLAY = Overlay(
