@@ -46,6 +46,7 @@ the phases, the ``MOVE_*`` tuples and :func:`action_of` (all still importable fr
 
 from __future__ import annotations
 
+import operator
 import random
 
 from rum500 import cards as C
@@ -110,9 +111,63 @@ JOKER = C.JOKER
 _DRAW = Phase.DRAW
 _PLAY = Phase.PLAY
 
+#: every field of a :class:`Game` (its slots), set by ``__init__`` (``_deal``, ``_fast_flags``)
+#: and by ``Persistence._from_dict``
+_FIELDS = (
+    "players",
+    "seed",
+    "options",
+    "decks",
+    "hand_size",
+    "first_deck",
+    "rng",
+    "_rng_shared",
+    "actions",
+    "totals",
+    "results",
+    "winner",
+    "hand_number",
+    "lot",
+    "dealer",
+    "_legal",
+    "_legal_dicts",
+    "_undo",
+    "_seats",
+    "_table",
+    "_min_run",
+    "_new_meld",
+    "_first",
+    "_plain",
+    "_plain_plays",
+    "_once",
+    "_wild",
+    "_calls",
+    "hands",
+    "_cm",
+    "pile",
+    "stock",
+    "melds",
+    "next_meld_id",
+    "turn",
+    "phase",
+    "must_play",
+    "no_discard",
+    "opened",
+    "opening",
+    "reshuffled",
+    "went_out",
+    "claim_from",
+)
+_fields_of = operator.attrgetter(*_FIELDS)
+
 
 class Game(Checks, Scoring, Undo, Persistence):
     """A whole match of Rummy 500. See the module docstring."""
+
+    # Every field of a game is a slot: the fast path reads and writes them faster than the
+    # keys of an instance dict of this size (:meth:`copy` and :meth:`pop` copy them all; an
+    # attribute set from outside lives in the instance's ``__dict__``, as before).
+    __slots__ = _FIELDS
 
     def __init__(
         self,
@@ -224,25 +279,6 @@ class Game(Checks, Scoring, Undo, Persistence):
             self._legal_dicts = [action_of(m) for m in self.legal_moves()]
         return self._legal_dicts
 
-    def legal_moves(self) -> list[tuple]:
-        """:meth:`legal_actions` as fast-path moves (``MOVE_*`` tuples of card numbers, in
-        the same order), for :meth:`apply_move`. Cached until the position changes."""
-        legal = self._legal
-        if legal is None:
-            phase = self.phase
-            if phase is _PLAY:
-                legal = self._legal_plays()
-            elif phase is _DRAW:
-                legal = self._legal_draws()
-            elif phase is Phase.HAND_OVER:
-                legal = [(MOVE_DEAL,)]
-            elif phase is Phase.CLAIM:
-                legal = [(MOVE_CLOSE_CLAIMS,)]  # the host's; calls: see claims(seat)
-            else:
-                legal = []
-            self._legal = legal
-        return legal
-
     # ------------------------------------------------------------------ actions
 
     def apply(self, action: object, seat: int | None = None) -> list[dict]:
@@ -293,20 +329,19 @@ class Game(Checks, Scoring, Undo, Persistence):
         that is not in ``legal_moves()`` now may corrupt the game.
 
         ``undo=False`` (playouts on a copy) saves nothing for :meth:`pop`, which then
-        replays the match instead."""
+        replays the match instead, nor who played (:meth:`action_seats` then replays too)."""
         kind = move[0]
-        seats = self._seats
-        if seats is not None:
-            seats.append(self.turn if kind != MOVE_CLOSE_CLAIMS else None)
         if undo:
+            seats = self._seats
+            if seats is not None:
+                seats.append(self.turn if kind != MOVE_CLOSE_CLAIMS else None)
             saved = self._snapshot(
                 kind == MOVE_DEAL
                 or (kind in (MOVE_DISCARD, MOVE_CLOSE_CLAIMS) and self._may_reshuffle())
             )
-        else:
-            if self._undo:
-                self._undo.clear()
-            saved = None
+        elif self._seats is not None or self._undo:
+            self._seats = None  # learnt again by replay when asked
+            self._undo.clear()
         if kind == MOVE_DISCARD:
             normal, events = self._put_discard(move[1])
         elif kind == MOVE_STOCK:
@@ -330,7 +365,7 @@ class Game(Checks, Scoring, Undo, Persistence):
             normal, events = self._do_deal({})
         else:
             normal, events = self._claim_action("close_claims", {}, None)
-        if saved is not None:
+        if undo:
             self._undo.append(saved)
             if len(self._undo) > 2 * UNDO_KEPT:
                 del self._undo[:-UNDO_KEPT]
@@ -683,8 +718,9 @@ class Game(Checks, Scoring, Undo, Persistence):
         """Who played each action of :attr:`actions`, in order (a new list): the seat to move
         (the dealer for a ``deal``), the caller of a "Rummy!" (its ``seat``), None for a
         ``close_claims`` (the host's). Kept by :meth:`apply`, :meth:`apply_move`,
-        :meth:`pop` and :meth:`copy`; a game restored by :meth:`from_dict` learns it once by
-        replaying its actions (it is not part of the stored position)."""
+        :meth:`pop` and :meth:`copy`; a game restored by :meth:`from_dict`, or played on by
+        ``apply_move(…, undo=False)`` (a playout), learns it once by replaying its actions (it
+        is not part of the stored position)."""
         if self._seats is None:
             replay = Game.replay(
                 self.players, self.seed, self.actions, self.options, self.first_deck
@@ -697,7 +733,7 @@ class Game(Checks, Scoring, Undo, Persistence):
         directly (not through :meth:`to_dict`). Its :meth:`pop` replays for the actions
         played before the copy."""
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
+        g._take_fields(self)
         g._rng_shared = self._rng_shared = True  # copied on its first use: see _own_rng
         g.actions = list(self.actions)
         g.results = list(self.results)
@@ -734,9 +770,15 @@ class Game(Checks, Scoring, Undo, Persistence):
             self.players, self.seed, self.actions[:-1], self.options, self.first_deck
         )
         self.__dict__.clear()
-        self.__dict__.update(before.__dict__)
+        self._take_fields(before)
         self._undo = []
         return last
+
+    def _take_fields(self, other: Game) -> None:
+        """Every field of ``other`` (and whatever else was set on it), shared, not copied."""
+        for name, value in zip(_FIELDS, _fields_of(other), strict=True):
+            setattr(self, name, value)
+        self.__dict__.update(other.__dict__)
 
 
 #: how many of the last actions keep what they changed for :meth:`Game.pop` (at most twice as
@@ -750,14 +792,21 @@ _RESULT_SUMMARY = ("hand", "dealer", "went_out", "scores", "totals", "team_score
 def _shuffle(rng: random.Random, x: list[int]) -> None:
     """``rng.shuffle(x)``, the same draws in the same order (Python 3.11's ``Random.shuffle``
     with ``_randbelow_with_getrandbits`` inlined: ``rng`` is a plain ``random.Random``)."""
+    steps = _SHUFFLE_STEPS.get(len(x))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(x)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(x) - 1, 0, -1)
+        )
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+#: per number of cards shuffled, the steps of :func:`_shuffle`: (i, i + 1, its bit length)
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 def _copy_result(r: dict) -> dict:

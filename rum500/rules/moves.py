@@ -38,6 +38,8 @@ from rum500.rules.notation import (
     DIG_MOVES,
     DISCARD_MOVES,
     END_HAND_MOVE,
+    MOVE_CLOSE_CLAIMS,
+    MOVE_DEAL,
     MOVE_MELD,
     STOCK_MOVE,
     Phase,
@@ -48,6 +50,8 @@ from rum500.rules.tables import MELD_INFO, discard_tables, layoff_moves, meld_mo
 from rum500.rules.tables import gaps as gaps_of
 
 JOKER = C.JOKER
+_DRAW = Phase.DRAW
+_PLAY = Phase.PLAY
 
 
 class MoveGen:
@@ -65,6 +69,7 @@ class MoveGen:
     must_play: int | None
     no_discard: int | None
     _table: tuple | None  # see _table_spots
+    _legal: list[tuple] | None  # legal_moves() of this position, or None
     players: int
     phase: Phase
     claim_from: int | None
@@ -351,7 +356,27 @@ class MoveGen:
         before opening (the turn began unopened)."""
         return self._new_meld or (self._first != 0 and self.opening is not None)
 
-    def _legal_plays(self) -> list[tuple]:
+    def legal_moves(self) -> list[tuple]:
+        """:meth:`legal_actions` as fast-path moves (``MOVE_*`` tuples of card numbers, in
+        the same order), for :meth:`apply_move`. Cached until the position changes.
+
+        The plays of the plain case (no obligation, no "must discard", no jokers) are listed
+        here, the other cases in the methods below (one call fewer on the fast path)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        phase = self.phase
+        if phase is not _PLAY:
+            if phase is _DRAW:
+                legal = self._legal_draws()
+            elif phase is Phase.HAND_OVER:
+                legal = [(MOVE_DEAL,)]
+            elif phase is Phase.CLAIM:
+                legal = [(MOVE_CLOSE_CLAIMS,)]  # the host's; calls: see claims(seat)
+            else:
+                legal = []
+            self._legal = legal
+            return legal
         seat = self.turn
         cm = self._cm[seat]
         kept = self._table
@@ -378,15 +403,17 @@ class MoveGen:
                 out += _D3[cm >> 39]  # type: ignore[index]
             else:
                 out += map(DISCARD_MOVES.__getitem__, sorted(set(self.hands[seat])))
-            return out
-        if self._plain_plays and self.no_discard is None:
-            return self._obligation_plays(cm, needs, runs, layoffs)
-        return self._checked_plays(cm, needs, layoffs)
+        elif self._plain_plays and self.no_discard is None:
+            out = self._obligation_plays(cm, needs, runs, layoffs)
+        else:
+            out = self._checked_plays(cm, needs, layoffs)
+        self._legal = out
+        return out
 
     def _obligation_plays(
         self, cm: int, needs: int, runs: list[list[tuple[int, int]]], layoffs: list[tuple]
     ) -> list[tuple]:
-        """:meth:`_legal_plays` when a card must be played, at a table without "must discard"
+        """:meth:`legal_moves` when a card must be played, at a table without "must discard"
         or jokers: as :meth:`_checked_plays`, the quick answers inline — a play of that card,
         or one that keeps its way (:func:`_way`) — and for the others what
         :meth:`_PlayCheck._plain` decides (inline with every card held once, else
@@ -449,7 +476,7 @@ class MoveGen:
         return out
 
     def _checked_plays(self, cm: int, needs: int, layoffs: list[tuple]) -> list[tuple]:
-        """:meth:`_legal_plays` at a table with "must discard", jokers or runs of four, or
+        """:meth:`legal_moves` at a table with "must discard", jokers or runs of four, or
         when the turn has an obligation or a card that may not be discarded."""
         hand = self.hands[self.turn]
         n = len(hand)
@@ -521,7 +548,7 @@ class MoveGen:
         return out
 
     def _opening_plays(self, cm: int, needs: int, layoffs: list[tuple]) -> list[tuple]:
-        """:meth:`_legal_plays` in a turn that began unopened (§12.1; see
+        """:meth:`legal_moves` in a turn that began unopened (§12.1; see
         :func:`~rum500.rules.opening.opening_plays`)."""
         return opening_plays(self, cm, needs, layoffs)
 
@@ -645,7 +672,7 @@ def _can_lay_off_all(cards: list[int], melds: list[Meld]) -> bool:
 
 
 class _PlayCheck:
-    """Whether each play of :meth:`MoveGen._legal_plays` is allowed when the turn has an
+    """Whether each play of :meth:`MoveGen.legal_moves` is allowed when the turn has an
     obligation (a card that must be played, or one that may not be discarded): ``True``
     exactly when :meth:`MoveGen._play_problem` finds nothing. The usual case — the card that
     must be played can still go down whatever else is played — is settled from the hand's

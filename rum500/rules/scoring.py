@@ -89,10 +89,19 @@ class Scoring:
                 for seat, p in zip(m.by, meld_points(m, o), strict=True):
                     pts[seat] += p
             return pts
-        ace15 = o.ace_always_15
+        if o.ace_always_15:
+            for m in self.melds:
+                for seat, p in zip(m.by, m.points, strict=True):
+                    pts[seat] += C.VALUES[0] if p == C.LOW_ACE_VALUE else p
+            return pts
         for m in self.melds:
-            for seat, p in zip(m.by, m.points, strict=True):
-                pts[seat] += C.VALUES[0] if ace15 and p == C.LOW_ACE_VALUE else p
+            by = m.by
+            first = by[0]
+            if by.count(first) == len(by):  # (the usual meld: one seat put all of it down)
+                pts[first] += sum(m.points)
+            else:
+                for seat, p in zip(by, m.points, strict=True):
+                    pts[seat] += p
         return pts
 
     def hand_points(self) -> list[int]:

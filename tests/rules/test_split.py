@@ -91,6 +91,24 @@ def test_action_seats_name_the_caller_and_none_for_the_host():
     assert seats == replayed_seats(g)
 
 
+@pytest.mark.parametrize("options", [Options(), ALL_ON])
+def test_action_seats_after_a_playout_are_learnt_by_replay(options):
+    """``apply_move(…, undo=False)`` (a playout) keeps no record of who played, as it keeps
+    nothing for pop: action_seats learns them by replay (the actions before, during and
+    after the playout), in the game and in a copy of it played on."""
+    g = Game(3, 5, options)
+    rng = random.Random(5)
+    for undo in [True] * 20 + [False] * 40 + [True] * 20:
+        if g.phase is Phase.GAME_OVER:
+            break
+        g.apply_move(rng.choice(g.legal_moves()), undo=undo)
+    assert g.action_seats() == replayed_seats(g)
+    c = g.copy()
+    for _ in range(5):
+        step(c, rng)
+    assert c.action_seats() == replayed_seats(c)
+
+
 def test_the_lot_and_a_stacked_deck_are_the_games():
     g = Game(4, 11)
     assert draw_lot(4, g.decks, random.Random(11)) == g.lot
