@@ -24,6 +24,7 @@ called 0.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -44,19 +45,21 @@ FINALISTS = 4
 #: A playout stops after this many decisions (then the hand is judged as it stands).
 PLAYOUT_CAP = 600
 #: A move is a mistake when the challenger beats it by more than this many standard errors
-#: (below, the difference may be noise: the loss is 0). At 1, two runs with different seeds
-#: named the same best move in about half the decisions they called a loss ≥ 5 (many calls
-#: were noise); at 2, in about two thirds (bench/analyse.py's stability, 2 hands × 2 matches).
-MISTAKE = 2.0
-#: While a loss is within CLEAR standard errors of zero, it is measured again on fresh
-#: worlds (half the budget each time), at most MORE_ROUNDS more times.
+#: (below, the difference may be noise: the loss is 0). Two runs with different seeds named
+#: the same best move in about half the decisions one called a loss ≥ 5 at 1, in about two
+#: thirds at 2 (bench/analyse.py's stability): most disagreements were a loss called just
+#: past the threshold that the other seed did not repeat (a paired difference of two moves
+#: varies by some 50 points from world to world).
+MISTAKE = 3.5
+#: The challenger is measured against the move played on fresh worlds (half the budget a
+#: round, at most 1 + MORE_ROUNDS rounds) until it is clear: from the second round on, a
+#: loss beyond CONFIRM standard errors is clearly a mistake, and one no longer above zero
+#: clearly none; in the first round only a challenger more than CLEAR standard errors
+#: *below* the move played stops the measuring (a loss after one round is never trusted).
+#: The worlds go where the call is in doubt.
 CLEAR = 2.0
-MORE_ROUNDS = 4
-#: A loss above zero stops the measuring early only beyond CONFIRM standard errors: a loss
-#: just past MISTAKE after one round is often noise another seed does not repeat (the
-#: second run called no mistake in most of bench/analyse.py's disagreements), so it is
-#: measured on more worlds before it is called.
-CONFIRM = 3.0
+MORE_ROUNDS = 23
+CONFIRM = 4.0
 #: When a move is a mistake, the other finalists within RACE standard errors of the
 #: challenger (paired, as the move played is) race it on fresh worlds (half the budget a
 #: round, at most RACE_ROUNDS rounds) until one leads clearly (:func:`race`); those still
@@ -137,28 +140,81 @@ def play(world: Game, action: Mapping, seat: int) -> Game | None:
     return g
 
 
-def value(world: Game, action: Mapping, seat: int) -> float | None:
+def value(
+    world: Game, action: Mapping, seat: int, rest: Sequence[Mapping] | None = None
+) -> float | None:
     """What ``action`` is worth in ``world`` for ``seat`` (None: refused there): the rest of
-    the seat's turn as the ``hard`` bot plays it (:func:`end_turn`), then the hand to its
-    end with the playout policy."""
+    the seat's turn as the ``hard`` bot plays it (:func:`end_turn`; or ``rest``, that rest
+    worked out once by :func:`rest_of_turn`), then the hand to its end with the playout
+    policy."""
     hand = len(world.results)  # the move or the rest of the turn may end it (going out)
     g = play(world, action, seat)
     if g is None:
         return None
-    end_turn(g, seat)
+    if rest is None or not _replay(g, rest):
+        g = play(world, action, seat)
+        assert g is not None
+        end_turn(g, seat)
     return finish(g, seat, hand)
 
 
-def end_turn(g: Game, seat: int) -> None:
+def _replay(g: Game, rest: Sequence[Mapping]) -> bool:
+    """Apply ``rest`` to ``g`` (changed); False (``g`` then half played) when it refuses one."""
+    try:
+        for a in rest:
+            g.apply(dict(a))
+    except IllegalMove:
+        return False
+    return True
+
+
+def end_turn(g: Game, seat: int) -> list[dict]:
     """Play the rest of ``seat``'s turn in ``g`` (changed) with the ``hard`` bot, from the
     seat's view of that world: the playout policy plays a turn greedily (any lay-off first,
-    an ace laid off low), and a move judged by what follows it would carry those slips."""
+    an ace laid off low), and a move judged by what follows it would carry those slips.
+    The moves played, in order."""
     bot = HardBot(seed=0)
     hand = len(g.results)
+    done: list[dict] = []
     for _step in range(TURN_CAP):
         if g.turn != seat or g.phase is not Phase.PLAY or len(g.results) != hand:
-            return
-        g.apply(bot.choose(g.view(seat)))
+            break
+        a = bot.choose(g.view(seat))
+        g.apply(a)
+        done.append(dict(a))
+    return done
+
+
+def rest_of_turn(world: Game, action: Mapping, seat: int) -> tuple[list[dict] | None, str]:
+    """The rest of the seat's turn after ``action`` as :func:`end_turn` plays it, and the
+    position it leaves (:func:`outcome_key`), worked out in ``world``. Both are the same in
+    every world of the decision: the hard bot plays from the seat's view, and no hidden card
+    comes in sight — except after a draw from the stock (the card drawn differs): then the
+    rest is None (each world plays it) and the key names the move alone. So too when
+    ``world`` refuses the move."""
+    alone = json.dumps(dict(action), sort_keys=True)
+    if action.get("type") == "draw" and action.get("source") == "stock":
+        return None, alone
+    g = play(world, action, seat)
+    if g is None:
+        return None, alone
+    rest = end_turn(g, seat)
+    return rest, outcome_key(g)
+
+
+def outcome_key(g: Game) -> str:
+    """The position ``g`` is in, the melds' ids and order left out: two moves whose turns
+    end in the same key are the same move in effect (melding 7H 8H 9H then laying off 10H,
+    or the four at once; two made sets melded in either order)."""
+    state = g.to_dict()
+    for k in ("actions", "next_meld_id"):
+        state.pop(k, None)
+    state["hands"] = [sorted(h) for h in state["hands"]]
+    melds = state.pop("melds", [])
+    state["melds"] = sorted(
+        json.dumps({k: v for k, v in m.items() if k != "id"}, sort_keys=True) for m in melds
+    )
+    return json.dumps(state, sort_keys=True)
 
 
 @dataclass(slots=True)
@@ -209,43 +265,29 @@ def judge(
     worlds = worlds_of(view, known, rng, budget)
     if not worlds:
         return Verdict(dict(played), 0.0, 0.0, 0.0, 0.0, len(cands), 0)
+    s = _Search(view, known, rng, cands, seat, worlds[0], mine)
     half = max(1, len(worlds) // 2)
+    s.fresh = half
     chosen, judged = worlds[:half], worlds[half:] or worlds
     first = min(len(chosen), screen_worlds(budget))
-    table: dict[int, list[float | None]] = {}
-    for k in range(len(cands)):
-        table[k] = [value(w, cands[k], seat) for w in chosen[:first]]
-    ranked = sorted(range(len(cands)), key=lambda k: -_mean(table[k]))
+    table = {k: [s.value(w, k) for w in chosen[:first]] for k in s.moves}
+    ranked = sorted(s.moves, key=lambda k: -_mean(table[k]))
     finalists = [k for k in ranked if _mean(table[k]) > -math.inf][:FINALISTS]
     if mine not in finalists:
         finalists.append(mine)
     for k in finalists:
-        table[k] += [value(w, cands[k], seat) for w in chosen[first:]]
+        table[k] += [s.value(w, k) for w in chosen[first:]]
     others = [k for k in finalists if k != mine]
     best = max(others, key=lambda k: _mean(table[k])) if others else mine
     loss, stderr, judged_n = 0.0, 0.0, 0
-    measured: list[tuple[Game, float]] = []  # the judging worlds and the move played's value
     ties: list[int] = []
     if best != mine:  # the challenger against the move played, on worlds the choice did not see
-        diffs: list[float] = []
-        for _round in range(1 + MORE_ROUNDS):
-            for w in judged:
-                ours, theirs = value(w, cands[best], seat), value(w, cands[mine], seat)
-                if ours is not None and theirs is not None:
-                    diffs.append(ours - theirs)
-                    measured.append((w, theirs))
-            judged_n += len(judged)
-            loss, stderr = _mean_and_error(diffs)
-            if loss > CONFIRM * stderr or -loss > CLEAR * stderr:
-                break  # clearly a mistake, or clearly none: no more worlds needed
-            judged = worlds_of(view, known, rng, max(1, len(worlds) // 2))
+        loss, stderr, judged_n = s.measure(best, judged)
     if best != mine and loss > MISTAKE * stderr and loss > 0:  # a mistake: which move is best?
-        fresh = max(1, len(worlds) // 2)
         rest = [k for k in others if k != best]
-        leader, ties = race(view, known, rng, cands, seat, best, rest, table, fresh)
+        leader, ties = s.race(best, rest, table)
         if leader != best:  # measured against the move played on the judging worlds too
-            diffs = [d for d in (_diff(w, cands[leader], t, seat) for w, t in measured) if d]
-            again, error = _mean_and_error([d[0] for d in diffs])
+            again, error = s.against_played(leader)
             if again > MISTAKE * error and again > 0:
                 ties = sorted({*ties, best} - {leader})
                 best, loss, stderr = leader, again, error
@@ -261,43 +303,101 @@ def judge(
         best_value=_mean(table[best]),
         candidates=len(cands),
         worlds=len(worlds) - len(worlds[half:]) + judged_n,
-        ties=[cands[k] for k in ties],
+        ties=[cands[k] for k in s.with_mates(best, ties)],
     )
 
 
-def _diff(w: Game, action: Mapping, theirs: float, seat: int) -> tuple[float] | None:
-    ours = value(w, action, seat)
-    return None if ours is None else (ours - theirs,)
+class _Search:
+    """One decision's moves and the worlds they are valued in. Each move's rest of the turn
+    (:func:`rest_of_turn`) is worked out once; moves that end the turn in the same position
+    are one move (``moves`` holds one of each: the move played when it is one of them, else
+    the first listed); the others are ``mates`` of it."""
 
+    def __init__(
+        self,
+        view: Mapping,
+        known: list[list[int]],
+        rng: random.Random,
+        cands: list[dict],
+        seat: int,
+        world: Game,
+        mine: int,
+    ) -> None:
+        self.view, self.known, self.rng, self.cands, self.seat = view, known, rng, cands, seat
+        self.mine = mine
+        self.fresh = 1
+        self.rests: list[list[dict] | None] = []
+        groups: dict[str, list[int]] = {}
+        for k, a in enumerate(cands):
+            rest, key = rest_of_turn(world, a, seat)
+            self.rests.append(rest)
+            groups.setdefault(key, []).append(k)
+        self.mates: dict[int, list[int]] = {}
+        for members in groups.values():
+            head = mine if mine in members else members[0]
+            self.mates[head] = [k for k in members if k != head]
+        self.moves = sorted(self.mates)
+        self.measured: list[tuple[Game, float]] = []  # judging worlds, the move played's value
 
-def race(
-    view: Mapping,
-    known: list[list[int]],
-    rng: random.Random,
-    cands: list[dict],
-    seat: int,
-    best: int,
-    rest: list[int],
-    table: dict[int, list[float | None]],
-    fresh: int,
-) -> tuple[int, list[int]]:
-    """Which of the challenger ``best`` and the finalists ``rest`` is best: those within
-    :data:`RACE` standard errors of the leader (the paired difference, over the worlds of
-    the choice in ``table`` and fresh ones) are valued again on ``fresh`` new worlds, at most
-    :data:`RACE_ROUNDS` times, while any is. ``(the leader, the ones still within)``."""
-    values = {k: list(table[k]) for k in [best, *rest]}
-    leader = best
-    close = _close(values, leader)
-    for _round in range(RACE_ROUNDS):
-        if not close:
-            break
-        runners = [leader, *close]
-        for w in worlds_of(view, known, rng, fresh):
-            for k in values:
-                values[k].append(value(w, cands[k], seat) if k in runners else None)
-        leader = max(runners, key=lambda k: (_mean(values[k]), k == best))
+    def value(self, w: Game, k: int) -> float | None:
+        return value(w, self.cands[k], self.seat, self.rests[k])
+
+    def with_mates(self, best: int, ties: list[int]) -> list[int]:
+        """``ties`` and the moves that are ``best`` in effect (none when it is the move
+        played: then nothing was lost)."""
+        if best == self.mine:
+            return []
+        return sorted({*ties, *self.mates.get(best, [])} - {best})
+
+    def measure(self, best: int, judged: list[Game]) -> tuple[float, float, int]:
+        """The challenger ``best`` against the move played on ``judged`` (and fresh worlds
+        while unclear): ``(loss, stderr, worlds)``."""
+        diffs: list[float] = []
+        loss, stderr, n = 0.0, 0.0, 0
+        for _round in range(1 + MORE_ROUNDS):
+            for w in judged:
+                ours, theirs = self.value(w, best), self.value(w, self.mine)
+                if ours is not None and theirs is not None:
+                    diffs.append(ours - theirs)
+                    self.measured.append((w, theirs))
+            n += len(judged)
+            loss, stderr = _mean_and_error(diffs)
+            if -loss > CLEAR * stderr or (loss <= 0 and (_round or not stderr)):
+                break  # clearly none: no more worlds needed
+            if _round and loss > CONFIRM * stderr:
+                break  # clearly a mistake
+            judged = worlds_of(self.view, self.known, self.rng, self.fresh)
+        return loss, stderr, n
+
+    def against_played(self, k: int) -> tuple[float, float]:
+        """Move ``k`` against the move played on the worlds of :meth:`measure`."""
+        diffs = []
+        for w, theirs in self.measured:
+            ours = self.value(w, k)
+            if ours is not None:
+                diffs.append(ours - theirs)
+        return _mean_and_error(diffs)
+
+    def race(
+        self, best: int, rest: list[int], table: dict[int, list[float | None]]
+    ) -> tuple[int, list[int]]:
+        """Which of the challenger ``best`` and the finalists ``rest`` is best: those within
+        :data:`RACE` standard errors of the leader (the paired difference, over the worlds
+        of the choice in ``table`` and fresh ones) are valued again on fresh worlds, at most
+        :data:`RACE_ROUNDS` times, while any is. ``(the leader, the ones still within)``."""
+        values = {k: list(table[k]) for k in [best, *rest]}
+        leader = best
         close = _close(values, leader)
-    return leader, close
+        for _round in range(RACE_ROUNDS):
+            if not close:
+                break
+            runners = [leader, *close]
+            for w in worlds_of(self.view, self.known, self.rng, self.fresh):
+                for k in values:
+                    values[k].append(self.value(w, k) if k in runners else None)
+            leader = max(runners, key=lambda k: (_mean(values[k]), k == best))
+            close = _close(values, leader)
+        return leader, close
 
 
 def _close(values: dict[int, list[float | None]], leader: int) -> list[int]:
