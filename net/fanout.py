@@ -15,7 +15,6 @@ same bytes, packed once.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from net.framing import FrameError, encode_parts, pack
@@ -25,14 +24,18 @@ log = logging.getLogger(__name__)
 _MISSING = object()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Held:
     """A view as packed parts: ``public`` with ``own`` over it (None: no keys of its own).
-    The view is ``{**public, **own}``; many connections share one ``public`` map. Equal
-    only to itself (a key for the connections that hold this very view)."""
+    The view is ``{**public, **own}``; many connections share one ``public`` map. Never
+    changed once built; equal only to itself (a key for the connections that hold this
+    very view). (A plain class: built for every seat of every update, a frozen dataclass
+    cost twice as much.)"""
 
-    public: dict[str, bytes]
-    own: dict[str, bytes] | None = None
+    __slots__ = ("public", "own")
+
+    def __init__(self, public: dict[str, bytes], own: dict[str, bytes] | None = None) -> None:
+        self.public = public
+        self.own = own
 
     def whole(self) -> dict[str, bytes]:
         """The view's keys, each packed: ``public``'s order, ``own``'s values over it."""
@@ -77,7 +80,8 @@ def held_view(
     public = views.get(None)
     if public is None:
         public = views[None] = Held(packed_view(table, None))
-    return Held(public.public, packed(own_view(seat)))
+    build = getattr(table, "packed_own_view", None)
+    return Held(public.public, build(seat) if build is not None else packed(own_view(seat)))
 
 
 class Update:
@@ -116,8 +120,12 @@ class Update:
         was, now = old.own, new.own
         if not was and not now:  # the public part's delta alone
             return self._public_frame(ids, delta, gone)
-        if was and now and was.keys() == now.keys() and touched.isdisjoint(now):
+        if was and now and (was is now or was.keys() == now.keys()) and touched.isdisjoint(now):
             # the usual seat: the same own keys, which the public part's delta leaves alone
+            # (the very same map: a table's ``packed_own_view`` of a seat whose own keys
+            # did not change)
+            if was is now:
+                return self._public_frame(ids, delta, gone)
             mine = {k: v for k, v in now.items() if was[k] != v}
             if not mine:
                 return self._public_frame(ids, delta, gone)

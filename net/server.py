@@ -107,6 +107,9 @@ class Table(Protocol):
     # optional: ``packed_view(seat)`` — ``view(seat)`` with each top-level value already
     # packed (net.framing.pack): the server then uses it in place of ``view`` (a table can
     # keep what did not change packed from one update to the next)
+    # optional: ``packed_own_view(seat)`` — ``own_view(seat)`` with each value packed, the
+    # very same map while those keys stay the same: such a seat gets the spectators' frame
+    # without its own keys being compared again
     # optional: ``refuse_hello(options)`` — hello's ``options`` (a list of names, or None);
     # returns why this client may not come in (an ``options`` error), or None
     # optional: ``shown_view(seat)`` — the keys a spectator connection whose ``shown`` is

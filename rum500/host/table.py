@@ -92,6 +92,8 @@ class GameTable:
         self._log_failed = False  # a notice about the game log was sent, no success since
         #: packed_view's values by key, with the source each was packed from
         self._packed: dict[str, tuple[object, bytes]] = {}
+        #: packed_own_view's last map per seat, with the own view it was packed from
+        self._own: dict[int, tuple[dict, dict[str, bytes]]] = {}
         #: the seats that show their hand to a spectator now, as the views say it:
         #: ``{seat, spectator, name}`` each (rum500/host/shoulder.py keeps it)
         self.shoulders: list[dict] = []
@@ -385,14 +387,16 @@ class GameTable:
             except Exception:  # a bug (e.g. a bot's observe): logged as an error, not hidden
                 log.exception("a listener of the table failed on %r", events)
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None, known: frozenset[str] = frozenset()) -> dict:
+        """What ``seat`` may see (None: a spectator). ``known``: keys whose values the caller
+        has from before, None in the view (:meth:`Game.view`'s ``known``)."""
         if self.game is None:
             return {}
         # a very long match must not outgrow a frame, nor cost more per hand: the newest
         # score sheets only
-        v = self.game.view(seat, MAX_RESULTS)
+        v = self.game.view(seat, MAX_RESULTS, known)
         v["names"] = list(self.names)
-        v["results_start"] = len(self.game.results) - len(v["results"])
+        v["results_start"] = max(0, len(self.game.results) - MAX_RESULTS)
         v["review"] = (
             {
                 "hand": self.game.hand_number,
@@ -414,8 +418,8 @@ class GameTable:
         did not change since the last call is not packed again: the melds and the table's
         points (the engine replaces its list of melds, never changes it in place), the score
         sheets and the last hand (a hand's end adds a sheet, a take-back removes it; a sheet
-        is never changed), the options, the lot and the names."""
-        v = self.view(seat)
+        is never changed), the options, the lot and the names. Those of the melds, the table's
+        points, the score sheets and the options are not even built (``view``'s ``known``)."""
         game = self.game
         if game is None:
             return {}
@@ -431,16 +435,16 @@ class GameTable:
             "names": self.names,
         }
         kept = self._packed
-        out = {}
-        for key, value in v.items():
-            source = sources.get(key)
-            got = kept.get(key) if source is not None else None
+        same = {}
+        for key, source in sources.items():
+            got = kept.get(key)
             if got is not None and _same(got[0], source):
-                out[key] = got[1]
-                continue
-            out[key] = packed = pack(value)
-            if source is not None:
-                kept[key] = (source, packed)
+                same[key] = got[1]
+        v = self.view(seat, frozenset(same))
+        out = {key: same[key] if key in same else pack(value) for key, value in v.items()}
+        for key, source in sources.items():
+            if key not in same and key in out:
+                kept[key] = (source, out[key])
         return out
 
     def own_view(self, seat: int) -> dict:
@@ -449,6 +453,20 @@ class GameTable:
         if self.game is None:
             return {}
         return self.game.own_view(seat)
+
+    def packed_own_view(self, seat: int) -> dict[str, bytes]:
+        """``own_view(seat)`` with each value packed (:func:`net.framing.pack`), as the server
+        sends it: the very same map as the last time while the seat's own keys are the same
+        (the usual seat of an update, not the one that acted), so that the server sends such
+        a seat the spectators' frame at once (``packed_own_view`` of
+        :class:`net.server.Table`)."""
+        own = self.own_view(seat)
+        kept = self._own.get(seat)
+        if kept is not None and kept[0] == own:
+            return kept[1]
+        packed = {key: pack(value) for key, value in own.items()}
+        self._own[seat] = (own, packed)
+        return packed
 
     def shown_view(self, seat: int) -> dict:
         """What a spectator that ``seat`` shows its hand to gets over the spectators' view:

@@ -635,9 +635,15 @@ class Game(Checks, Scoring, Undo, Persistence):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None, results: int | None = None) -> dict:
+    def view(
+        self, seat: int | None, results: int | None = None, known: frozenset[str] = frozenset()
+    ) -> dict:
         """What ``seat`` may see (``None``: a spectator, who sees no hand during play).
-        ``results``: the summaries of the last ``results`` finished hands only (None: all)."""
+        ``results``: the summaries of the last ``results`` finished hands only (None: all).
+        ``known``: of ``melds``, ``table_points``, ``results``, ``last_hand`` and ``options``,
+        those whose values the caller has from before (the host keeps them packed while the
+        melds, the score sheets and the options stay the same objects): each is None in the
+        view, not built."""
         n = self.players
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"no seat {seat!r} at a table of {n}")
@@ -653,18 +659,22 @@ class Game(Checks, Scoring, Undo, Persistence):
             "hand_sizes": [len(h) for h in self.hands],
             "stock": len(self.stock),
             "discard_pile": C.names(self.pile),
-            "melds": [m.to_dict() for m in self.melds],
+            "melds": None if "melds" in known else [m.to_dict() for m in self.melds],
             "must_play": C.name(self.must_play) if self.must_play is not None else None,
             "no_discard": C.name(self.no_discard) if self.no_discard is not None else None,
-            "table_points": self.table_points(),
+            "table_points": None if "table_points" in known else self.table_points(),
             "totals": list(self.totals),
             # earlier hands without their face-up hands (last_hand has the latest in full)
-            "results": [{k: r[k] for k in _RESULT_SUMMARY if k in r} for r in self.results[first:]],
-            "last_hand": _copy_result(self.results[-1]) if self.results else None,
+            "results": None
+            if "results" in known
+            else [{k: r[k] for k in _RESULT_SUMMARY if k in r} for r in self.results[first:]],
+            "last_hand": _copy_result(self.results[-1])
+            if self.results and "last_hand" not in known
+            else None,
             "reshuffled": self.reshuffled,
             "winner": self.winner,
             "target": self.options.target,
-            "options": self.options.to_dict(),
+            "options": None if "options" in known else self.options.to_dict(),
             "decks": self.decks,
             "lot": self.lot,
             "legal_actions": self._view_actions(seat),

@@ -88,3 +88,36 @@ def test_what_did_not_change_is_packed_once():
     after = table.packed_view(None)
     assert after["melds"] is not first["melds"]
     assert msgpack.unpackb(after["melds"]) == table.view(None)["melds"] != []
+
+
+def test_what_did_not_change_is_not_even_built(monkeypatch):
+    """The melds, the table's points, the score sheets and the options the host holds packed
+    are not built again for a view while their sources stay the same objects (the costliest
+    part of the spectators' view late in a hand): only when they change."""
+    from rum500.rules.melds import Meld
+
+    table = table_of(3, Options(target=500))
+    game = table.game
+    assert game is not None
+    rng = random.Random(2)
+    while len(game.melds) < 2:
+        step(table, rng)
+    built: list[str] = []
+    to_dict, points, options = Meld.to_dict, type(game).table_points, type(game.options).to_dict
+    monkeypatch.setattr(Meld, "to_dict", lambda m: built.append("meld") or to_dict(m))
+    monkeypatch.setattr(type(game), "table_points", lambda g: built.append("points") or points(g))
+    monkeypatch.setattr(
+        type(game.options), "to_dict", lambda o: built.append("options") or options(o)
+    )
+    table.packed_view(None)
+    built.clear()
+    for _ in range(3):
+        assert unpacked(table.packed_view(None)) == unpacked(table.packed_view(None))
+    assert built == []  # nothing changed: nothing built
+    melds = len(game.melds)
+    while len(game.melds) == melds:
+        step(table, rng)
+    after = unpacked(table.packed_view(None))
+    assert built.count("points") == 1 and built.count("meld") == len(game.melds)
+    assert "options" not in built
+    assert after["melds"] == [m.to_dict() for m in game.melds]

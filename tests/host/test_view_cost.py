@@ -57,9 +57,9 @@ async def test_a_host_builds_one_public_view_per_update(make_host):
     owns: dict[tuple[int, int], int] = {}
     build, own = table.view, table.own_view
 
-    def view(seat):
+    def view(seat, *known):
         builds[seat] = builds.get(seat, 0) + 1
-        return build(seat)
+        return build(seat, *known)
 
     def own_view(seat):
         key = (host.server.seq, seat)
@@ -99,7 +99,7 @@ async def test_a_host_nobody_watches_builds_no_update(make_host):
     table: GameTable = host.table
     built: list = []
     build, own = table.view, table.own_view
-    table.view = lambda seat: built.append(("view", seat)) or build(seat)
+    table.view = lambda seat, *known: built.append(("view", seat)) or build(seat, *known)
     table.own_view = lambda seat: built.append(("own", seat)) or own(seat)
     host.start_now()
     await wait_for(lambda: table.game is not None and len(table.game.actions) >= 60, timeout=60)

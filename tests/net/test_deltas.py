@@ -41,9 +41,13 @@ def recording(host) -> dict:
     table = host.table
     build = table.view
 
-    def view(seat):
-        v = build(seat)
-        seen[(host.server.seq, seat)] = msgpack.unpackb(msgpack.packb(v))
+    def view(seat, known=frozenset()):
+        v = build(seat, known)
+        # the keys the host had packed already (``known``) come out None: theirs are taken
+        # from a whole view built now (they are the same objects; the rest, e.g. a
+        # countdown, as they went out)
+        whole = {**v, **{k: x for k, x in build(seat).items() if k in known}} if known else v
+        seen[(host.server.seq, seat)] = msgpack.unpackb(msgpack.packb(whole))
         return v
 
     table.view = view  # the host's own view, watched: nothing a player touches is changed
