@@ -88,7 +88,7 @@ def cards_of(m: PlainModel, texts: list[str]) -> list[str] | None:
             )
             return None
         cards.append(card)
-    missing = Counter(cards) - Counter(m.hand())
+    missing = Counter(cards) - Counter(m.tableview.hand())
     if missing:
         m.feed.say(_("You do not hold {card}.").format(card=spoken_card(next(iter(missing)))), True)
         return None
@@ -117,7 +117,7 @@ def run(m: PlainModel, line: str) -> bool:
     if command is None:
         m.feed.say(_("Unknown command {word}: type help for the list.").format(word=parts[0]), True)
         return True
-    if m.view is None and word in PLAYS - {"say"}:
+    if m.tableview.view is None and word in PLAYS - {"say"}:
         m.feed.say(words.no_match(), True)
         return True
     if m.feed.link_down and word in PLAYS:
@@ -127,10 +127,10 @@ def run(m: PlainModel, line: str) -> bool:
         command(m, parts[1:])
     finally:
         if m.overlay != "choose":
-            m.selected.clear()
-            m.choosing_meld_for = None
-            m.zone = Zone.HAND
-            m.pile_cursor = None
+            m.selection.selected.clear()
+            m.selection.choosing_meld_for = None
+            m.selection.zone = Zone.HAND
+            m.selection.pile_cursor = None
     return True
 
 
@@ -142,9 +142,9 @@ def _draw(m: PlainModel, args: list[str]) -> None:
 
 
 def _take(m: PlainModel, args: list[str]) -> None:
-    pile = m.pile()
+    pile = m.tableview.pile()
     if not args:
-        m.pile_cursor = None
+        m.selection.pile_cursor = None
         m.take_pile()
         return
     card = card_of(args[0])
@@ -156,20 +156,20 @@ def _take(m: PlainModel, args: list[str]) -> None:
     if card not in pile:
         m.feed.say(_("{card} is not in the discard pile.").format(card=spoken_card(card)), True)
         return
-    m.pile_cursor = len(pile) - 1 - pile[::-1].index(card)  # the copy nearest the top
-    m.zone = Zone.PILE
+    m.selection.pile_cursor = len(pile) - 1 - pile[::-1].index(card)  # the copy nearest the top
+    m.selection.zone = Zone.PILE
     m.take_pile()
 
 
 def _dig(m: PlainModel, args: list[str]) -> None:
-    pile = m.pile()
+    pile = m.tableview.pile()
     if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= max(1, len(pile)):
         m.feed.say(
             _("dig N: N from 1 to the size of the discard pile ({n}).").format(n=len(pile)), True
         )
         return
-    m.pile_cursor = len(pile) - int(args[0])
-    m.zone = Zone.PILE
+    m.selection.pile_cursor = len(pile) - int(args[0])
+    m.selection.zone = Zone.PILE
     m.take_pile()
 
 
@@ -179,7 +179,7 @@ def _meld(m: PlainModel, args: list[str]) -> None:
         return
     cards = cards_of(m, args)
     if cards is not None:
-        m.selected = Counter(cards)
+        m.selection.selected = Counter(cards)
         m.meld_selected()
 
 
@@ -193,9 +193,9 @@ def _lay(m: PlainModel, args: list[str]) -> None:
     if cards is None:
         return
     card = cards[0]
-    ids = [meld.get("id") for meld in m.melds()]
+    ids = [meld.get("id") for meld in m.tableview.melds()]
     if number is None:
-        fits = sorted({a["meld"] for a in m.legal("layoff") if a["card"] == card})
+        fits = sorted({a["meld"] for a in m.tableview.legal("layoff") if a["card"] == card})
         if len(fits) > 1:
             m.feed.say(
                 _("{card} fits melds {melds}: type lay {short} on N.").format(
@@ -204,16 +204,16 @@ def _lay(m: PlainModel, args: list[str]) -> None:
                 True,
             )
             return
-        m.zone = Zone.HAND
+        m.selection.zone = Zone.HAND
     else:
         if not number.isdigit() or int(number) not in ids:
             m.feed.say(
                 _("There is no meld {n} on the table (table lists them).").format(n=number), True
             )
             return
-        m.zone = Zone.MELDS
-        m.meld_cursor = ids.index(int(number))
-    m.selected = Counter([card])
+        m.selection.zone = Zone.MELDS
+        m.selection.meld_cursor = ids.index(int(number))
+    m.selection.selected = Counter([card])
     m.lay_off()
 
 
@@ -223,16 +223,16 @@ def _discard(m: PlainModel, args: list[str]) -> None:
         return
     cards = cards_of(m, args)
     if cards is not None:
-        m.selected = Counter(cards)
+        m.selection.selected = Counter(cards)
         m.discard()
 
 
 def _ready(m: PlainModel, args: list[str]) -> None:
     if m.review.open:
         m.review.ready()
-    elif m.legal("deal"):
+    elif m.tableview.legal("deal"):
         m.deal()
-    elif m.phase == "hand_over":
+    elif m.tableview.phase == "hand_over":
         m.deal()  # says who deals, or why not
     else:
         m.feed.say(_("The hand is not over: there is nothing to be ready for."), True)
@@ -288,7 +288,7 @@ def watchers_text(m: PlainModel) -> str:
 def _show(m: PlainModel, args: list[str]) -> None:
     """``show NAME|N``: show my hand to that spectator; ``show stop``: end it."""
     s = m.shoulder
-    if m.spectator or m.view is None or not m.in_progress:
+    if m.tableview.spectator or m.tableview.view is None or not m.tableview.in_progress:
         m.feed.say(_("Only a seated player shows their hand, during a match."), True)
         return
     if args and args[0].lower() in STOP:
@@ -319,31 +319,33 @@ def _show(m: PlainModel, args: list[str]) -> None:
 
 def _hand(m: PlainModel, args: list[str]) -> None:
     short = bool(args) and args[0].lower() in ("short", "коротко")
-    shown = m.shoulder.shown() if m.spectator else None
+    shown = m.shoulder.shown() if m.tableview.spectator else None
     if shown is None:
-        m.out(words.hand_text(m, short=short))
+        m.out(words.hand_text(m.tableview, short=short))
         return
     seat, hand = shown
     cards = " ".join(hand) if short else spoken_cards(hand)
     m.out(
         _("{player}'s hand, shown to you: {cards}.").format(
-            player=m.player_name(seat), cards=cards or _("none")
+            player=m.tableview.player_name(seat), cards=cards or _("none")
         )
     )
 
 
 def _hint(m: PlainModel, args: list[str]) -> None:
-    if m.spectator and not m.shoulder.may_hint():
+    if m.tableview.spectator and not m.shoulder.may_hint():
         shown = m.shoulder.shown()
         if shown is None:
             m.feed.say(
                 _("No hand is shown to you: a spectator gets a hint only over a shoulder."), True
             )
-        elif not m.hint_allowed:
+        elif not m.tableview.hint_allowed:
             m.feed.say(_("The host turned the hint off at this table."), True)
         else:
             m.feed.say(
-                _("{player} has no move to make now.").format(player=m.player_name(shown[0])),
+                _("{player} has no move to make now.").format(
+                    player=m.tableview.player_name(shown[0])
+                ),
                 True,
             )
         return
@@ -360,12 +362,12 @@ def _out(lines: Callable[[PlainModel], list[str] | str]) -> Command:
 
 
 def _players(m: PlainModel) -> str:
-    seats = (m.lobby or {}).get("seats")
+    seats = (m.tableview.lobby or {}).get("seats")
     if isinstance(seats, list) and seats:
         from rum500.plain.model import seats_text
 
         return seats_text(seats)
-    return _("Seats: {seats}.").format(seats=", ".join(m.names) or "-")
+    return _("Seats: {seats}.").format(seats=", ".join(m.tableview.names) or "-")
 
 
 COMMANDS: dict[str, Command] = {
@@ -384,11 +386,11 @@ COMMANDS: dict[str, Command] = {
     "hand": _hand,
     "show": _show,
     "watchers": _out(watchers_text),
-    "table": _out(words.table_text),
-    "pile": _out(words.pile_text),
-    "scores": _out(words.scores_text),
-    "review": _out(lambda m: [*words.review_text(m), *filter(None, [m.coach_text()])]),
-    "status": _out(words.status_text),
+    "table": _out(lambda m: words.table_text(m.tableview)),
+    "pile": _out(lambda m: words.pile_text(m.tableview)),
+    "scores": _out(lambda m: words.scores_text(m.tableview)),
+    "review": _out(lambda m: [*words.review_text(m.tableview), *filter(None, [m.coach_text()])]),
+    "status": _out(lambda m: words.status_text(m.tableview)),
     "players": _out(_players),
     "say": _say,
     "help": _out(lambda m: words.help_lines()),

@@ -24,6 +24,7 @@ from rum500.plain import words
 from rum500.tui import describe
 from rum500.tui.feed import Feed
 from rum500.tui.model import TableModel
+from rum500.tui.tableview import TableView
 
 Out = Callable[[str], None]
 #: a key of the screen named in a sentence the moves share with it (`` (s)``): not said here
@@ -75,6 +76,23 @@ class PlainFeed(Feed):
         self.out(_("{who} says: {text}").format(who=who, text=" ".join(str(text).split())))
 
 
+class PlainTableView(TableView):
+    """The view reader whose draw prompt names the pile's top card in words (no keys)."""
+
+    def draw_prompt(self) -> str:
+        stock, pile = self.can_draw_stock(), bool(self.legal_pile_indices())
+        top = spoken_card(self.pile()[-1]) if self.pile() else ""
+        if stock and pile:
+            return _("Your turn: draw, or take {card} from the discard pile.").format(card=top)
+        if stock:
+            return _("Your turn: draw from the stock.")
+        if pile and self.legal("end_hand"):
+            return _("Your turn: the stock is empty: take from the discard pile, or end.")
+        if pile:
+            return _("Your turn: the stock is empty: take from the discard pile.")
+        return _("Your turn: the stock is empty: end the hand.")
+
+
 class PlainModel(TableModel):
     """A table model that says, line by line, what the screen would show. See the module."""
 
@@ -84,7 +102,7 @@ class PlainModel(TableModel):
         #: what is said while a new view is taken, said after its events and hand
         self.held: list[str] | None = None
         self.feed: PlainFeed = PlainFeed(out, self._said, lambda: self.on_change())
-        super().__init__(name=name, ascii=True, feed=self.feed)
+        super().__init__(name=name, ascii=True, feed=self.feed, tableview=PlainTableView())
         self.said_banner = ""
         self.claim_said: int | None = None  # the last second of the window said aloud
         self.review_said: int | None = None
@@ -107,17 +125,16 @@ class PlainModel(TableModel):
         else:
             self.out(KEY_NAMED.sub("", text))
 
-    def take_lobby(self, msg: dict) -> list[str]:
-        said = super().take_lobby(msg)
+    def lobby_taken(self, msg: dict) -> None:
+        """Before the match: who sits where (said when it changes)."""
         seats = msg.get("seats") if isinstance(msg.get("seats"), list) else []
-        if self.view is None and seats:  # before the match: who sits where
+        if self.tableview.view is None and seats:
             line = seats_text(seats)
             if line != self.seats_said:
                 self.seats_said = line
                 self.out(line)
                 if self.can_start():
                     self.out(_("Type start to fill the free seats with bots and begin."))
-        return said
 
     def connection_lost(self, why: str = "", until: float | None = None) -> None:
         super().connection_lost(why, until)
@@ -132,19 +149,6 @@ class PlainModel(TableModel):
         if self.feed.banner and self.feed.banner != self.said_banner:
             self.said_banner = self.feed.banner
             self.out(self.feed.banner)
-
-    def draw_prompt(self) -> str:
-        stock, pile = self.can_draw_stock(), bool(self.legal_pile_indices())
-        top = spoken_card(self.pile()[-1]) if self.pile() else ""
-        if stock and pile:
-            return _("Your turn: draw, or take {card} from the discard pile.").format(card=top)
-        if stock:
-            return _("Your turn: draw from the stock.")
-        if pile and self.legal("end_hand"):
-            return _("Your turn: the stock is empty: take from the discard pile, or end.")
-        if pile:
-            return _("Your turn: the stock is empty: take from the discard pile.")
-        return _("Your turn: the stock is empty: end the hand.")
 
     # ------------------------------------------------------------------ a move sent
 
@@ -174,7 +178,7 @@ class PlainModel(TableModel):
 
     def set_view(self, view: dict, events: list[dict] | None = None) -> None:
         self.views_seen += 1
-        old = self.view or {}
+        old = self.tableview.view or {}
         old_hand = Counter(old.get("hand") or [])
         was_open = self.claim.open
         self.held = []
@@ -184,10 +188,10 @@ class PlainModel(TableModel):
             held, self.held = self.held, None
         hand = Counter(view.get("hand") or [])
         if view.get("hand_number") != old.get("hand_number") and view.get("phase") != "hand_over":
-            if self.seat is not None:
-                self.out(words.hand_text(self))
+            if self.tableview.seat is not None:
+                self.out(words.hand_text(self.tableview))
         elif hand - old_hand and old.get("phase") == "draw":
-            drawn = sorted((hand - old_hand).elements(), key=self.hand().index)
+            drawn = sorted((hand - old_hand).elements(), key=self.tableview.hand().index)
             self.out(_("You drew {cards}.").format(cards=spoken_cards(drawn)))
         for line in held:  # my turn's prompt, after what led to it
             self.out(line)
@@ -218,18 +222,19 @@ class PlainModel(TableModel):
 
     def coach_text(self) -> str:
         """The coach's line of the last hand's review ("" when there is none)."""
-        last = (self.view or {}).get("last_hand")
+        last = (self.tableview.view or {}).get("last_hand")
         hand = last.get("hand") if isinstance(last, dict) else None
         return self.coach.text() if hand is not None and hand == self.coach.review_hand else ""
 
     def _say_shown(self) -> None:
         """A spectator: a hand shown to it (over the shoulder) is said once when it starts."""
-        shown = self.shoulder.shown() if self.spectator else None
+        shown = self.shoulder.shown() if self.tableview.spectator else None
         seat = shown[0] if shown else None
         if shown and seat != self.shown_seat:
             self.out(
                 _("{player}'s hand, shown to you: {cards}.").format(
-                    player=self.player_name(seat), cards=spoken_cards(shown[1]) or _("none")
+                    player=self.tableview.player_name(seat),
+                    cards=spoken_cards(shown[1]) or _("none"),
                 )
             )
         self.shown_seat = seat
@@ -242,7 +247,7 @@ class PlainModel(TableModel):
         finally:
             self.feed.log.quiet = False
         for e in events:
-            for line in narrate(e, self.player_name, SPOKEN):
+            for line in narrate(e, self.tableview.player_name, SPOKEN):
                 self.out(line)
 
     # ------------------------------------------------------------------ countdowns
@@ -251,7 +256,7 @@ class PlainModel(TableModel):
         """Each half second: count the "Rummy!" window down while this seat may call, and
         say who the next hand waits for at a few steps."""
         left = self.claim.seconds_left() if self.claim.open else None
-        calling = self.claim.may_act() and bool(self.legal("rummy"))
+        calling = self.claim.may_act() and bool(self.tableview.legal("rummy"))
         if left is not None and left != self.claim_said and left in CLAIM_STEPS and calling:
             self.claim_said = left
             self.out(
@@ -270,11 +275,11 @@ class PlainModel(TableModel):
         left = self.claim.seconds_left()
         if not self.claim.may_act():
             return
-        if self.legal("rummy"):
+        if self.tableview.legal("rummy"):
             line = _("{who} discarded {card}: type call for Rummy!, or pass.")
         else:
             line = _("{who} discarded {card}: you cannot call Rummy! on it; type pass.")
-        text = line.format(who=self.player_name(self.claim.by), card=card)
+        text = line.format(who=self.tableview.player_name(self.claim.by), card=card)
         if left is not None:
             self.claim_said = left
             text += " " + ngettext("{n} second.", "{n} seconds.", left).format(n=left)
@@ -318,12 +323,12 @@ class PlainModel(TableModel):
     async def _hint(self, view: dict) -> None:
         """The hint, said with the line that plays it."""
         action = await self.advise(view)
-        if self.view is not view:
+        if self.tableview.view is not view:
             return
         if action is None:
             self.feed.say(_("No hint available."), error=True)
             return
-        move = describe.action(action, view, self.player_name, self.ascii)
+        move = describe.action(action, view, self.tableview.player_name, self.ascii)
         self.feed.say(
             _("Hint: {move}. Type: {command}").format(
                 move=move, command=words.command_for(action, view)

@@ -12,7 +12,7 @@ from rum500.narrate import spoken_card, spoken_cards
 
 
 class Table(Protocol):
-    """What these words read of the table (a :class:`~rum500.tui.model.TableModel`)."""
+    """What these words read of the table (a :class:`~rum500.tui.tableview.TableView`)."""
 
     @property
     def view(self) -> dict | None: ...

@@ -59,7 +59,7 @@ async def tick(model: TableModel, app: Application[Any]) -> None:
         await asyncio.sleep(1.0)
         if (
             model.review.open
-            or model.takeover
+            or model.tableview.takeover
             or model.claim.open
             or model.banner_text()
             or model.feed.rejoin_left() is not None

@@ -19,6 +19,7 @@ from rum500.i18n import _
 from rum500.tui import describe
 from rum500.tui.countdown import deadline, whole_seconds_left
 from rum500.tui.feed import Feed
+from rum500.tui.tableview import TableView
 
 BANNER_SECONDS = 5.0
 
@@ -26,19 +27,8 @@ BANNER_SECONDS = 5.0
 class ClaimTable(Protocol):
     """What :class:`Claim` reads and calls of the table screen (a narrow port)."""
 
+    tableview: TableView  # what the host sent, and its accessors
     ascii: bool
-    spectator: bool
-
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def view(self) -> dict | None: ...
-
-    def legal(self, kind: str) -> list[dict]: ...
-
-    def player_name(self, seat: int | None) -> str: ...
-
     feed: Feed  # the message line
 
     def choose(self, question: str, choices: list[tuple[str, dict]]) -> None: ...
@@ -87,11 +77,11 @@ class Claim:
     @property
     def mine(self) -> bool:
         """The discard is my own (no call on it)."""
-        return self.by is not None and self.by == self.table.seat
+        return self.by is not None and self.by == self.table.tableview.seat
 
     def may_act(self) -> bool:
         """I sit at the table, the discard is another's, and I have not passed."""
-        seat = self.table.seat
+        seat = self.table.tableview.seat
         return self.open and seat is not None and not self.mine and seat not in self.passed
 
     # ------------------------------------------------------------------ keys
@@ -104,14 +94,14 @@ class Claim:
                 _("Rummy! can only be called while a discard is open for calls."), error=True
             )
             return
-        if t.spectator or t.seat is None:
+        if t.tableview.spectator or t.tableview.seat is None:
             t.feed.say(_("You are watching: spectators do not play."), error=True)
             return
         card = describe.card_text(self.card, t.ascii)
         if self.mine:
             t.feed.say(_("You may not call Rummy! on your own discard."), error=True)
             return
-        calls = t.legal("rummy")
+        calls = t.tableview.legal("rummy")
         if not calls:
             t.feed.say(
                 _("{card} cannot be laid off on any meld: there is no Rummy! to call.").format(
@@ -123,10 +113,13 @@ class Claim:
         if len(calls) == 1:
             t.submit_action(self.answering(calls[0]))
             return
-        view = t.view or {}
+        view = t.tableview.view or {}
         t.choose(
             _("Rummy! on which meld?"),
-            [(describe.action(a, view, t.player_name, t.ascii), self.answering(a)) for a in calls],
+            [
+                (describe.action(a, view, t.tableview.player_name, t.ascii), self.answering(a))
+                for a in calls
+            ],
         )
 
     def pass_(self) -> None:
@@ -152,12 +145,12 @@ class Claim:
         clock = _(" — {n} s").format(n=left) if left is not None else ""
         if self.mine:
             return _("Rummy! may be called on your {card}{clock}").format(card=card, clock=clock)
-        who = t.player_name(self.by)
-        if t.seat is None or t.seat in self.passed:
+        who = t.tableview.player_name(self.by)
+        if t.tableview.seat is None or t.tableview.seat in self.passed:
             return _("{who} discarded {card}: calls are open{clock}").format(
                 who=who, card=card, clock=clock
             )
-        if t.legal("rummy"):
+        if t.tableview.legal("rummy"):
             return _("{who} discarded {card}: r = Rummy!, x = no call{clock}").format(
                 who=who, card=card, clock=clock
             )

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from rum500.bots.tracker import Tracker
 from rum500.i18n import _, ngettext
 from rum500.tui import describe
+from rum500.tui.tableview import TableView
 from rum500.tui.worker import Worker
 
 #: worlds sampled per candidate move: a hand's ten to twenty decisions take a second or two
@@ -62,11 +63,9 @@ async def judge_off_loop(item: Item, work: Callable[[Item], dict] = judge) -> di
 class CoachTable(Protocol):
     """What the coach line uses of the table screen (a narrow port)."""
 
-    spectator: bool
+    tableview: TableView  # what the host sent, and its accessors
     ascii: bool
     spawn: Callable[[Coroutine[Any, Any, Any]], Any]
-
-    def player_name(self, seat: int | None) -> str: ...
 
     def on_change(self) -> None: ...
 
@@ -99,7 +98,7 @@ class CoachLine:
     def played(self, view: dict | None, action: dict) -> None:
         """This seat sends ``action`` from ``view``: a decision, once the host takes it."""
         self.pending = None
-        if not self.on or self.table.spectator or not isinstance(view, dict):
+        if not self.on or self.table.tableview.spectator or not isinstance(view, dict):
             return
         seat = view.get("seat")
         legal = view.get("legal_actions") or []
@@ -145,7 +144,7 @@ class CoachLine:
     def start(self, hand: object) -> None:
         """The review of ``hand`` opened: work out its line, if the coach is on."""
         self.drop()
-        if not isinstance(hand, int) or not self.on or self.table.spectator:
+        if not isinstance(hand, int) or not self.on or self.table.tableview.spectator:
             return
         self.review_hand = hand
         if hand != self.hand:
@@ -196,7 +195,7 @@ class CoachLine:
             "Your biggest mistake: {played} (−{loss} points expected; better: {best}).",
             loss,
         ).format(
-            played=describe.action(w["played"], view, self.table.player_name, a),
+            played=describe.action(w["played"], view, self.table.tableview.player_name, a),
             loss=loss,
-            best=describe.action(w["best"], view, self.table.player_name, a),
+            best=describe.action(w["best"], view, self.table.tableview.player_name, a),
         )

@@ -246,7 +246,7 @@ class NetSession:
             self.client.host, self.client.port = self.host, self.port  # rejoin: the host again
             return e
         self.host, self.port = self.client.host, self.client.port
-        model.address = self.key
+        model.tableview.address = self.key
         self._save_token()
         model.apply_message(self.welcome())
         model.connection_back()

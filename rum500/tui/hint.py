@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Protocol
 
+from rum500.tui.tableview import TableView
 from rum500.tui.worker import Worker
 from rum500.tui.zones import Zone
 
@@ -58,7 +59,8 @@ async def advise_off_loop(view: dict, work: Callable[[dict], dict | None] = advi
 
 
 class HintTarget(Protocol):
-    """What :func:`set_up` moves: the table screen's cursor and selection (a narrow port)."""
+    """What :func:`set_up` moves: the table screen's cursor and selection (a narrow port:
+    :class:`rum500.tui.selection.Selection`), over the view it reads (``tableview``)."""
 
     zone: Zone
     pile_cursor: int | None
@@ -67,43 +69,42 @@ class HintTarget(Protocol):
     selected: Counter[str]
     choosing_meld_for: str | None
 
-    def hand(self) -> list[str]: ...
+    @property
+    def tableview(self) -> TableView: ...
 
-    def melds(self) -> list[dict]: ...
 
-
-def set_up(table: HintTarget, action: dict) -> str:
-    """Put ``table``'s cursor and selection where ``action`` is one key away; that key ("" if
+def set_up(selection: HintTarget, action: dict) -> str:
+    """Put the cursor and the selection where ``action`` is one key away; that key ("" if
     none plays it)."""
     kind = action.get("type")
-    hand = table.hand()
+    hand = selection.tableview.hand()
     if kind == "draw" and action.get("source") == "stock":
         return "s"
     if kind == "draw" and isinstance(action.get("index"), int):
-        table.zone = Zone.PILE
-        table.pile_cursor = action["index"]
+        selection.zone = Zone.PILE
+        selection.pile_cursor = action["index"]
         return "t"
     if kind == "meld" and isinstance(action.get("cards"), list):
-        table.selected = Counter(action["cards"]) & Counter(hand)
-        table.choosing_meld_for = None
-        table.zone = Zone.HAND
+        selection.selected = Counter(action["cards"]) & Counter(hand)
+        selection.choosing_meld_for = None
+        selection.zone = Zone.HAND
         if action["cards"] and action["cards"][0] in hand:
-            table.hand_cursor = hand.index(action["cards"][0])
+            selection.hand_cursor = hand.index(action["cards"][0])
         return "m"
     if kind == "layoff":
         card = action.get("card")
-        ids = [m["id"] for m in table.melds()]
+        ids = [m["id"] for m in selection.tableview.melds()]
         if card in hand and action.get("meld") in ids:
-            table.selected = Counter([card])
-            table.hand_cursor = hand.index(card)
-            table.choosing_meld_for = card
-            table.zone = Zone.MELDS
-            table.meld_cursor = ids.index(action["meld"])
+            selection.selected = Counter([card])
+            selection.hand_cursor = hand.index(card)
+            selection.choosing_meld_for = card
+            selection.zone = Zone.MELDS
+            selection.meld_cursor = ids.index(action["meld"])
             return "l"
     if kind == "discard" and action.get("card") in hand:
-        table.selected = Counter([action["card"]])
-        table.zone = Zone.HAND
-        table.hand_cursor = hand.index(action["card"])
+        selection.selected = Counter([action["card"]])
+        selection.zone = Zone.HAND
+        selection.hand_cursor = hand.index(action["card"])
         return "d"
     if kind == "end_hand":
         return "e"

@@ -16,24 +16,19 @@ from typing import Any
 
 from rum500.i18n import _
 from rum500.tui.feed import Feed
+from rum500.tui.tableview import TableView
 
 
 class HostPlayer:
     """The host player's handles on our own host, and the moves they make."""
 
     # what it uses of the rest of the screen (TableView, Feed and the coordinator)
-    view: dict | None
-    lobby: dict | None
-    hosting: bool
-    hint_allowed: bool
-    others_seated: bool
-    in_progress: bool
+    tableview: TableView
     feed: Feed
     choose_local: Callable[[int], None] | None
     on_change: Callable[[], None]
     exit: Callable[[], None]
     spawn: Callable[[Any], Any]
-    player_name: Callable[[int | None], str]
     choose: Callable[[str, list[tuple[str, dict]]], None]
 
     def __init__(self) -> None:
@@ -46,14 +41,15 @@ class HostPlayer:
         #: our own host: the players who may take the table, and handing it to a seat
         self.successors: Callable[[], list[tuple[int, str]]] | None = None
         self.hand_over: Callable[..., Any] | None = None  # (seat, leave_to_bot=False)
+        self.hosting = False  # our own process hosts this table
         self.leaving = False  # the seat is left to a bot with the table: no following it
 
     def can_start(self) -> bool:
         return (
             self.start_now is not None
-            and self.view is None
-            and bool(self.lobby)
-            and ((self.lobby or {}).get("state") == "lobby")
+            and self.tableview.view is None
+            and bool(self.tableview.lobby)
+            and ((self.tableview.lobby or {}).get("state") == "lobby")
         )
 
     def start_with_bots(self) -> None:
@@ -66,9 +62,9 @@ class HostPlayer:
     def guests_waiting(self) -> bool:
         """We host this table, it has not started, and someone else has sat down: leaving
         would close it under them."""
-        if self.start_now is None or self.view is not None or not self.lobby:
+        if self.start_now is None or self.tableview.view is not None or not self.tableview.lobby:
             return False
-        seats = self.lobby.get("seats") or []
+        seats = self.tableview.lobby.get("seats") or []
         people = [
             s
             for s in seats
@@ -79,7 +75,7 @@ class HostPlayer:
     def quit_question(self) -> str:
         if self.guests_waiting:
             return _("Close the table for the players waiting? y = close, n = stay")
-        if self.hosting and self.others_seated:
+        if self.hosting and self.tableview.others_seated:
             return _("You host this table: leaving closes it for everyone. y = leave, n = stay")
         game_id = self.resumable_as()
         if game_id is not None:
@@ -93,14 +89,14 @@ class HostPlayer:
         """The game log's id of this match when leaving it now leaves a solo match that
         ``rum500 play --resume ID`` picks up (we host it, no other person sits here, it is
         not over); else None."""
-        if not self.hosting or self.others_seated or not self.in_progress:
+        if not self.hosting or self.tableview.others_seated or not self.tableview.in_progress:
             return None
         game_id = self.saved_game() if self.saved_game is not None else None
         return game_id if isinstance(game_id, int) else None
 
     def can_set_table_hint(self) -> bool:
         """We host a table where another person plays: the hint may be turned off for all."""
-        return self.hosting and self.set_table_hint is not None and self.others_seated
+        return self.hosting and self.set_table_hint is not None and self.tableview.others_seated
 
     def toggle_table_hint(self) -> None:
         """I (the host player): turn the hint off for everyone at the table, or on again;
@@ -110,7 +106,7 @@ class HostPlayer:
                 _("Only the host player turns the hint off, at a table of several people.")
             )
             return
-        self.set_table_hint(not self.hint_allowed)
+        self.set_table_hint(not self.tableview.hint_allowed)
         self.on_change()
 
     def offer_handoff(self) -> None:
@@ -118,7 +114,7 @@ class HostPlayer:
         if not self.hosting or self.successors is None or self.hand_over is None:
             self.feed.say(_("Only the host player can hand the table over."), error=True)
             return
-        if not self.view:
+        if not self.tableview.view:
             self.feed.say(_("The table can be handed over once the match has started."), error=True)
             return
         found = self.successors()
@@ -136,7 +132,7 @@ class HostPlayer:
 
     def _ask_seat_kept(self, seat: int) -> None:
         """After who: whether the host player keeps their seat there or leaves it to a bot."""
-        name = self.player_name(seat)
+        name = self.tableview.player_name(seat)
         self.choose(
             _("Hand the table to {name}'s machine, and your seat?").format(name=name),
             [
@@ -158,7 +154,7 @@ class HostPlayer:
             return
         self.hosting = False
         self.feed.log.append(
-            _("The table moved to {name}'s machine.").format(name=self.player_name(seat))
+            _("The table moved to {name}'s machine.").format(name=self.tableview.player_name(seat))
         )
         self.on_change()
         if leave_to_bot:

@@ -165,7 +165,7 @@ class Plan:
         h["title"] = 1
         h["status"] = min(len(self.status), 6)  # a refusal is read whole, on two rows if need be
         h["keys"] = min(2, len(self.keys))
-        h["players"] = min(len(self.players), 5 if model.view else 12)
+        h["players"] = min(len(self.players), 5 if model.tableview.view else 12)
         h["hand"] = min(8 if self.big else 4, len(self.hand))
         h["pile"] = min(3, len(self.pile))
         h["melds"] = min(2, len(self.melds))

@@ -140,7 +140,7 @@ async def play_at(
     if on_joined is not None:
         on_joined()
     model = model or TableModel(name=name, ascii=ascii)
-    model.address = session.key
+    model.tableview.address = session.key
     model.start_now = start_now
     if session.guest is not None:  # after a handoff or a failover this process may host
         session.guest.on_hosting = lambda: host_here(model, session.guest)

@@ -1,19 +1,20 @@
 """The table screen's model: the coordinator of what the screen shows and every move a key
 can make.
 
-:class:`TableModel` is made of four parts, each a base in a module of its own:
-:class:`~rum500.tui.tableview.TableView` (what the host sent — the view ``Game.view(seat)``,
-the seats — and its accessors), :class:`~rum500.tui.selection.Selection` (the cursor and the
-selected cards), :class:`~rum500.tui.feed.Feed` (the log, chat, message line, notice and
-banner) and :class:`~rum500.tui.hostplayer.HostPlayer` (what our own host lets its player do:
-start with bots, the hint off for all, hand the table over, the quit question). What is left
-here coordinates them: it applies the host's messages, carries out what a move
-(:mod:`rum500.tui.moves`) comes to, and keeps the overlay stack. It never touches the
-terminal: the layout reads it, the key bindings call its methods, and moves leave through
-``send`` (an async callable, the connection's ``act``) run by ``spawn`` (the application's
-``create_background_task``). Every action it sends is first checked against
-``view["legal_actions"]``, so only legal moves leave; the host's refusal, if any, comes back
-as a one-line message.
+:class:`TableModel` holds its parts, each an object of a module of its own, built with a
+narrow port (never the model): ``tableview`` (:class:`~rum500.tui.tableview.TableView`: what
+the host sent — the view ``Game.view(seat)``, the seats — and its accessors; the others read
+it), ``selection`` (:class:`~rum500.tui.selection.Selection`: the cursor and the selected
+cards, over the table view) and ``feed`` (:class:`~rum500.tui.feed.Feed`: the log, chat,
+message line, notice and banner). :class:`~rum500.tui.hostplayer.HostPlayer` (what our own
+host lets its player do: start with bots, the hint off for all, hand the table over, the quit
+question) is still a base. What is left here coordinates them: it applies the host's
+messages, carries out what a move (:mod:`rum500.tui.moves`) comes to, and keeps the overlay
+stack. It never touches the terminal: the layout reads it, the key bindings call its methods,
+and moves leave through ``send`` (an async callable, the connection's ``act``) run by
+``spawn`` (the application's ``create_background_task``). Every action it sends is first
+checked against ``view["legal_actions"]``, so only legal moves leave; the host's refusal, if
+any, comes back as a one-line message.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from rum500.tui.review import Review
 from rum500.tui.scores import Scores
 from rum500.tui.selection import Selection
 from rum500.tui.shoulder import Shoulder
+from rum500.tui.tableview import TableView
 from rum500.tui.zones import ZONES, Zone
 
 __all__ = ["CHAT_LINES", "LOG_LINES", "ZONES", "Refused", "TableModel", "Zone"]
@@ -72,7 +74,7 @@ def _default_spawn(coro: Coroutine[Any, Any, Any]) -> Any:
     return asyncio.ensure_future(coro)
 
 
-class TableModel(HostPlayer, Selection):
+class TableModel(HostPlayer):
     """State of the table screen. See the module docstring."""
 
     def __init__(
@@ -84,12 +86,17 @@ class TableModel(HostPlayer, Selection):
         spawn: Spawn | None = None,
         ascii: bool = False,
         feed: Feed | None = None,
+        tableview: TableView | None = None,
     ) -> None:
         #: the screen's redraw (the application's ``invalidate``), called on every change
         self.on_change: Callable[[], None] = lambda: None
+        redraw = lambda: self.on_change()  # noqa: E731 (late-bound: the app sets on_change)
         #: the log, chat, message line, notice and banner (``feed``: one that also speaks)
-        self.feed = feed if feed is not None else Feed(lambda: self.on_change())
-        Selection.__init__(self)
+        self.feed = feed if feed is not None else Feed(redraw)
+        #: what the host sent (the view, the seats) and its accessors, read by every part
+        self.tableview = tableview if tableview is not None else TableView()
+        #: the cursor and the selected cards, over ``tableview``
+        self.selection = Selection(self.tableview, redraw)
         self.name = name
         self.send = send
         self.send_chat = chat
@@ -145,9 +152,11 @@ class TableModel(HostPlayer, Selection):
         standby, error or refused, notice."""
         kind = msg.get("type")
         if kind == "welcome":
-            self.take_welcome(msg)
+            self.tableview.take_welcome(msg)
         elif kind == "lobby":
-            self.feed.log.extend(self.take_lobby(msg))
+            said = self.tableview.take_lobby(msg)
+            self.lobby_taken(msg)
+            self.feed.log.extend(said)
             self.coach.take_lobby(msg)
         elif kind == "state":
             view = msg.get("view")
@@ -155,7 +164,7 @@ class TableModel(HostPlayer, Selection):
                 self.set_view(view, msg.get("events") or [])
         elif kind == "chat":
             self.feed.heard_chat(
-                msg.get("name") or self.player_name(msg.get("seat")), msg.get("text", "")
+                msg.get("name") or self.tableview.player_name(msg.get("seat")), msg.get("text", "")
             )
         elif kind == "moved":
             self.feed.log.append(_("The table moves to another host: following it…"))
@@ -180,13 +189,17 @@ class TableModel(HostPlayer, Selection):
             self.feed.log.append(_(str(msg.get("text", ""))))
         self.on_change()
 
+    def lobby_taken(self, msg: dict) -> None:
+        """The host's seats list ``msg`` is taken, its lines not yet logged (the plain mode
+        says who sits where here)."""
+
     def set_view(self, view: dict, events: list[dict] | None = None) -> None:
         """A new view (and the public events that led to it): the view's parts, the log, the
         review sheet, the overlays that no longer hold, the cursor, my turn's prompt."""
-        old_turn = self.view["turn"] if self.view else None
-        old_phase = self.view["phase"] if self.view else None
-        old_hand = Counter((self.view or {}).get("hand") or [])
-        self.take_view(view)
+        old_turn = self.tableview.view["turn"] if self.tableview.view else None
+        old_phase = self.tableview.view["phase"] if self.tableview.view else None
+        old_hand = Counter((self.tableview.view or {}).get("hand") or [])
+        self.tableview.take_view(view)
         self.changes.apply(
             [e for e in events or [] if isinstance(e, dict)],
             view.get("seat"),
@@ -196,14 +209,14 @@ class TableModel(HostPlayer, Selection):
         self.claim.update(view.get("claim"))
         self._log_events(view, events or [])
         self.shoulder.follow(view)
-        self.follow_view(view)
+        self.selection.follow_view(view)
         self._follow_sheet(view)
         self.coach.follow(view, [e for e in events or [] if isinstance(e, dict)], self.sheet)
         # my turn begins: the turn came to me, or the "Rummy!" window before my draw closed
         begins = view["turn"] != old_turn or old_phase == "claim"
-        if begins and self.my_turn and view["phase"] == "draw":
-            self.turn_begins()
-            self.feed.say(self.draw_prompt())
+        if begins and self.tableview.my_turn and view["phase"] == "draw":
+            self.selection.turn_begins()
+            self.feed.say(self.tableview.draw_prompt())
         elif view["turn"] != old_turn and self.feed.message and not self.feed.message_is_error:
             self.feed.message = ""
         if self.lesson is not None and (said := self.lesson.follow(view)):
@@ -215,13 +228,13 @@ class TableModel(HostPlayer, Selection):
         if not self.feed.log and not events:
             self.feed.log.append(
                 _("— Hand {n}: {dealer} deals.").format(
-                    n=view["hand_number"], dealer=self.player_name(view["dealer"])
+                    n=view["hand_number"], dealer=self.tableview.player_name(view["dealer"])
                 )
             )
         for e in events:
-            self.feed.log.extend(describe.event(e, self.player_name, self.ascii))
+            self.feed.log.extend(describe.event(e, self.tableview.player_name, self.ascii))
             if e.get("type") == "rummy":
-                self.claim.called(describe.rummy_text(e, self.player_name, self.ascii))
+                self.claim.called(describe.rummy_text(e, self.tableview.player_name, self.ascii))
             if e.get("type") == "hand_end":
                 self.sheet = dict(e)  # at game over, the final standings come after it
                 if self.overlay in (None, "final"):
@@ -284,48 +297,48 @@ class TableModel(HostPlayer, Selection):
     def toggle_select(self) -> None:
         """Space: select or unselect the card under the cursor (in the hand); on the pile,
         take from it; on a meld while a lay-off is being chosen, lay off there."""
-        if self.zone != Zone.HAND:
-            if self.zone == Zone.PILE:
+        if self.selection.zone != Zone.HAND:
+            if self.selection.zone == Zone.PILE:
                 self.take_pile()
-            elif self.choosing_meld_for:
+            elif self.selection.choosing_meld_for:
                 self.lay_off()
             return
-        hand = self.hand()
+        hand = self.tableview.hand()
         if not hand:
             return
-        self.flip_selected(min(self.hand_cursor, len(hand) - 1))
+        self.selection.flip_selected(min(self.selection.hand_cursor, len(hand) - 1))
         self.on_change()
 
     def clear_selection(self) -> None:
-        self.unselect_all()
+        self.selection.unselect_all()
         self.feed.message = ""
         self.on_change()
 
     def toggle_sort(self) -> None:
-        self.flip_sort()
-        if self.sort_mode == "rank":
+        self.selection.flip_sort()
+        if self.tableview.sort_mode == "rank":
             self.feed.say(_("Hand sorted by rank."))
         else:
             self.feed.say(_("Hand sorted by suit."))
 
     def click_hand(self, i: int) -> None:
-        self.zone = Zone.HAND
-        self.hand_cursor = i
+        self.selection.zone = Zone.HAND
+        self.selection.hand_cursor = i
         self.toggle_select()
 
     def click_pile(self, i: int) -> None:
         """A click chooses the depth; a second click on the same card takes from there."""
-        if self.zone == Zone.PILE and self.pile_index() == i:
+        if self.selection.zone == Zone.PILE and self.selection.pile_index() == i:
             self.take_pile()
             return
-        self.zone = Zone.PILE
-        self.pile_cursor = i
+        self.selection.zone = Zone.PILE
+        self.selection.pile_cursor = i
         self.on_change()
 
     def click_meld(self, i: int) -> None:
-        self.zone = Zone.MELDS
-        self.meld_cursor = i
-        if self.choosing_meld_for or len(self.selected_cards()) == 1:
+        self.selection.zone = Zone.MELDS
+        self.selection.meld_cursor = i
+        if self.selection.choosing_meld_for or len(self.selection.selected_cards()) == 1:
             self.lay_off()
         else:
             self.on_change()
@@ -339,7 +352,7 @@ class TableModel(HostPlayer, Selection):
             self.help_width = width
         can_hand_over = self.hosting and self.successors is not None and bool(self.successors())
         return help_lines(
-            self.ascii, (self.view or {}).get("options"), can_hand_over, self.help_width
+            self.ascii, (self.tableview.view or {}).get("options"), can_hand_over, self.help_width
         )
 
     def lesson_text(self) -> str:
@@ -375,12 +388,12 @@ class TableModel(HostPlayer, Selection):
         action = self.choices[i][1]
         self.choices = []
         self.close_top()
-        self.unselect_all()
-        self.zone = Zone.HAND
+        self.selection.unselect_all()
+        self.selection.zone = Zone.HAND
         self._submit(action)
 
     def _submit(self, action: dict) -> None:
-        if self.lesson is not None and (why := self.lesson.check(action, self.view)):
+        if self.lesson is not None and (why := self.lesson.check(action, self.tableview.view)):
             self.feed.say(why, error=True)  # the lesson keeps the move back: nothing is sent
             return
         if not self.send:
@@ -390,7 +403,7 @@ class TableModel(HostPlayer, Selection):
             self.offline_key("")
             return
         self.sent.append(action)
-        self.coach.played(self.view, action)
+        self.coach.played(self.tableview.view, action)
         self.feed.message = ""
         self.spawn(self._send(action))
         self.on_change()
@@ -453,12 +466,12 @@ class TableModel(HostPlayer, Selection):
         """n: deal the next hand when it is my deal (during a review: I am ready)."""
         if self.review.open:
             self.review.ready()
-        elif self.legal("deal"):
+        elif self.tableview.legal("deal"):
             self.sheet = None
             if self.overlay == "sheet":
                 self.close_top()
             self._submit({"type": "deal"})
-        elif self.phase == "hand_over":
+        elif self.tableview.phase == "hand_over":
             self._need_turn()
         else:
             self.feed.say(
@@ -468,9 +481,14 @@ class TableModel(HostPlayer, Selection):
     # ------------------------------------------------------------------ take back, confirm
 
     def can_take_back(self) -> bool:
-        if self.legal("take_back"):
+        if self.tableview.legal("take_back"):
             return True
-        return self.my_turn and self.phase == "play" and self.changes.my_plays > 0 and self.solo
+        return (
+            self.tableview.my_turn
+            and self.tableview.phase == "play"
+            and self.changes.my_plays > 0
+            and self.tableview.solo
+        )
 
     def take_back(self) -> None:
         """u: take back my last meld or lay-off of this turn (solo tables only)."""
@@ -499,32 +517,32 @@ class TableModel(HostPlayer, Selection):
         It is worked out off the event loop (:attr:`advise`); until it arrives the message
         line says so, and :attr:`hint_pending` is the task. A spectator shown a hand gets
         the hint for that seat (:meth:`Shoulder.hint`)."""
-        if self.spectator:
+        if self.tableview.spectator:
             return self.shoulder.hint()
-        if not self._need_turn() or not self.view:
+        if not self._need_turn() or not self.tableview.view:
             return
-        if not self.hint_allowed:
+        if not self.tableview.hint_allowed:
             self.feed.say(_("The host turned the hint off at this table."), error=True)
             return
         self.feed.say(_("Working out a hint…"))  # the search runs in a worker: seconds, at worst
         if self.hint_pending is not None and not self.hint_pending.done():
             return
-        pending = self.spawn(self._hint(self.view))
+        pending = self.spawn(self._hint(self.tableview.view))
         self.hint_pending = pending if isinstance(pending, asyncio.Future) else None
 
     async def _hint(self, view: dict) -> None:
         """The hint for ``view``, worked out off the event loop (:attr:`advise`); applied
         only if the position is still ``view`` when it arrives."""
         action = await self.advise(view)
-        if self.view is not view:  # the position moved on: the hint no longer holds
+        if self.tableview.view is not view:  # the position moved on: the hint no longer holds
             if self.feed.message == _("Working out a hint…"):
                 self.feed.say("")
             return
         if action is None:
             self.feed.say(_("No hint available."), error=True)
             return
-        move = describe.action(action, view, self.player_name, self.ascii)
-        key = hints.set_up(self, action)
+        move = describe.action(action, view, self.tableview.player_name, self.ascii)
+        key = hints.set_up(self.selection, action)
         self.feed.say(
             _("Hint: {move} (press {key}).").format(move=move, key=key)
             if key
@@ -535,17 +553,21 @@ class TableModel(HostPlayer, Selection):
     def enter(self) -> None:
         """Enter: confirm a lay-off being chosen, take from the pile at the cursor, or open
         the review of the hand that just ended."""
-        if self.choosing_meld_for:
+        if self.selection.choosing_meld_for:
             self.lay_off()
-        elif self.zone == Zone.PILE and self.my_turn and self.phase == "draw":
+        elif (
+            self.selection.zone == Zone.PILE
+            and self.tableview.my_turn
+            and self.tableview.phase == "draw"
+        ):
             self.take_pile()
-        elif self.phase == "hand_over" and (self.view or {}).get("last_hand"):
-            self.sheet = dict(self.view["last_hand"])  # type: ignore[index]
+        elif self.tableview.phase == "hand_over" and (self.tableview.view or {}).get("last_hand"):
+            self.sheet = dict(self.tableview.view["last_hand"])  # type: ignore[index]
             self.overlay = "sheet"  # the review again (and ready, when the table waits for me)
             if self.review.waits_for_me:
                 self.review.ready()
             self.on_change()
-        elif self.legal("deal"):
+        elif self.tableview.legal("deal"):
             self.deal()
 
     # ------------------------------------------------------------------ overlays
@@ -581,7 +603,7 @@ class TableModel(HostPlayer, Selection):
         if name == "sheet":
             return self.sheet is not None
         if name == "final":
-            return self.finished and not self.final_closed
+            return self.tableview.finished and not self.final_closed
         if name == "choose":
             return bool(self.choices)
         if name == "confirm":
@@ -593,7 +615,7 @@ class TableModel(HostPlayer, Selection):
         final standings until closed once."""
         if self.sheet is not None:
             return "sheet"
-        if self.finished and not self.final_closed:
+        if self.tableview.finished and not self.final_closed:
             return "final"
         return None
 
@@ -630,7 +652,7 @@ class TableModel(HostPlayer, Selection):
 
     def ask_quit(self) -> None:
         """q / Ctrl-C: leave at once when nothing is at stake, else ask first."""
-        if (not self.in_progress or self.spectator) and not self.guests_waiting:
+        if (not self.tableview.in_progress or self.tableview.spectator) and not self.guests_waiting:
             self.exit()
             return
         self.overlay = "quit"

@@ -18,6 +18,8 @@ from rum500.i18n import N_, _
 from rum500.rules.melds import IllegalMove, Meld, layoff_position, make_meld
 from rum500.rules.options import Options
 from rum500.tui import describe
+from rum500.tui.selection import Selection
+from rum500.tui.tableview import TableView
 from rum500.tui.zones import Zone
 
 
@@ -65,91 +67,55 @@ class _Why(Protocol):
 class Position(Protocol):
     """What a move reads of the table screen, and the cursor and selection it may move."""
 
+    tableview: TableView  # what the host sent, and its accessors
+    selection: Selection  # the cursor and the selected cards
     ascii: bool
-    spectator: bool
-    zone: Zone
-    pile_cursor: int | None
-    meld_cursor: int
-    selected: Counter[str]
-    choosing_meld_for: str | None
-
-    @property
-    def view(self) -> dict | None: ...
 
     @property
     def review(self) -> _Why: ...
 
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def phase(self) -> str: ...
-
-    @property
-    def my_turn(self) -> bool: ...
-
-    @property
-    def solo(self) -> bool: ...
-
-    def player_name(self, seat: int | None) -> str: ...
-
-    def legal(self, kind: str) -> list[dict]: ...
-
-    def pile(self) -> list[str]: ...
-
-    def melds(self) -> list[dict]: ...
-
-    def pile_index(self) -> int | None: ...
-
-    def legal_pile_indices(self) -> set[int]: ...
-
-    def can_draw_stock(self) -> bool: ...
-
-    def selected_cards(self) -> list[str]: ...
-
-    def cursor_card(self) -> str | None: ...
-
     def can_take_back(self) -> bool: ...
-
-    def hand_score(self) -> tuple[int, int]: ...
 
 
 def need_turn(p: Position) -> Say | None:
     """Why this seat may not play now (None: it may)."""
-    if p.view is None and not p.spectator:
+    if p.tableview.view is None and not p.tableview.spectator:
         return Say(_("The match has not started yet."), error=True)
-    if p.spectator or p.seat is None:
+    if p.tableview.spectator or p.tableview.seat is None:
         return Say(_("You are watching: spectators do not play."), error=True)
-    if p.my_turn:
+    if p.tableview.my_turn:
         return None
-    turn = p.player_name(p.view["turn"] if p.view else None)
-    if p.phase == "hand_over" and p.review.open:
+    turn = p.tableview.player_name(p.tableview.view["turn"] if p.tableview.view else None)
+    if p.tableview.phase == "hand_over" and p.review.open:
         return Say(p.review.why_not())
-    if p.phase == "hand_over":
+    if p.tableview.phase == "hand_over":
         return Say(_("Waiting for {name} to deal.").format(name=turn))
     return Say(_("Wait for your turn: {name} is playing.").format(name=turn), error=True)
 
 
 def need_play_phase(p: Position) -> Say | None:
     """Melding, laying off and discarding come after the draw."""
-    if p.phase != "play":
+    if p.tableview.phase != "play":
         return Say(_("Draw first: from the stock (s) or the discard pile (t)."), error=True)
     return None
 
 
 def joker_choices(p: Position, actions: list[dict]) -> list[tuple[str, dict]]:
-    return [(describe.action(a, p.view or {}, p.player_name, p.ascii), a) for a in actions]
+    return [
+        (describe.action(a, p.tableview.view or {}, p.tableview.player_name, p.ascii), a)
+        for a in actions
+    ]
 
 
 def draw_stock(p: Position) -> Outcome:
     """s: draw from the stock."""
     if why := need_turn(p):
         return why
-    if p.can_draw_stock():
+    if p.tableview.can_draw_stock():
         return Send({"type": "draw", "source": "stock"})
-    if p.phase == "play":
+    if p.tableview.phase == "play":
         return Say(_("You have already drawn this turn."), error=True)
-    if p.view and p.view["stock"] == 0:
+    if p.tableview.view and p.tableview.view["stock"] == 0:
         return Say(
             _("The stock is empty: take from the discard pile or end the hand (e)."), error=True
         )
@@ -160,16 +126,16 @@ def take_pile(p: Position) -> Outcome:
     """t: take the card at the cursor's depth and every card above it."""
     if why := need_turn(p):
         return why
-    i = p.pile_index()
-    if p.phase != "draw":
+    i = p.selection.pile_index()
+    if p.tableview.phase != "draw":
         return Say(_("You have already drawn this turn."), error=True)
     if i is None:
         return Say(_("The discard pile is empty."), error=True)
-    if i in p.legal_pile_indices():
-        p.zone = Zone.HAND
-        p.pile_cursor = None
+    if i in p.tableview.legal_pile_indices():
+        p.selection.zone = Zone.HAND
+        p.selection.pile_cursor = None
         return Send({"type": "draw", "source": "discard", "index": i})
-    card = p.pile()[i]
+    card = p.tableview.pile()[i]
     return Say(
         _(
             "You may not take {card}: it must be played this turn and no meld or lay-off "
@@ -183,28 +149,28 @@ def meld_selected(p: Position) -> Outcome:
     """m: meld the selected cards (asking what a joker stands for, when it could be more)."""
     if why := need_turn(p):
         return why
-    chosen = p.selected_cards()
+    chosen = p.selection.selected_cards()
     if why := need_play_phase(p):
         return why
     if len(chosen) < 3:
         return Say(_("Select three or more cards with space, then press m to meld."), error=True)
     want = Counter(chosen)
-    ways = [a for a in p.legal("meld") if Counter(a["cards"]) == want]
+    ways = [a for a in p.tableview.legal("meld") if Counter(a["cards"]) == want]
     if len(ways) == 1:
-        p.selected.clear()
+        p.selection.selected.clear()
         return Send(ways[0])
     if ways:  # a joker that may stand for more than one card: ask which
         return Choose(_("What does the joker stand for?"), joker_choices(p, ways))
     shown = describe.cards_text(chosen, p.ascii)
     try:
-        check_meld(chosen, table_options(p.view))
+        check_meld(chosen, table_options(p.tableview.view))
     except IllegalMove as e:  # say exactly why, as the rules put it
         return Say(describe.refusal(str(e), e.template, e.params, p.ascii), error=True)
     return Say(
         _("{cards} may not be melded now: {card} must still be played this turn.").format(
-            cards=shown, card=describe.card_text(p.view["must_play"] or "?", p.ascii)
+            cards=shown, card=describe.card_text(p.tableview.view["must_play"] or "?", p.ascii)
         )
-        if p.view and p.view.get("must_play")
+        if p.tableview.view and p.tableview.view.get("must_play")
         else _("{cards} may not be melded now.").format(cards=shown),
         error=True,
     )
@@ -234,13 +200,13 @@ def check_meld(cards: list[str], options: Options) -> None:
 
 
 def _layoff_card(p: Position) -> str | None:
-    chosen = p.selected_cards()
-    if p.choosing_meld_for:
-        return p.choosing_meld_for
+    chosen = p.selection.selected_cards()
+    if p.selection.choosing_meld_for:
+        return p.selection.choosing_meld_for
     if len(chosen) == 1:
         return chosen[0]
-    if not chosen and p.zone == Zone.HAND:
-        return p.cursor_card()
+    if not chosen and p.selection.zone == Zone.HAND:
+        return p.selection.cursor_card()
     return None
 
 
@@ -252,16 +218,16 @@ def lay_off(p: Position) -> Outcome:
     card = _layoff_card(p)
     if card is None:
         return Say(_("Select one card with space, then press l to lay it off."), error=True)
-    fits = [a for a in p.legal("layoff") if a["card"] == card]
+    fits = [a for a in p.tableview.legal("layoff") if a["card"] == card]
     shown = describe.card_text(card, p.ascii)
     if not fits:
-        p.choosing_meld_for = None
+        p.selection.choosing_meld_for = None
         if why := _not_opened(p, card):
             return Say(why, error=True)
         return Say(_("{card} cannot be laid off on any meld now.").format(card=shown), error=True)
-    melds = p.melds()
-    if p.zone == Zone.MELDS and melds:
-        meld_id = melds[min(p.meld_cursor, len(melds) - 1)]["id"]
+    melds = p.tableview.melds()
+    if p.selection.zone == Zone.MELDS and melds:
+        meld_id = melds[min(p.selection.meld_cursor, len(melds) - 1)]["id"]
         on = [a for a in fits if a["meld"] == meld_id]
         if not on:
             return Say(
@@ -276,30 +242,37 @@ def lay_off(p: Position) -> Outcome:
             return Choose(_("What does the joker stand for?"), joker_choices(p, fits))
         action = fits[0]
     else:
-        p.choosing_meld_for = card
-        p.zone = Zone.MELDS
+        p.selection.choosing_meld_for = card
+        p.selection.zone = Zone.MELDS
         first = fits[0]["meld"]
-        p.meld_cursor = next(i for i, m in enumerate(melds) if m["id"] == first)
+        p.selection.meld_cursor = next(i for i, m in enumerate(melds) if m["id"] == first)
         return Say(
             _("Choose the meld for {card} with ←/→, then press l or Enter.").format(card=shown)
         )
-    p.choosing_meld_for = None
-    p.selected.clear()
-    p.zone = Zone.HAND
+    p.selection.choosing_meld_for = None
+    p.selection.selected.clear()
+    p.selection.zone = Zone.HAND
     return Send(action)
 
 
 def _not_opened(p: Position, card: str) -> str | None:
     """§12.1: the card fits a meld but this seat has not opened — the engine's sentence."""
-    v = p.view or {}
+    v = p.tableview.view or {}
     seats, n = v.get("opened"), (v.get("options") or {}).get("first_meld")
-    if not n or not isinstance(seats, list) or p.seat is None or p.seat >= len(seats):
+    if (
+        not n
+        or not isinstance(seats, list)
+        or p.tableview.seat is None
+        or p.tableview.seat >= len(seats)
+    ):
         return None
-    if seats[p.seat] or card == C.JOKER_NAME:
+    if seats[p.tableview.seat] or card == C.JOKER_NAME:
         return None
     try:
         c = C.parse(card)
-        if not any(layoff_position(Meld.from_dict(dict(m)), c) is not None for m in p.melds()):
+        if not any(
+            layoff_position(Meld.from_dict(dict(m)), c) is not None for m in p.tableview.melds()
+        ):
             return None
     except (ValueError, KeyError, TypeError):
         return None
@@ -316,23 +289,23 @@ def discard(p: Position) -> Outcome | None:
     cursor). None: no card to discard."""
     if why := need_turn(p) or need_play_phase(p):
         return why
-    chosen = p.selected_cards()
+    chosen = p.selection.selected_cards()
     if len(chosen) > 1:
         return Say(_("Select just one card to discard."), error=True)
-    card = chosen[0] if chosen else p.cursor_card()
+    card = chosen[0] if chosen else p.selection.cursor_card()
     if card is None:
         return None
     shown = describe.card_text(card, p.ascii)
-    if any(a["card"] == card for a in p.legal("discard")):
+    if any(a["card"] == card for a in p.tableview.legal("discard")):
         if not chosen:
-            p.zone = Zone.HAND
-            p.selected[card] += 1
+            p.selection.zone = Zone.HAND
+            p.selection.selected[card] += 1
             return Say(
                 _("Press d again to discard {card} (or select another card).").format(card=shown)
             )
-        p.selected.clear()
+        p.selection.selected.clear()
         return Send({"type": "discard", "card": card})
-    v = p.view or {}
+    v = p.tableview.view or {}
     if v.get("must_play"):
         return Say(
             _("{card} must be played this turn.").format(
@@ -354,9 +327,9 @@ def end_hand(p: Position) -> Outcome:
     """e: end the hand (the stock is empty), after a question that shows its score."""
     if why := need_turn(p):
         return why
-    if not p.legal("end_hand"):
+    if not p.tableview.legal("end_hand"):
         return Say(_("You may only end the hand when the stock is empty."), error=True)
-    table, left = p.hand_score()
+    table, left = p.tableview.hand_score()
     return Confirm(
         _(
             "End the hand now? You would score {score:+d} (on the table {table}, in "
@@ -372,6 +345,6 @@ def take_back(p: Position) -> Outcome:
         return why
     if p.can_take_back():
         return Send({"type": "take_back"})
-    if not p.solo:
+    if not p.tableview.solo:
         return Say(_("Take back is only for a table with no other human."), error=True)
     return Say(_("Nothing to take back this turn: only melds and lay-offs."), error=True)

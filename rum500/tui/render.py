@@ -19,6 +19,7 @@ from rum500.i18n import _, ngettext
 from rum500.narrate import options_text
 from rum500.tui import describe
 from rum500.tui.model import TableModel, Zone
+from rum500.tui.tableview import TableView
 from rum500.tui.wrapping import wrap_text
 
 
@@ -26,10 +27,8 @@ class Names(Protocol):
     """What the small drawing helpers (a card, a team, the final standings) read of the
     screen: the view, the players' names, ASCII or not (a narrow port)."""
 
+    tableview: TableView  # what the host sent, and its accessors
     ascii: bool
-    view: dict | None
-
-    def player_name(self, seat: int | None) -> str: ...
 
 
 #: the two-colour deck's styles (♥♦ red, ♠♣ black); :data:`STYLE` reads them, or the
@@ -151,15 +150,15 @@ def card(
 
 def team_name(model: Names, team: int) -> str:
     """``Team A (Ann, Cid)``: a team by its letter and its players."""
-    teams = (model.view or {}).get("teams") or []
-    members = [model.player_name(s)[:10] for s, t in enumerate(teams) if t == team]
+    teams = (model.tableview.view or {}).get("teams") or []
+    members = [model.tableview.player_name(s)[:10] for s, t in enumerate(teams) if t == team]
     letter = "ABC"[team] if 0 <= team < 3 else str(team + 1)
     return _("Team {letter} ({members})").format(letter=letter, members=", ".join(members))
 
 
 def team_letter(model: Names, seat: int) -> str:
     """``A``, ``B``, ``C``: the seat's team with partnerships (view ``teams``), else ``""``."""
-    teams = (model.view or {}).get("teams")
+    teams = (model.tableview.view or {}).get("teams")
     if not isinstance(teams, list) or not 0 <= seat < len(teams):
         return ""
     team = teams[seat]
@@ -237,14 +236,14 @@ def cut(fragments: StyleAndTextTuples, width: int, ascii: bool = False) -> Style
 
 
 def title(model: TableModel) -> StyleAndTextTuples:
-    v = model.view
+    v = model.tableview.view
     parts = [_("Rummy 500")]
-    if model.table_name:
-        parts.append(model.table_name)
+    if model.tableview.table_name:
+        parts.append(model.tableview.table_name)
     if v:
         parts.append(_("hand {n}").format(n=v["hand_number"]))
         parts.append(_("target {n}").format(n=v["target"]))
-    if model.spectator:
+    if model.tableview.spectator:
         parts.append(_("watching"))
     if model.hosting:
         parts.append(_("you host"))
@@ -253,10 +252,10 @@ def title(model: TableModel) -> StyleAndTextTuples:
 
 
 def _flags(model: TableModel, s: int, compact: bool) -> str:
-    v = model.view or {}
+    v = model.tableview.view or {}
     flags = []
-    if s in model.away or s in model.takeover:
-        left = model.takeover_in(s)
+    if s in model.tableview.away or s in model.tableview.takeover:
+        left = model.tableview.takeover_in(s)
         if left is None:
             flags.append(_("(away)"))
         elif left == 0:
@@ -279,7 +278,7 @@ def _flags(model: TableModel, s: int, compact: bool) -> str:
 def players_lines(model: TableModel, width: int = 80) -> list[Line]:
     """One line per player (two players a line at tables of four or more): seat, name,
     cards in hand, points on the table this hand, total."""
-    v = model.view
+    v = model.tableview.view
     if not v:  # the waiting room: its lines wrapped (several addresses make a long one)
         return [row for line in waiting_lines(model) for row in wrap_text(line, width, indent=4)]
     n = v["players"]
@@ -301,7 +300,7 @@ def players_lines(model: TableModel, width: int = 80) -> list[Line]:
             playing = v["turn"] == s and v["phase"] in ("draw", "play")
             mark = (">" if model.ascii else "▶") if playing else " "
             flags = _flags(model, s, cols > 1)
-            name = model.player_name(s)
+            name = model.tableview.player_name(s)
             if team_letter(model, s):
                 name = (
                     f"{team_letter(model, s)}·{name}"
@@ -331,7 +330,7 @@ def players(model: TableModel) -> StyleAndTextTuples:
 def waiting_lines(model: TableModel) -> list[Line]:
     """Before the match starts: who sits where, how many seats are free, and the addresses
     friends can type when the LAN does not carry the table's announcement."""
-    lobby = model.lobby
+    lobby = model.tableview.lobby
     if not lobby:
         return [[("class:dim", _("Waiting for the table…"))]]
     seats = lobby.get("seats") or []
@@ -346,18 +345,18 @@ def waiting_lines(model: TableModel) -> list[Line]:
             )
         ]
     ]
-    options = options_text(model.table_options)
+    options = options_text(model.tableview.table_options)
     lines.append(
         [
             ("", "  " + _("Table options:") + " "),
             ("class:label", options) if options else ("class:dim", _("the standard game")),
         ]
     )
-    if model.shown_addresses():
+    if model.tableview.shown_addresses(model.hosting):
         lines.append(
             [
                 ("", "  " + _("Friends can join at:") + " "),
-                ("class:label", "  ".join(model.shown_addresses())),
+                ("class:label", "  ".join(model.tableview.shown_addresses(model.hosting))),
             ]
         )
     for i, s in enumerate(seats):
@@ -365,7 +364,7 @@ def waiting_lines(model: TableModel) -> list[Line]:
         text = name or _("(free)")
         if isinstance(s, dict) and s.get("bot"):
             text += " " + _("(bot)")
-        if i == model.my_seat:
+        if i == model.tableview.my_seat:
             text += " " + _("(you)")
         lines.append([("" if name else "class:dim", f"  {i + 1}. {text}")])
     return lines
@@ -378,7 +377,7 @@ def waiting(model: TableModel) -> StyleAndTextTuples:
 def pile_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
     """The stock's size and the discard pile, bottom to top; the depth the cursor would take
     from highlighted; the card an opponent just discarded marked."""
-    v = model.view
+    v = model.tableview.view
     if not v:
         return [], -1
     head: StyleAndTextTuples = [
@@ -390,9 +389,9 @@ def pile_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
     if not cards:
         tokens.append(([("class:dim", _("(empty)"))], False, False))
         return wrap(tokens, width)
-    depth = model.pile_index()
-    legal = model.legal_pile_indices()
-    focused = model.zone == Zone.PILE
+    depth = model.selection.pile_index()
+    legal = model.tableview.legal_pile_indices()
+    focused = model.selection.zone == Zone.PILE
     fresh = {m.discarded for m in model.changes.moves.values() if m.discarded}
     for i, c in enumerate(cards):
         extra = ""
@@ -435,7 +434,7 @@ def meld_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
     """Every meld, a line per player who owns melds; a card laid off by another player is
     marked ``9♦←2`` (and the heading says so in words). What other players put down in
     their last turn is highlighted."""
-    v = model.view
+    v = model.tableview.view
     if not v:
         return [], -1
     ms = v["melds"]
@@ -460,25 +459,32 @@ def meld_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
                 "class:dim",
                 " "
                 + _("({card}{mark} = {card} laid off by player {n}, {name})").format(
-                    card=shown, mark=layoff_mark(model, by), n=by + 1, name=model.player_name(by)
+                    card=shown,
+                    mark=layoff_mark(model, by),
+                    n=by + 1,
+                    name=model.tableview.player_name(by),
                 ),
             )
         )
     tokens: list[Token] = [(head, False, False)]
-    focused = model.zone == Zone.MELDS
+    focused = model.selection.zone == Zone.MELDS
     fits: set[int] = set()
-    if model.choosing_meld_for:
-        fits = {a["meld"] for a in model.legal("layoff") if a["card"] == model.choosing_meld_for}
+    if model.selection.choosing_meld_for:
+        fits = {
+            a["meld"]
+            for a in model.tableview.legal("layoff")
+            if a["card"] == model.selection.choosing_meld_for
+        }
     fresh_melds, fresh_layoffs = model.changes.fresh()
     for owner in range(v["players"]):
         mine = [(i, m) for i, m in enumerate(ms) if m["owner"] == owner]
         if not mine:
             continue
-        who = f"{owner + 1} {model.player_name(owner)[:12]}:"
+        who = f"{owner + 1} {model.tableview.player_name(owner)[:12]}:"
         tokens.append(([("class:me" if owner == v["seat"] else "", who)], True, False))
         for i, m in mine:
             handler = _click(lambda i=i: model.click_meld(i))
-            at = focused and i == model.meld_cursor
+            at = focused and i == model.selection.meld_cursor
             frame = "class:cursor" if at else ""
             if m["id"] in fits and not frame:
                 frame = "class:legal"
@@ -505,8 +511,8 @@ def melds(model: TableModel) -> StyleAndTextTuples:
 
 def hand_heading(model: TableModel) -> StyleAndTextTuples:
     """ "Your hand (by suit) · on the table +54 · in hand -35:" — the hand's running score."""
-    mode = _("by rank") if model.sort_mode == "rank" else _("by suit")
-    table, left = model.hand_score()
+    mode = _("by rank") if model.tableview.sort_mode == "rank" else _("by suit")
+    table, left = model.tableview.hand_score()
     out: StyleAndTextTuples = [("class:label", _("Your hand ({mode})").format(mode=mode))]
     out.append(("class:dim", " · "))
     out.append(("class:score.pos", _("on the table {n:+d}").format(n=table)))
@@ -523,7 +529,7 @@ def hand_heading(model: TableModel) -> StyleAndTextTuples:
 def hand_lines(model: TableModel, width: int = 80, big: bool = False) -> tuple[list[Line], int]:
     """My hand under its heading, one fragment per card (``big``: two-line card faces, see
     :func:`big_hand_lines`); the index of the line with the cursor (-1)."""
-    v = model.view
+    v = model.tableview.view
     if not v:
         return [], -1
     if v.get("hand") is None:
@@ -534,7 +540,7 @@ def hand_lines(model: TableModel, width: int = 80, big: bool = False) -> tuple[l
     # must_play is public (everyone saw the dig), but it is this hand's duty only on our turn
     must = v.get("must_play") if v.get("turn") == v.get("seat") else None
     for i, (c, extra, mark, _left, right) in enumerate(_hand_marks(model)):
-        at = model.zone == Zone.HAND and i == model.hand_cursor
+        at = model.selection.zone == Zone.HAND and i == model.selection.hand_cursor
         bracket = "class:cursor.selected" if "cursor.selected" in extra else ""
         frags: StyleAndTextTuples = [("class:drawn", "+") if mark == "+" else (bracket, mark)]
         frags += card(model, c, extra, _click(lambda i=i: model.click_hand(i)))
@@ -560,14 +566,14 @@ def _hand_marks(model: TableModel) -> list[tuple[str, str, str, str, str]]:
     """For each card of my hand in display order: the card, its extra style classes, its
     left mark on the top line (``[`` selected, ``+`` just drawn, else a space), the left and
     the right mark of the other lines."""
-    v = model.view or {}
-    flags = model.selected_flags()
-    focused = model.zone == Zone.HAND
+    v = model.tableview.view or {}
+    flags = model.selection.selected_flags()
+    focused = model.selection.zone == Zone.HAND
     must = v.get("must_play") if v.get("turn") == v.get("seat") else None
     drawn = model.changes.drawn.copy()
     out = []
-    for i, c in enumerate(model.hand()):
-        at = focused and i == model.hand_cursor
+    for i, c in enumerate(model.tableview.hand()):
+        at = focused and i == model.selection.hand_cursor
         extra = " class:must" if c == must else ""
         if flags[i] and at:
             extra += " class:cursor.selected"
@@ -606,7 +612,7 @@ def big_hand_lines(model: TableModel, width: int) -> tuple[list[Line], int]:
     """My hand on a big screen: the heading, then rows of two-line card faces
     (:func:`big_card`) with the same marks as the compact hand (``[`` … ``]`` selected, ``+``
     just drawn), then what must be played. The focus is the top line of the cursor's row."""
-    v = model.view or {}
+    v = model.tableview.view or {}
     lines, _focus = wrap([(hand_heading(model), False, False)], width)
     rows: list[tuple[Line, Line]] = []
     used, focus = width, -1
@@ -621,7 +627,7 @@ def big_hand_lines(model: TableModel, width: int) -> tuple[list[Line], int]:
         rows[-1][0].extend([("", " "), *top] if used >= 0 else top)
         rows[-1][1].extend([("", " "), *bottom] if used >= 0 else bottom)
         used += 1 + width_of(top)
-        if model.zone == Zone.HAND and i == model.hand_cursor:
+        if model.selection.zone == Zone.HAND and i == model.selection.hand_cursor:
             focus = len(lines) + 2 * (len(rows) - 1)
     for top, bottom in rows:
         lines += [top, bottom]
@@ -639,9 +645,9 @@ def shown_hand_lines(model: TableModel, width: int = 80) -> list[Line]:
     if shown is None:
         return [[("class:dim", _("You are watching this table."))]]
     seat, cards = shown
-    heading = _("{player}'s hand, shown to you:").format(player=model.player_name(seat))
+    heading = _("{player}'s hand, shown to you:").format(player=model.tableview.player_name(seat))
     tokens: list[Token] = [([("class:label", heading)], False, False)]
-    for i, c in enumerate(model.in_hand_order(cards)):
+    for i, c in enumerate(model.tableview.in_hand_order(cards)):
         tokens.append(([("", " "), *card(model, c), ("", " ")], i == 0, False))
     return wrap(tokens, width, indent=0)[0]
 
@@ -652,7 +658,7 @@ def hand(model: TableModel) -> StyleAndTextTuples:
 
 def recent_lines(model: TableModel, width: int = 80) -> list[Line]:
     """Each other player's last turn in words, until that player moves again."""
-    v = model.view
+    v = model.tableview.view
     if not v or v["phase"] not in ("draw", "play"):
         return []
     lines: list[Line] = []
@@ -686,7 +692,7 @@ def recent_lines(model: TableModel, width: int = 80) -> list[Line]:
             parts.append(_("ended the hand"))
         if parts:
             tokens: list[Token] = [
-                ([("class:label", f"{model.player_name(s)[:12]}:")], True, False)
+                ([("class:label", f"{model.tableview.player_name(s)[:12]}:")], True, False)
             ]
             for k, part in enumerate(parts):
                 tokens.append(
@@ -715,11 +721,11 @@ def status(model: TableModel) -> StyleAndTextTuples:
         return [
             ("class:error" if model.feed.message_is_error else "class:info", model.feed.message)
         ]
-    v = model.view
+    v = model.tableview.view
     if not v:
-        if model.lobby and model.my_seat is not None:
+        if model.tableview.lobby and model.tableview.my_seat is not None:
             return [("class:dim", _("Seated: waiting for players…"))]
-        if model.lobby:
+        if model.tableview.lobby:
             return [("class:dim", _("Watching: waiting for players…"))]
         return [("class:dim", _("Connecting…"))]
     if v["phase"] == "game_over":
@@ -729,15 +735,18 @@ def status(model: TableModel) -> StyleAndTextTuples:
         if model.review.open:
             return [("class:info", model.review.wait_text())]
         return [
-            ("class:info", _("Hand over: {name} deals next.").format(name=model.player_name(turn)))
+            (
+                "class:info",
+                _("Hand over: {name} deals next.").format(name=model.tableview.player_name(turn)),
+            )
         ]
     if v["phase"] == "claim":
         return [("class:claim", model.claim.status_text())]
-    if model.my_turn:
+    if model.tableview.my_turn:
         if v["phase"] == "draw":
-            return [("class:turn", model.draw_prompt())]
+            return [("class:turn", model.tableview.draw_prompt())]
         return [("class:turn", _("Your turn: meld, lay off, then discard."))]
-    return [("class:dim", _("{name} is playing…").format(name=model.player_name(turn)))]
+    return [("class:dim", _("{name} is playing…").format(name=model.tableview.player_name(turn)))]
 
 
 def banner_lines(model: TableModel, width: int = 80) -> list[Line]:
@@ -798,7 +807,7 @@ def chat_lines(model: TableModel, width: int) -> list[Line]:
 
 def final(model: Names, width: int = 60) -> StyleAndTextTuples:
     """Standings, then a chart of each player's total after every hand."""
-    v = model.view
+    v = model.tableview.view
     if not v:
         return []
     totals = v["totals"]
@@ -822,7 +831,7 @@ def final(model: Names, width: int = 60) -> StyleAndTextTuples:
         out.append(
             (
                 "class:me" if s == v["seat"] else "",
-                f"{place}. {model.player_name(s)[:16]:<16} {totals[s]:>6}{win}\n",
+                f"{place}. {model.tableview.player_name(s)[:16]:<16} {totals[s]:>6}{win}\n",
             )
         )
     out.append(("", "\n"))
@@ -833,7 +842,7 @@ def final(model: Names, width: int = 60) -> StyleAndTextTuples:
 
 def chart(model: Names, width: int = 60, height: int = 8) -> StyleAndTextTuples:
     """A dot chart of running totals, one column group per hand, one mark per player."""
-    v = model.view
+    v = model.tableview.view
     if not v:
         return []
     results = v.get("results") or []
@@ -892,6 +901,8 @@ def chart(model: Names, width: int = 60, height: int = 8) -> StyleAndTextTuples:
         out.append(
             (f"fg:{SERIES_COLOURS[s % len(SERIES_COLOURS)]} bold", f"{marks[s % len(marks)]} ")
         )
-        label = ("ABC"[s] if s < 3 else str(s + 1)) if teams else model.player_name(s)[:14]
+        label = (
+            ("ABC"[s] if s < 3 else str(s + 1)) if teams else model.tableview.player_name(s)[:14]
+        )
         out.append(("", (_("Team {letter}").format(letter=label) if teams else label) + "  "))
     return out

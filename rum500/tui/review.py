@@ -17,20 +17,13 @@ from typing import Protocol
 from rum500.i18n import _, ngettext
 from rum500.tui.countdown import deadline, whole_seconds_left
 from rum500.tui.feed import Feed
+from rum500.tui.tableview import TableView
 
 
 class ReviewTable(Protocol):
     """What :class:`Review` reads and calls of the table screen (a narrow port)."""
 
-    spectator: bool
-
-    @property
-    def seat(self) -> int | None: ...
-
-    def legal(self, kind: str) -> list[dict]: ...
-
-    def player_name(self, seat: int | None) -> str: ...
-
+    tableview: TableView  # what the host sent, and its accessors
     feed: Feed  # the message line
 
     def submit_action(self, action: dict) -> None: ...
@@ -91,11 +84,11 @@ class Review:
     @property
     def waits_for_me(self) -> bool:
         """The table waits for this seat's Enter (never a spectator's)."""
-        return not self.table.spectator and self.waits_for(self.table.seat)
+        return not self.table.tableview.spectator and self.waits_for(self.table.tableview.seat)
 
     def still_waiting(self) -> list[int]:
         """The seats the deal waits for (this one left out once it said ready)."""
-        me = self.table.seat
+        me = self.table.tableview.seat
         return [s for s in self.waiting if not (s == me and self.ready_sent)]
 
     # ------------------------------------------------------------------ the player's part
@@ -103,10 +96,10 @@ class Review:
     def ready(self) -> None:
         """Tell the host this seat is ready for the next deal (a spectator: close)."""
         t = self.table
-        if t.spectator or t.seat is None:
+        if t.tableview.spectator or t.tableview.seat is None:
             t.close_overlay()
             return
-        if not self.waits_for(t.seat):
+        if not self.waits_for(t.tableview.seat):
             t.feed.say(self.wait_text())
             return
         self.ready_sent = True
@@ -116,7 +109,7 @@ class Review:
     def enter_label(self) -> str:
         if self.waits_for_me:
             return _("ready for the next hand")
-        if not self.open and self.table.legal("deal"):
+        if not self.open and self.table.tableview.legal("deal"):
             return _("deal the next hand")
         return _("close")
 
@@ -124,7 +117,7 @@ class Review:
         """Enter in the review: ready (or deal, with a host that has no review), else close."""
         if self.waits_for_me:
             self.ready()
-        elif not self.open and self.table.legal("deal"):
+        elif not self.open and self.table.tableview.legal("deal"):
             self.table.deal()
         else:
             self.table.close_overlay()
@@ -136,7 +129,7 @@ class Review:
         waiting = self.still_waiting()
         if not waiting:
             return _("Dealing the next hand…")
-        names = ", ".join(self.table.player_name(s) for s in waiting)
+        names = ", ".join(self.table.tableview.player_name(s) for s in waiting)
         left = self.seconds_left()
         if left is None:
             return _("Waiting for {names}.").format(names=names)

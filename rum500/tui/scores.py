@@ -10,16 +10,14 @@ from typing import Protocol
 
 from rum500.i18n import _
 from rum500.tui.feed import Feed
+from rum500.tui.tableview import TableView
 
 
 class ScoresTable(Protocol):
     """What :class:`Scores` reads and calls of the table screen (a narrow port)."""
 
+    tableview: TableView  # what the host sent, and its accessors
     overlay: str | None
-
-    @property
-    def view(self) -> dict | None: ...
-
     feed: Feed  # the message line
 
     def close_overlay(self) -> None: ...
@@ -33,7 +31,7 @@ class Scores:
         self.scroll: int | None = None  # the first row shown; None: the newest hands in sight
 
     def rows(self) -> int:
-        return len((self.table.view or {}).get("results") or [])
+        return len((self.table.tableview.view or {}).get("results") or [])
 
     def toggle(self) -> None:
         """Open the table (again: close it)."""

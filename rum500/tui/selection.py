@@ -4,9 +4,10 @@ lay-off meld.
 
 :class:`Selection` moves the cursor along a zone (stopping at both ends), between zones, and
 keeps it and the selection inside what the newest view still holds (:meth:`Selection.
-follow_view`). It reads the view through :class:`rum500.tui.tableview.TableView` (its base)
-and plays no move: a key that both moves the cursor and plays (space on the pile, a click on a
-meld) is the coordinator's (:class:`rum500.tui.model.TableModel`).
+follow_view`). It reads the view through the :class:`rum500.tui.tableview.TableView` it is
+given (its port: the hand, the pile, the melds, the hand's sort order) and plays no move: a
+key that both moves the cursor and plays (space on the pile, a click on a meld) is the
+coordinator's (:class:`rum500.tui.model.TableModel`, which holds it as ``selection``).
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ def _clamp(i: int, n: int) -> int:
     return max(0, min(n - 1, i))
 
 
-class Selection(TableView):
-    """The cursor and the selected cards, over the view they point into."""
+class Selection:
+    """The cursor and the selected cards, over the view they point into (``tableview``);
+    ``on_change`` is the screen's redraw."""
 
-    on_change: Callable[[], None]  # the screen's redraw (set by the coordinator)
-
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, tableview: TableView, on_change: Callable[[], None] = lambda: None) -> None:
+        self.tableview = tableview
+        self.on_change = on_change
         self.zone = Zone.HAND
         self.hand_cursor = 0
         self.pile_cursor: int | None = None  # index from the bottom; None: the top card
@@ -40,7 +41,7 @@ class Selection(TableView):
 
     def pile_index(self) -> int | None:
         """The depth the cursor would take from (an index from the bottom), None if empty."""
-        n = len(self.pile())
+        n = len(self.tableview.pile())
         if n == 0:
             return None
         if self.pile_cursor is None or not 0 <= self.pile_cursor < n:
@@ -51,14 +52,14 @@ class Selection(TableView):
         """The selected cards of my hand, in display order."""
         left = Counter(self.selected)
         out = []
-        for c in self.hand():
+        for c in self.tableview.hand():
             if left[c] > 0:
                 out.append(c)
                 left[c] -= 1
         return out
 
     def cursor_card(self) -> str | None:
-        hand = self.hand()
+        hand = self.tableview.hand()
         if not hand:
             return None
         return hand[min(self.hand_cursor, len(hand) - 1)]
@@ -67,7 +68,7 @@ class Selection(TableView):
         """For each card of ``hand()``, whether it is selected (copies counted)."""
         left = Counter(self.selected)
         flags = []
-        for c in self.hand():
+        for c in self.tableview.hand():
             flags.append(left[c] > 0)
             left[c] -= 1
         return flags
@@ -78,16 +79,16 @@ class Selection(TableView):
         """←/→: move along the zone the cursor is in; it stops at both ends (no wrapping
         round from the last card to the first: that is how wrong cards get discarded)."""
         if self.zone == Zone.HAND:
-            n = len(self.hand())
+            n = len(self.tableview.hand())
             if n:
                 self.hand_cursor = _clamp(self.hand_cursor + step, n)
         elif self.zone == Zone.PILE:
-            n = len(self.pile())
+            n = len(self.tableview.pile())
             if n:
                 i = self.pile_index()
                 self.pile_cursor = _clamp((n - 1 if i is None else i) + step, n)
         else:
-            n = len(self.melds())
+            n = len(self.tableview.melds())
             if n:
                 self.meld_cursor = _clamp(self.meld_cursor + step, n)
         self.on_change()
@@ -97,7 +98,7 @@ class Selection(TableView):
         if self.zone == Zone.HAND:
             self.hand_cursor = 0
         elif self.zone == Zone.PILE:
-            self.pile_cursor = 0 if self.pile() else None
+            self.pile_cursor = 0 if self.tableview.pile() else None
         else:
             self.meld_cursor = 0
         self.on_change()
@@ -105,23 +106,23 @@ class Selection(TableView):
     def move_end(self) -> None:
         """End: the last card of the hand (the top of the pile, the last meld)."""
         if self.zone == Zone.HAND:
-            self.hand_cursor = max(0, len(self.hand()) - 1)
+            self.hand_cursor = max(0, len(self.tableview.hand()) - 1)
         elif self.zone == Zone.PILE:
             self.pile_cursor = None
         else:
-            self.meld_cursor = max(0, len(self.melds()) - 1)
+            self.meld_cursor = max(0, len(self.tableview.melds()) - 1)
         self.on_change()
 
     def switch_zone(self, step: int) -> None:
         """↑/↓: pile, melds, hand (melds are skipped while the table has none)."""
-        zones = [z for z in ZONES if z != Zone.MELDS or self.melds()]
+        zones = [z for z in ZONES if z != Zone.MELDS or self.tableview.melds()]
         i = zones.index(self.zone) if self.zone in zones else len(zones) - 1
         self.zone = zones[max(0, min(len(zones) - 1, i + step))]
         self.on_change()
 
     def flip_selected(self, i: int) -> None:
         """Select or unselect the ``i``-th card of the hand as shown (copies counted)."""
-        card = self.hand()[i]
+        card = self.tableview.hand()[i]
         if self.selected_flags()[i]:
             self.selected[card] -= 1
             if self.selected[card] <= 0:
@@ -140,16 +141,16 @@ class Selection(TableView):
     def flip_sort(self) -> None:
         """Sort the hand the other way (by suit / by rank); the cursor stays on its card."""
         card = self.cursor_card()
-        self.sort_mode = "rank" if self.sort_mode == "suit" else "suit"
+        self.tableview.sort_mode = "rank" if self.tableview.sort_mode == "suit" else "suit"
         if card is not None:
-            self.hand_cursor = self.hand().index(card)
+            self.hand_cursor = self.tableview.hand().index(card)
 
     def follow_view(self, view: dict) -> None:
         """Keep the cursors and the selection inside ``view`` (the newest): selected cards
         that left the hand are forgotten, each cursor stays within its zone."""
         have = Counter(view.get("hand") or [])
         self.selected = self.selected & have
-        hand = self.hand()
+        hand = self.tableview.hand()
         self.hand_cursor = max(0, min(self.hand_cursor, len(hand) - 1))
         self.meld_cursor = max(0, min(self.meld_cursor, len(view["melds"]) - 1))
         if self.pile_cursor is not None and self.pile_cursor >= len(view["discard_pile"]):

@@ -19,6 +19,7 @@ from rum500.rules.scoring import meld_points
 from rum500.tui import describe
 from rum500.tui.render import Line, Names, Token, card, cut, layoff_mark, team_name, wrap
 from rum500.tui.review import Review
+from rum500.tui.tableview import TableView
 
 
 class SheetTable(Names, Protocol):
@@ -26,16 +27,9 @@ class SheetTable(Names, Protocol):
     sheet being reviewed and the review's countdown, my seat and its legal moves, the hand
     order."""
 
-    spectator: bool
+    tableview: TableView  # what the host sent, and its accessors
     sheet: dict | None
     review: Review
-
-    @property
-    def seat(self) -> int | None: ...
-
-    def legal(self, kind: str) -> list[dict]: ...
-
-    def in_hand_order(self, cards: list[str]) -> list[str]: ...
 
 
 def _points(m: dict, options: object = None) -> list[int]:
@@ -77,16 +71,16 @@ def _guarded(draw):  # type: ignore[no-untyped-def]
 @_guarded
 def review_lines(model: SheetTable, width: int = 76) -> list[Line]:
     """The score sheet of the hand that ended (see the module docstring)."""
-    r = model.sheet or (model.view or {}).get("last_hand")
+    r = model.sheet or (model.tableview.view or {}).get("last_hand")
     if not r:
         return []
-    v = model.view or {}
+    v = model.tableview.view or {}
     n = len(r["scores"])
     lines: list[Line] = []
     went = r.get("went_out")
     head = _("Hand {n} — score sheet").format(n=r["hand"])
     if went is not None:
-        why = _("{who} went out.").format(who=model.player_name(went))
+        why = _("{who} went out.").format(who=model.tableview.player_name(went))
     elif r.get("reason") == "declined":
         why = _("The stock ran out and the hand was ended.")
     else:
@@ -112,7 +106,10 @@ def review_lines(model: SheetTable, width: int = 76) -> list[Line]:
         mark = "*" if s == went else " "
         lines.append(
             [
-                ("class:me" if me else "", f"{mark}{s + 1:>2} {model.player_name(s)[:17]:<18}"),
+                (
+                    "class:me" if me else "",
+                    f"{mark}{s + 1:>2} {model.tableview.player_name(s)[:17]:<18}",
+                ),
                 ("", "{:>7}{:>8}".format(r["table_points"][s], -r["hand_points"][s])),
                 ("class:score.pos" if score >= 0 else "class:score.neg", f"{score:>+8d}"),
                 ("class:label", f"{r['totals'][s]:>8}"),
@@ -120,7 +117,7 @@ def review_lines(model: SheetTable, width: int = 76) -> list[Line]:
         )
         if melds is not None:
             lines += _played(model, s, melds, width)
-        left = model.in_hand_order([str(c) for c in hands[s]]) if s < len(hands) else []
+        left = model.tableview.in_hand_order([str(c) for c in hands[s]]) if s < len(hands) else []
         tokens: list[Token] = [([("class:dim", "     " + _("in hand:"))], False, False)]
         if left:
             for c in left:
@@ -167,7 +164,7 @@ def _played(model: SheetTable, s: int, melds: list[dict], width: int) -> list[Li
     """Player ``s``'s melds (the cards they put in them) and lay-offs, with points."""
     tokens: list[Token] = []
     for m in melds:
-        pts = _points(m, (model.view or {}).get("options"))
+        pts = _points(m, (model.tableview.view or {}).get("options"))
         if m["owner"] == s:
             cards = [c for c, by in zip(m["cards"], m["by"], strict=False) if by == s]
             got = sum(p for p, by in zip(pts, m["by"], strict=False) if by == s)
@@ -186,7 +183,7 @@ def _played(model: SheetTable, s: int, melds: list[dict], width: int) -> list[Li
                     p = pts[k] if k < len(pts) else 0
                     text = _("laid off {card} on {owner}'s meld {p:+d}").format(
                         card=describe.card_text(c, model.ascii),
-                        owner=model.player_name(m["owner"]),
+                        owner=model.tableview.player_name(m["owner"]),
                         p=p,
                     )
                     tokens.append(([("", text)], False, False))
@@ -221,16 +218,16 @@ def review_footer(model: SheetTable) -> list[Line]:
                     (
                         "class:dim",
                         _("Waiting for: {names}").format(
-                            names=", ".join(model.player_name(s) for s in waiting)
+                            names=", ".join(model.tableview.player_name(s) for s in waiting)
                         ),
                     )
                 ]
             )
         if model.review.waits_for_me:
             out.append([("class:turn", _("Press Enter when you are ready for the next hand."))])
-        elif model.seat is not None and not model.spectator:
+        elif model.tableview.seat is not None and not model.tableview.spectator:
             out.append([("class:dim", _("You are ready. Esc shows the table."))])
-    elif model.legal("deal"):
+    elif model.tableview.legal("deal"):
         out.append([("class:turn", _("Press Enter to deal the next hand."))])
     else:
         out.append([("class:dim", _("Press Enter to close."))])
@@ -240,7 +237,7 @@ def review_footer(model: SheetTable) -> list[Line]:
 @_guarded
 def score_table_lines(model: SheetTable, width: int = 76) -> list[Line]:
     """Every hand so far (as the view has them), a column per player, then the totals."""
-    v = model.view or {}
+    v = model.tableview.view or {}
     results = v.get("results") or []
     n = v.get("players") or 0
     if not n:
@@ -251,7 +248,7 @@ def score_table_lines(model: SheetTable, width: int = 76) -> list[Line]:
         head.append(
             (
                 "class:me" if s == v.get("seat") else "class:label",
-                f"{model.player_name(s)[: col - 1]:>{col}}",
+                f"{model.tableview.player_name(s)[: col - 1]:>{col}}",
             )
         )
     lines: list[Line] = [head]

@@ -20,25 +20,19 @@ from typing import Any, Protocol
 from rum500.i18n import _
 from rum500.tui import describe
 from rum500.tui.feed import Feed
+from rum500.tui.tableview import TableView
 
 
 class Screen(Protocol):
     """What over the shoulder uses of the table screen (a narrow port)."""
 
-    view: dict | None
-    lobby: dict | None
-    spectator: bool
-    hint_allowed: bool
+    tableview: TableView  # what the host sent, and its accessors
     ascii: bool
     feed: Feed  # the log and the message line
     overlay: str | None
     advise: Callable[[dict], Awaitable[dict | None]]
     spawn: Callable[[Any], Any]
     on_change: Callable[[], None]
-    player_name: Callable[[int | None], str]
-
-    @property
-    def in_progress(self) -> bool: ...
 
     def close_overlay(self) -> None: ...
 
@@ -63,14 +57,14 @@ class Shoulder:
             if (seat, name) not in self._was:
                 s.feed.log.append(
                     _("{player} shows their hand to {name} (over the shoulder).").format(
-                        player=s.player_name(seat), name=name
+                        player=s.tableview.player_name(seat), name=name
                     )
                 )
         for seat, name in self._was:
             if (seat, name) not in now:
                 s.feed.log.append(
                     _("{player} no longer shows their hand to {name}.").format(
-                        player=s.player_name(seat), name=name
+                        player=s.tableview.player_name(seat), name=name
                     )
                 )
         self._was = now
@@ -88,7 +82,7 @@ class Shoulder:
 
     def shown(self) -> tuple[int, list[str]] | None:
         """(seat, hand) of the hand shown to me (a spectator), or None."""
-        got = (self.screen.view or {}).get("shoulder")
+        got = (self.screen.tableview.view or {}).get("shoulder")
         if not isinstance(got, dict) or not isinstance(got.get("seat"), int):
             return None
         hand = got.get("hand")
@@ -98,7 +92,7 @@ class Shoulder:
     def watchers(self) -> list[tuple[int, str]]:
         """The spectators now (id, name), as the lobby lists them."""
         out = []
-        for w in (self.screen.lobby or {}).get("watchers") or []:
+        for w in (self.screen.tableview.lobby or {}).get("watchers") or []:
             if isinstance(w, dict) and isinstance(w.get("id"), int):
                 out.append((w["id"], str(w.get("name") or "?")[:24]))
         return out
@@ -107,13 +101,18 @@ class Shoulder:
 
     def mine(self) -> str | None:
         """The spectator I show my hand to, or None."""
-        seat = (self.screen.view or {}).get("seat")
+        seat = (self.screen.tableview.view or {}).get("seat")
         return self.shown_to(seat) if isinstance(seat, int) else None
 
     def may_offer(self) -> bool:
         """Key w: a seated player during a match, with a spectator to show to or one to stop."""
         s = self.screen
-        if s.spectator or not s.view or not s.in_progress or self.send is None:
+        if (
+            s.tableview.spectator
+            or not s.tableview.view
+            or not s.tableview.in_progress
+            or self.send is None
+        ):
             return False
         return bool(self.watchers()) or self.mine() is not None
 
@@ -147,10 +146,10 @@ class Shoulder:
 
     def may_hint(self) -> bool:
         """Key h for a spectator: a hand is shown to me and its seat has a move to make."""
-        shown = (self.screen.view or {}).get("shoulder")
+        shown = (self.screen.tableview.view or {}).get("shoulder")
         return (
-            self.screen.spectator
-            and self.screen.hint_allowed
+            self.screen.tableview.spectator
+            and self.screen.tableview.hint_allowed
             and isinstance(shown, dict)
             and bool(shown.get("legal_actions"))
         )
@@ -158,7 +157,7 @@ class Shoulder:
     def seat_view(self) -> dict | None:
         """The shown seat's view as I received it: the public view with its own keys over it
         (``seat``, ``hand``, ``legal_actions``), nothing more."""
-        view, shown = self.screen.view, (self.screen.view or {}).get("shoulder")
+        view, shown = self.screen.tableview.view, (self.screen.tableview.view or {}).get("shoulder")
         if not view or not isinstance(shown, dict):
             return None
         return {**{k: v for k, v in view.items() if k != "shoulder"}, **shown}
@@ -170,7 +169,7 @@ class Shoulder:
         self.screen.feed.say(_("Working out a hint…"))
         if self.pending is not None and not self.pending.done():
             return
-        pending = self.screen.spawn(self._hint(self.screen.view))
+        pending = self.screen.spawn(self._hint(self.screen.tableview.view))
         self.pending = pending if isinstance(pending, asyncio.Future) else None
 
     async def _hint(self, view: dict | None) -> None:
@@ -179,13 +178,13 @@ class Shoulder:
             return
         action = await self.screen.advise(seat_view)
         s = self.screen
-        if s.view is not view:  # the position moved on
+        if s.tableview.view is not view:  # the position moved on
             return
         if action is None:
             s.feed.say(_("No hint available."), error=True)
             return
-        move = describe.action(action, seat_view, s.player_name, s.ascii)
-        name = s.player_name(seat_view.get("seat"))
+        move = describe.action(action, seat_view, s.tableview.player_name, s.ascii)
+        name = s.tableview.player_name(seat_view.get("seat"))
         s.feed.say(_("Hint for {player}: {move}").format(player=name, move=move))
         s.on_change()
 

@@ -5,7 +5,8 @@ list, the welcome's table and options, the away countdowns) and answers question
 whose turn, which moves are legal, my hand in display order, the pile, the melds, who sits
 where. It changes nothing but its own fields, says nothing and draws nothing; what a host
 message also means for the log is returned as lines for the caller's feed
-(:mod:`rum500.tui.feed`). A base of :class:`rum500.tui.model.TableModel`.
+(:mod:`rum500.tui.feed`). The table screen's model holds one (``TableModel.tableview``) and hands
+it to the parts that read it (the selection, the host player).
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ class TableView:
         self.addresses: list[str] = []  # where friends reach this table (the lobby message)
         #: the table's options that differ from the standard game (welcome's table.changed)
         self.table_options: dict = {}
-        self.hosting = False  # our own process hosts this table
         self.hint_allowed = True  # the lobby message's "hint": the host may turn it off
         self.failover_note = ""  # the lobby's sentence about failover
         self.finished = False
@@ -155,13 +155,13 @@ class TableView:
             if i != self.my_seat
         )
 
-    def shown_addresses(self) -> list[str]:
-        """Where friends can join, as this screen shows them. The host's own list names an
-        IPv6 link-local address with the host's interface (``[fe80::1%eth0]:5500``): that
-        zone means nothing on a guest's machine, so a guest is shown such an address with the
-        zone of its own link to the host (when it reached the host over a link-local
-        address), else not at all."""
-        if self.hosting:
+    def shown_addresses(self, hosting: bool = False) -> list[str]:
+        """Where friends can join, as this screen shows them (``hosting``: our own process
+        hosts the table). The host's own list names an IPv6 link-local address with the
+        host's interface (``[fe80::1%eth0]:5500``): that zone means nothing on a guest's
+        machine, so a guest is shown such an address with the zone of its own link to the
+        host (when it reached the host over a link-local address), else not at all."""
+        if hosting:
             return list(self.addresses)
         mine = self.address.partition("%")[2].partition("]")[0] if "%" in self.address else ""
         out = []

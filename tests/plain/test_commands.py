@@ -43,7 +43,7 @@ def test_each_move_typed_as_its_command_sends_that_move(seed: int) -> None:
         bot = make_bot("random", seed=seed)
         typed: set[str] = set()
         for _turn in range(2000):
-            view = m.view
+            view = m.tableview.view
             assert view is not None
             if view["winner"] is not None:
                 break
@@ -74,13 +74,13 @@ def test_a_meld_of_cards_not_held_and_a_lay_off_on_no_meld_are_refused() -> None
         session, m, said, pump = await a_table(4)
         commands.run(m, "draw")
         await settle(m)
-        hand = m.hand()
+        hand = m.tableview.hand()
         missing = next(c for c in ("AS", "AH", "AD", "AC", "KS", "KH") if c not in hand)
         for line in (f"meld {hand[0]} {hand[1]} {missing}", f"lay {hand[0]} on 77", "lay"):
             commands.run(m, line)
         await settle(m)
         assert m.sent == [{"type": "draw", "source": "stock"}]
-        assert m.hand() == hand and not m.selected
+        assert m.tableview.hand() == hand and not m.selection.selected
         pump.cancel()
         return said[-3:]
 
@@ -157,7 +157,7 @@ def test_the_pile_is_said_with_each_number_apart_from_its_card() -> None:
 
     async def main() -> tuple[list[str], list[str]]:
         session, m, said, pump = await a_table(3)
-        pile = list(reversed(m.pile()))
+        pile = list(reversed(m.tableview.pile()))
         commands.run(m, "pile")
         await settle(m)
         pump.cancel()

@@ -159,7 +159,7 @@ def test_a_move_typed_before_the_match_starts_says_so(tmp_path: Path) -> None:
 
     said: list[str] = []
     m = PlainModel(name="Ann", out=said.append)
-    m.spectator = False
+    m.tableview.spectator = False
     commands.run(m, "draw")
     commands.run(m, "hint")
     assert said[-2:] == ["The match has not started yet."] * 2, said

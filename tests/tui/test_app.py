@@ -87,7 +87,7 @@ async def open_table(**config: Any) -> AsyncIterator[Running]:
     with create_pipe_input() as inp:
         task = asyncio.ensure_future(run_table(session, model, input=inp, output=DummyOutput()))
         run = Running(host, session, model, inp, task)
-        await until(lambda: model.view is not None and model.my_turn)
+        await until(lambda: model.tableview.view is not None and model.tableview.my_turn)
         try:
             yield run
         finally:
@@ -105,14 +105,14 @@ async def table() -> AsyncIterator[Running]:
 
 async def test_keys_draw_select_and_discard(table: Running) -> None:
     m = table.model
-    assert m.names == ["Ann", "Bot 1"]
+    assert m.tableview.names == ["Ann", "Bot 1"]
     table.keys("s")
-    await until(lambda: m.phase == "play")
+    await until(lambda: m.tableview.phase == "play")
     assert m.sent == [{"type": "draw", "source": "stock"}]
     table.keys("\x1b[C\x1b[C ")  # right, right, space
-    await until(lambda: len(m.selected_cards()) == 1)
-    chosen = m.selected_cards()[0]
-    assert chosen == m.hand()[2]
+    await until(lambda: len(m.selection.selected_cards()) == 1)
+    chosen = m.selection.selected_cards()[0]
+    assert chosen == m.tableview.hand()[2]
     table.keys("d")
     await until(lambda: len(m.sent) == 2)
     assert m.sent[-1] == {"type": "discard", "card": chosen}
@@ -162,7 +162,7 @@ async def test_token_on_disk_and_rejoin_after_a_drop(table: Running, home: Path)
     await client.drop()  # the line goes dead under the screen
     await until(lambda: not m.feed.banner and client.lost is None and not client.closed)
     table.keys("s")
-    await until(lambda: m.phase == "play")
+    await until(lambda: m.tableview.phase == "play")
     assert m.sent[-1] == {"type": "draw", "source": "stock"}
 
 
@@ -196,7 +196,7 @@ async def test_a_guest_told_the_host_closed_goes_back(home: Path) -> None:
                     model=model,
                 )
             )
-            await until(lambda: model.lobby is not None)
+            await until(lambda: model.tableview.lobby is not None)
             await until(lambda: model.feed.message == "")
             status = "".join(t for _s, t, *_h in render.status(model))
             assert "waiting for players" in status and "Connecting" not in status
@@ -322,8 +322,8 @@ async def test_spectator_and_password_messages() -> None:
         model = TableModel(name="Eve")
         model.send, model.send_chat = watcher.act, watcher.chat
         pump = asyncio.ensure_future(watcher.pump(model))
-        await until(lambda: model.view is not None)
-        assert model.spectator and model.view["hand"] is None
+        await until(lambda: model.tableview.view is not None)
+        assert model.tableview.spectator and model.tableview.view["hand"] is None
         assert not {k for k, _l, _f in key_bar(model)} & {"s", "t", "m", "d"}
         model.draw_stock()
         assert model.sent == [] and "watching" in model.feed.message
@@ -358,9 +358,9 @@ async def test_hosting_waits_for_players_until_g(home: Path) -> None:
                 model=model,
             )
         )
-        await until(lambda: model.lobby is not None and model.can_start())
-        assert model.view is None and "g" in {k for k, _l, _f in key_bar(model)}
-        assert [s.get("name") for s in model.lobby["seats"]] == ["Ann", None, None]
+        await until(lambda: model.tableview.lobby is not None and model.can_start())
+        assert model.tableview.view is None and "g" in {k for k, _l, _f in key_bar(model)}
+        assert [s.get("name") for s in model.tableview.lobby["seats"]] == ["Ann", None, None]
         inp.send_text("q")  # nothing at stake yet: leaves at once ...
         assert await asyncio.wait_for(task, 5) == 0
 
@@ -379,9 +379,9 @@ async def test_hosting_waits_for_players_until_g(home: Path) -> None:
         )
         await until(lambda: model.can_start())
         inp.send_text("g")  # ... g fills the free seats with bots and starts
-        await until(lambda: model.view is not None)
-        assert model.view["players"] == 3 and len(model.view["hand"]) == 7
-        assert model.names[0] == "Ann" and all(model.names[1:])
+        await until(lambda: model.tableview.view is not None)
+        assert model.tableview.view["players"] == 3 and len(model.tableview.view["hand"]) == 7
+        assert model.tableview.names[0] == "Ann" and all(model.tableview.names[1:])
         inp.send_text("q")
         await until(lambda: model.overlay == "quit")
         inp.send_text("y")
@@ -407,8 +407,8 @@ async def test_closing_a_waiting_room_with_guests_asks_first(home: Path) -> None
                 model=model,
             )
         )
-        await until(lambda: model.can_start() and model.address is not None)
-        host, port = parse_address(model.address)
+        await until(lambda: model.can_start() and model.tableview.address is not None)
+        host, port = parse_address(model.tableview.address)
         bob = await Client.connect(host, port, name="Bob")
         try:
             await until(lambda: model.guests_waiting)

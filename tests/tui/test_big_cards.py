@@ -41,7 +41,7 @@ def test_the_layout_chooses_big_cards_by_size(size: tuple[int, int], big: bool) 
 
 async def test_a_big_screen_draws_the_hand_as_two_line_faces() -> None:
     model, _session = await seated()
-    hand = model.hand()
+    hand = model.tableview.hand()
     small = Plan(model, (80, 24))
     compact = render.hand_lines(model, 80)[0]
     assert not small.big and [f[:2] for line in small.hand for f in line] == [
@@ -63,9 +63,11 @@ async def test_ascii_draws_the_faces_in_ascii() -> None:
     model, _session = await seated()
     model.ascii = True
     lines, _focus = render.hand_lines(model, 140, big=True)
-    assert "│" not in text(lines[1]) and text(lines[1]).count("|") == 2 * len(model.hand())
+    assert "│" not in text(lines[1]) and text(lines[1]).count("|") == 2 * len(
+        model.tableview.hand()
+    )
     assert [f.strip() for f in text(lines[2]).split("|") if f.strip()] == [
-        c[-1] for c in model.hand()
+        c[-1] for c in model.tableview.hand()
     ]
 
 
@@ -77,8 +79,8 @@ def face_styles(lines, i: int) -> tuple[str, str]:  # type: ignore[no-untyped-de
 
 async def test_the_cursor_and_the_selection_mark_the_whole_face() -> None:
     model, _session = await seated()
-    model.zone = Zone.HAND
-    model.hand_cursor = 3
+    model.selection.zone = Zone.HAND
+    model.selection.hand_cursor = 3
     lines, focus = render.hand_lines(model, 140, big=True)
     assert focus == 1
     top, bottom = face_styles(lines, 3)
@@ -92,20 +94,22 @@ async def test_the_cursor_and_the_selection_mark_the_whole_face() -> None:
 
 async def test_a_click_on_either_line_of_a_face_selects_that_card() -> None:
     model, _session = await seated()
-    hand = model.hand()
+    hand = model.tableview.hand()
     lines, _focus = render.hand_lines(model, 140, big=True)
     faces = [f for f in lines[2] if f[1].startswith("│")]
     up = MouseEvent(Point(0, 0), MouseEventType.MOUSE_UP, MouseButton.LEFT, frozenset())
     faces[5][2](up)  # the bottom line of the sixth card
-    assert model.zone == Zone.HAND and model.hand_cursor == 5
-    assert [c for c, on in zip(hand, model.selected_flags(), strict=True) if on] == [hand[5]]
+    assert model.selection.zone == Zone.HAND and model.selection.hand_cursor == 5
+    assert [c for c, on in zip(hand, model.selection.selected_flags(), strict=True) if on] == [
+        hand[5]
+    ]
 
 
 async def test_more_cards_than_a_row_take_two_rows_and_the_cursor_row_is_in_sight() -> None:
     model, _session = await seated()
-    n = len(model.hand())
-    model.zone = Zone.HAND
-    model.hand_cursor = n - 1
+    n = len(model.tableview.hand())
+    model.selection.zone = Zone.HAND
+    model.selection.hand_cursor = n - 1
     width = 8 * -(-n // 2)  # half the hand a row: a face and its gap are 8 cells
     heading = len(render.wrap([(render.hand_heading(model), False, False)], width)[0])
     lines, focus = render.hand_lines(model, width, big=True)

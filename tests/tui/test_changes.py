@@ -37,10 +37,10 @@ def lines_text(lines) -> str:  # type: ignore[no-untyped-def]
 
 async def test_the_card_just_drawn_is_marked_until_the_turn_ends() -> None:
     model, session = await seated()
-    before = Counter(model.hand())
+    before = Counter(model.tableview.hand())
     model.draw_stock()
     await settle()
-    new = Counter(model.hand()) - before
+    new = Counter(model.tableview.hand()) - before
     assert sum(new.values()) == 1 and model.changes.drawn == new
     card = next(iter(new))
     lines, _focus = render.hand_lines(model)
@@ -62,7 +62,7 @@ async def test_an_opponents_last_turn_stays_in_sight_during_mine() -> None:
     model.discard()
     model.discard()
     await settle()  # the bot has played its turn: it is mine again
-    assert model.my_turn
+    assert model.tableview.my_turn
     game_actions = session.game.actions
     bot_turn = game_actions[-2:]  # the bot's draw and discard
     assert bot_turn[0]["type"] == "draw" and bot_turn[1]["type"] == "discard"
@@ -115,7 +115,9 @@ def test_opponents_melds_and_lay_offs_are_highlighted() -> None:
 
 async def test_the_running_score_of_the_hand_is_always_shown() -> None:
     model, _session = await seated()
-    cost = sum(COST.get(c[:-1], int(c[:-1]) if c[:-1].isdigit() else 0) for c in model.hand())
+    cost = sum(
+        COST.get(c[:-1], int(c[:-1]) if c[:-1].isdigit() else 0) for c in model.tableview.hand()
+    )
     heading = text(render.hand_heading(model))
     assert f"on the table +0 · in hand -{cost}" in heading
 
@@ -135,13 +137,13 @@ async def test_the_hint_is_one_key_from_being_played(phase: str) -> None:
     assert hint.startswith("Hint: ") and "(press " in hint, hint
     key = hint.split("(press ")[1][0]
     method = {k: f for k, _l, f in key_bar(model)}[key]
-    before = model.view
+    before = model.tableview.view
     sent = len(model.sent)
     method()  # one key plays it: the hint selected the cards / put the cursor there
     await settle()
     assert len(model.sent) == sent + 1
     said = hint[len("Hint: ") : hint.index(" (press")]
-    assert describe.action(model.sent[-1], before, model.player_name) == said
+    assert describe.action(model.sent[-1], before, model.tableview.player_name) == said
 
 
 def test_an_away_player_shows_when_a_bot_takes_the_seat() -> None:
@@ -180,11 +182,11 @@ def test_the_waiting_room_gives_the_addresses_and_says_waiting() -> None:
     assert text(render.status(model)) == "Seated: waiting for players…"
     # eth0 is the host's interface: meaningless on a guest's machine. A guest that reached
     # the host over IPv4 is not shown the link-local address (it has no zone to use with it)
-    model.address = "192.168.1.5:5500"
+    model.tableview.address = "192.168.1.5:5500"
     room = lines_text(render.waiting_lines(model))
     assert "Friends can join at: 192.168.1.5:5500\n" in room and "fe80" not in room
     # one that reached it over its own link-local link: the address with its own zone
-    model.address = "[fe80::1%wlan0]:5500"
+    model.tableview.address = "[fe80::1%wlan0]:5500"
     room = lines_text(render.waiting_lines(model))
     assert "Friends can join at: 192.168.1.5:5500  [fe80::1%wlan0]:5500" in room
     assert "eth0" not in room
@@ -237,8 +239,8 @@ def test_every_table_size_fits_80x24(players: int) -> None:
     for lines in (plan.players, plan.pile, plan.melds, plan.hand, plan.keys):
         assert all(render.width_of(line) <= 80 for line in lines)
     # the meld under the cursor is in sight however many there are
-    model.zone = Zone.MELDS
-    model.meld_cursor = 17
+    model.selection.zone = Zone.MELDS
+    model.selection.meld_cursor = 17
     plan = Plan(model, (80, 24))
     assert plan.meld_focus >= 0
     from rum500.tui.layout import _window_of
@@ -269,7 +271,9 @@ def test_the_away_countdown_survives_the_compact_players_block() -> None:
 
 def test_with_no_room_for_the_log_the_newest_chat_line_stays_in_sight() -> None:
     model = _crowded(8)
-    model.view["melds"] += [{**m, "id": m["id"] + 18} for m in model.view["melds"]]
+    model.tableview.view["melds"] += [
+        {**m, "id": m["id"] + 18} for m in model.tableview.view["melds"]
+    ]
     assert Plan(model, (80, 24)).h["log"] == 0
     model.apply_message({"type": "chat", "seat": 1, "name": "Bo", "text": "nice meld"})
     plan = Plan(model, (80, 24))

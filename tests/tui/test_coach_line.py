@@ -23,13 +23,15 @@ async def play_to_hand_end(run: Running) -> None:
     """Ann plays as the medium bot until the hand is over (the review open)."""
     model, bot = run.model, make_bot("medium", seed=1)
     while model.sheet is None:
-        await until(lambda: model.sheet is not None or (model.my_turn and not model.busy), 20)
+        await until(
+            lambda: model.sheet is not None or (model.tableview.my_turn and not model.busy), 20
+        )
         if model.sheet is not None:
             break
-        view = model.view
+        view = model.tableview.view
         assert view is not None
         model.submit_action(bot.choose(view))
-        await until(lambda v=view: model.view is not v or model.sheet is not None, 20)
+        await until(lambda v=view: model.tableview.view is not v or model.sheet is not None, 20)
 
 
 async def test_the_review_is_shown_before_the_coach_is_done() -> None:

@@ -38,24 +38,24 @@ def at(game, seat: int = 0, lobby: list[dict] | None = None) -> TableModel:  # t
 
 async def test_the_hand_cursor_stops_at_both_ends() -> None:
     model, _session = await seated()
-    n = len(model.hand())
-    model.move_end()
-    assert model.hand_cursor == n - 1
-    model.move(1)  # no wrapping round to the first card
-    assert model.hand_cursor == n - 1
-    model.move_home()
-    model.move(-1)
-    assert model.hand_cursor == 0
-    model.switch_zone(-1)
-    assert model.zone == Zone.PILE
-    top = len(model.pile()) - 1
-    model.move(1)
-    assert model.pile_index() == top
+    n = len(model.tableview.hand())
+    model.selection.move_end()
+    assert model.selection.hand_cursor == n - 1
+    model.selection.move(1)  # no wrapping round to the first card
+    assert model.selection.hand_cursor == n - 1
+    model.selection.move_home()
+    model.selection.move(-1)
+    assert model.selection.hand_cursor == 0
+    model.selection.switch_zone(-1)
+    assert model.selection.zone == Zone.PILE
+    top = len(model.tableview.pile()) - 1
+    model.selection.move(1)
+    assert model.selection.pile_index() == top
 
 
 async def test_the_cursor_on_a_selected_card_looks_different() -> None:
     model, _session = await seated()
-    hand = model.hand()
+    hand = model.tableview.hand()
     put_cursor_on(model, hand[1])
     model.toggle_select()
     put_cursor_on(model, hand[3])
@@ -74,17 +74,17 @@ async def test_d_with_nothing_selected_selects_first() -> None:
     model, session = await seated()
     model.draw_stock()
     await settle()
-    put_cursor_on(model, model.hand()[0])
-    card = model.cursor_card()
+    put_cursor_on(model, model.tableview.hand()[0])
+    card = model.selection.cursor_card()
     model.discard()
     await settle()
     assert model.sent == [{"type": "draw", "source": "stock"}]  # nothing discarded yet
-    assert model.selected_cards() == [card]
+    assert model.selection.selected_cards() == [card]
     assert (
         model.feed.message
         == f"Press d again to discard {render.describe.card_text(card)} (or select another card)."
     )
-    model.move(1)  # the cursor moves on; the selected card is still the one d discards
+    model.selection.move(1)  # the cursor moves on; the selected card is still the one d discards
     model.discard()
     await settle()
     assert model.sent[-1] == {"type": "discard", "card": card}
@@ -138,16 +138,16 @@ async def test_take_back_at_a_solo_table() -> None:
         }
     )
     assert "u" not in keys_of(model)  # nothing melded yet this turn
-    hand = Counter(model.hand())
-    meld = model.legal("meld")[0]
-    model.selected = Counter(meld["cards"])
+    hand = Counter(model.tableview.hand())
+    meld = model.tableview.legal("meld")[0]
+    model.selection.selected = Counter(meld["cards"])
     model.meld_selected()
     await settle()
-    assert Counter(model.hand()) != hand and "u" in keys_of(model)
+    assert Counter(model.tableview.hand()) != hand and "u" in keys_of(model)
     model.take_back()
     await settle()
     assert model.sent[-1] == {"type": "take_back"}
-    assert Counter(model.hand()) == hand and model.phase == "play"
+    assert Counter(model.tableview.hand()) == hand and model.tableview.phase == "play"
     assert "u" not in keys_of(model)
     assert any("takes back" in line for line in model.feed.log)
 
@@ -159,8 +159,8 @@ async def test_take_back_is_not_offered_with_another_human() -> None:
     model.apply_message(
         {"type": "lobby", "state": "playing", "seats": [{"name": "You"}, {"name": "Bo"}]}
     )
-    meld = model.legal("meld")[0]
-    model.selected = Counter(meld["cards"])
+    meld = model.tableview.legal("meld")[0]
+    model.selection.selected = Counter(meld["cards"])
     model.meld_selected()
     await settle()
     assert "u" not in keys_of(model)
@@ -185,14 +185,14 @@ def test_leaving_a_table_we_host_says_it_closes_it() -> None:
 def test_take_n_cards_is_said_in_proper_plural() -> None:
     game = position(["KS KH KD 5C 2C", "4H 5H 6H 9C"], pile="2D 3D 4D")
     model = at(game)
-    model.switch_zone(-1)
+    model.selection.switch_zone(-1)
     assert "← take 1 card" in text(render.pile(model)) and "(s)" not in text(render.pile(model))
-    model.move(-1)
+    model.selection.move(-1)
     assert "← take 2 cards" in text(render.pile(model))
     set_language("ru")
     try:
         assert "← взять 2 карты" in text(render.pile(model))
-        model.move(-1)
+        model.selection.move(-1)
         assert "← взять 3 карты" in text(render.pile(model))
     finally:
         set_language("en")
@@ -206,7 +206,7 @@ def test_a_lay_off_mark_is_explained_in_words() -> None:
     view["melds"][0]["cards"].append("10S")  # a 10♠ laid off by seat 1 on its own run …
     view["melds"][0]["by"].append(0)  # … no: by seat 0 (the owner is seat 1)
     model = TableModel(name="You")
-    model.names = ["You", "Bo"]
+    model.tableview.names = ["You", "Bo"]
     model.apply_message({"type": "state", "view": view, "events": []})
     shown = text(render.melds(model))
     assert "10♠←1" in shown

@@ -44,10 +44,10 @@ async def test_h_hands_the_table_over_and_the_screen_follows(home) -> None:  # n
     try:
         with create_pipe_input() as inp:
             task = asyncio.ensure_future(run_table(session, model, input=inp, output=DummyOutput()))
-            await until(lambda: model.view is not None)
+            await until(lambda: model.tableview.view is not None)
             assert "H" in {k for k, _l, _f in key_bar(model)}
             assert "HOSTING" in model.help_lines()
-            hand = list(model.view["hand"])
+            hand = list(model.tableview.view["hand"])
             inp.send_text("H")
             await until(lambda: model.overlay == "choose")
             assert [label for label, _a in model.choices] == ["Bea"]
@@ -58,10 +58,13 @@ async def test_h_hands_the_table_over_and_the_screen_follows(home) -> None:  # n
             await until(lambda: guest.host is not None and not model.hosting)
             assert "The table moved to Bea's machine." in model.feed.log
             await until(
-                lambda: model.address.endswith(f":{guest.host.port}") and not model.feed.banner
+                lambda: (
+                    model.tableview.address.endswith(f":{guest.host.port}")
+                    and not model.feed.banner
+                )
             )
-            assert sorted(model.view["hand"]) == sorted(hand)  # Ann has not played since
-            assert model.my_seat == 0 and not model.hosting
+            assert sorted(model.tableview.view["hand"]) == sorted(hand)  # Ann has not played since
+            assert model.tableview.my_seat == 0 and not model.hosting
             assert guest.host.server.seats[0].conn is not None  # Ann sits at the new host
             inp.send_text("q")
             await until(lambda: model.overlay == "quit")

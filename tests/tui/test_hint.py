@@ -37,7 +37,7 @@ async def test_the_host_answers_while_a_hint_is_worked_out(tmp_path: Path) -> No
         model.advise = functools.partial(
             hints.advise_off_loop, work=functools.partial(slow_advice, str(go))
         )
-        view = model.view
+        view = model.tableview.view
         model.hint()
         assert model.feed.message == WORKING
         assert model.hint_pending is not None
@@ -46,7 +46,7 @@ async def test_the_host_answers_while_a_hint_is_worked_out(tmp_path: Path) -> No
         assert not model.hint_pending.done()  # the host answered while the worker thought
         go.touch()
         await asyncio.wait_for(model.hint_pending, 60)
-        assert model.view is view
+        assert model.tableview.view is view
         assert model.feed.message.startswith("Hint: "), model.feed.message
 
 
@@ -77,7 +77,7 @@ async def test_a_hint_for_a_position_gone_is_dropped() -> None:
     session._push([])  # the same position sent again: a new view, the hint no longer holds
     release.set()
     await pending
-    assert not model.feed.message.startswith("Hint:") and not model.selected
+    assert not model.feed.message.startswith("Hint:") and not model.selection.selected
 
 
 def test_a_model_advises_off_the_loop_by_default() -> None:

@@ -71,7 +71,7 @@ def test_a_joker_is_drawn_apart_and_a_melded_joker_shows_what_it_stands_for() ->
 def test_melding_with_a_joker_that_could_be_two_cards_asks_which() -> None:
     g = position(["7H 8H JK 2C", "4S 5S 6S"], phase="play", options=JOKERS)
     model = seated_at(g)
-    model.selected.update(["7H", "8H", "JK"])
+    model.selection.selected.update(["7H", "8H", "JK"])
     model.meld_selected()
     assert model.overlay == "choose" and model.sent == []
     labels = [label for label, _a in model.choices]
@@ -79,13 +79,13 @@ def test_melding_with_a_joker_that_could_be_two_cards_asks_which() -> None:
     assert {"1", "2", "Esc"} <= keys_of(model)
     model.choose_pick(1)
     assert model.sent == [{"type": "meld", "cards": ["7H", "8H", "JK"], "jokers": ["9H"]}]
-    assert model.overlay is None and not model.selected
+    assert model.overlay is None and not model.selection.selected
 
 
 def test_melding_with_a_joker_that_fits_one_way_asks_nothing() -> None:
     g = position(["AH 2H JK 9C", "4S 5S 6S"], phase="play", options=JOKERS)
     model = seated_at(g)
-    model.selected.update(["AH", "2H", "JK"])
+    model.selection.selected.update(["AH", "2H", "JK"])
     model.meld_selected()
     assert model.overlay is None
     assert model.sent == [{"type": "meld", "cards": ["AH", "2H", "JK"], "jokers": ["3H"]}]
@@ -94,8 +94,8 @@ def test_melding_with_a_joker_that_fits_one_way_asks_nothing() -> None:
 def test_laying_off_a_joker_offers_only_the_legal_names() -> None:
     g = position(["JK 2C", "4S 5S 9D"], melds=[("5H 6H 7H", 1)], phase="play", options=JOKERS)
     model = seated_at(g)
-    model.zone = Zone.HAND
-    model.hand_cursor = model.hand().index("JK")
+    model.selection.zone = Zone.HAND
+    model.selection.hand_cursor = model.tableview.hand().index("JK")
     model.lay_off()
     assert model.overlay == "choose"
     assert [a["joker"] for _label, a in model.choices] == ["4H", "8H"]
@@ -165,7 +165,7 @@ def test_a_call_shows_a_banner_on_every_seat_and_the_log_says_who_took_what() ->
     events = g.apply({"type": "rummy", "meld": 0}, seat=2)
     for seat in (0, 1, 2):
         model = seated_at(g, seat)
-        model.names = ["Ann", "Bea", "Cid"]
+        model.tableview.names = ["Ann", "Bea", "Cid"]
         model.apply_message({"type": "state", "view": g.view(seat), "events": events})
         assert "Cid calls Rummy! and takes 7♦ from Ann." in model.feed.log
         assert model.banner_text() == "Cid calls Rummy! and takes 7♦ from Ann."
@@ -200,7 +200,7 @@ def test_team_letters_in_the_players_block_and_the_help_explains_the_house_rules
     options = Options(teams=2, jokers=True, rummy_calls=True, ace_always_15=True)
     g = Game(4, seed=3, options=options)
     model = seated_at(g)
-    model.names = ["Ann", "Bea", "Cid", "Dan"]
+    model.tableview.names = ["Ann", "Bea", "Cid", "Dan"]
     shown = lines_text(render.players_lines(model, 80))
     for letter, name in (("A", "Ann"), ("B", "Bea"), ("A", "Cid"), ("B", "Dan")):
         assert f"{letter}·{name}" in shown
@@ -264,8 +264,8 @@ def test_team_lines_on_the_score_sheet_the_score_table_and_the_chart() -> None:
     )
     g.apply({"type": "discard", "card": "9S"})  # seat 0 goes out
     model = seated_at(g)
-    model.names = ["Ann", "Bea", "Cid", "Dan"]
-    result = model.view["last_hand"]
+    model.tableview.names = ["Ann", "Bea", "Cid", "Dan"]
+    result = model.tableview.view["last_hand"]
     assert result["team_scores"] == [15 + 21 - 10, -5 - 20]
     sheet = lines_text(sheets.review_lines(model, 76))
     assert "Team A (Ann, Cid)" in sheet and "+26" in sheet
@@ -299,7 +299,7 @@ async def test_the_lobby_host_form_sets_every_house_rule() -> None:
 def test_my_turn_begins_when_the_window_before_my_draw_closes() -> None:
     g = claim_game()
     model = with_window(g, 1, 3.0, [1, 2])  # seat 1 is next: it waits for the window
-    assert model.my_turn and "h" not in keys_of(model)
+    assert model.tableview.my_turn and "h" not in keys_of(model)
     assert "s" not in keys_of(model)  # no draw while calls are open
     g.apply({"type": "close_claims"})
     model.apply_message({"type": "state", "view": g.view(1), "events": [{"type": "close_claims"}]})

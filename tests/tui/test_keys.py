@@ -53,7 +53,7 @@ async def test_a_game_key_in_an_overlay_acts_or_says_why(screen, overlay: str) -
     if overlay == "confirm":
         model.ask("End the hand now?", lambda: None)
     elif overlay == "final":
-        model.finished = True
+        model.tableview.finished = True
         model.overlay = "final"
     else:
         model.overlay = overlay

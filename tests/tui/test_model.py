@@ -44,13 +44,13 @@ def keys_of(model: TableModel) -> set[str]:
 
 
 def put_cursor_on(model: TableModel, card: str) -> None:
-    model.zone = Zone.HAND
-    model.hand_cursor = model.hand().index(card)
+    model.selection.zone = Zone.HAND
+    model.selection.hand_cursor = model.tableview.hand().index(card)
 
 
 async def test_draw_phase_offers_only_draws() -> None:
     model, session = await seated()
-    assert model.my_turn and model.phase == "draw"
+    assert model.tableview.my_turn and model.tableview.phase == "draw"
     keys = keys_of(model)
     assert "s" in keys
     assert not keys & {"m", "l", "d", "n"}
@@ -61,38 +61,38 @@ async def test_draw_phase_offers_only_draws() -> None:
 
 async def test_draw_from_stock_then_discard_under_cursor() -> None:
     model, session = await seated()
-    before = len(model.hand())
+    before = len(model.tableview.hand())
     model.draw_stock()
     await settle()
     assert model.sent == [{"type": "draw", "source": "stock"}]
-    assert model.phase == "play" and len(model.hand()) == before + 1
+    assert model.tableview.phase == "play" and len(model.tableview.hand()) == before + 1
     assert "d" in keys_of(model) and "s" not in keys_of(model)
-    model.move(1)
-    model.move(1)
-    card = model.cursor_card()
+    model.selection.move(1)
+    model.selection.move(1)
+    card = model.selection.cursor_card()
     assert card is not None
     model.discard()  # nothing selected: the first d only selects the card under the cursor
     await settle()
     assert model.sent == [{"type": "draw", "source": "stock"}]
-    assert model.selected_cards() == [card] and "Press d again" in model.feed.message
+    assert model.selection.selected_cards() == [card] and "Press d again" in model.feed.message
     model.discard()
     await settle()
     assert model.sent[-1] == {"type": "discard", "card": card}
     assert {"type": "discard", "card": card} in session.game.actions
-    assert Counter(model.hand()) == Counter(session.game.view(0)["hand"])
+    assert Counter(model.tableview.hand()) == Counter(session.game.view(0)["hand"])
 
 
 async def test_space_selects_and_sort_keeps_cursor() -> None:
     model, _session = await seated()
-    model.move(3)
-    card = model.cursor_card()
+    model.selection.move(3)
+    card = model.selection.cursor_card()
     model.toggle_select()
-    assert model.selected_cards() == [card]
+    assert model.selection.selected_cards() == [card]
     model.toggle_sort()
-    assert model.sort_mode == "rank" and model.cursor_card() == card
-    assert model.selected_cards() == [card]
+    assert model.tableview.sort_mode == "rank" and model.selection.cursor_card() == card
+    assert model.selection.selected_cards() == [card]
     model.toggle_select()
-    assert model.selected_cards() == []
+    assert model.selection.selected_cards() == []
 
 
 def find_position(players: int, want, seeds=range(40), limit: int = 400):  # type: ignore[no-untyped-def]
@@ -127,23 +127,23 @@ async def test_meld_selected_cards() -> None:
     model, session = await at_position(
         2, lambda g: g.phase.value == "play" and any(a["type"] == "meld" for a in g.legal_actions())
     )
-    meld = next(a for a in model.legal("meld"))
+    meld = next(a for a in model.tableview.legal("meld"))
     for card in meld["cards"]:
         put_cursor_on(model, card)
         model.toggle_select()
-    assert Counter(model.selected_cards()) == Counter(meld["cards"])
+    assert Counter(model.selection.selected_cards()) == Counter(meld["cards"])
     model.meld_selected()
     await settle()
     assert model.sent[-1]["type"] == "meld"
     assert Counter(model.sent[-1]["cards"]) == Counter(meld["cards"])
-    table = model.view["melds"]
+    table = model.tableview.view["melds"]
     assert any(Counter(m["cards"]) == Counter(meld["cards"]) and m["owner"] == 0 for m in table)
-    assert model.selected_cards() == []
+    assert model.selection.selected_cards() == []
 
 
 async def test_two_cards_are_not_a_meld() -> None:
     model, session = await at_position(2, lambda g: g.phase.value == "play")
-    for card in model.hand()[:2]:
+    for card in model.tableview.hand()[:2]:
         put_cursor_on(model, card)
         model.toggle_select()
     sent = len(model.sent)
@@ -159,19 +159,19 @@ async def test_card_dug_for_must_be_played_before_discarding() -> None:
             g.phase.value == "draw" and any(a.get("source") == "discard" for a in g.legal_actions())
         ),
     )
-    index = min(model.legal_pile_indices())
-    dug = model.pile()[index]
-    model.switch_zone(-1)
-    model.switch_zone(-1)
-    assert model.zone == Zone.PILE
-    model.pile_cursor = index
+    index = min(model.tableview.legal_pile_indices())
+    dug = model.tableview.pile()[index]
+    model.selection.switch_zone(-1)
+    model.selection.switch_zone(-1)
+    assert model.selection.zone == Zone.PILE
+    model.selection.pile_cursor = index
     model.take_pile()
     await settle()
     assert model.sent[-1] == {"type": "draw", "source": "discard", "index": index}
-    assert model.view["must_play"] == dug
+    assert model.tableview.view["must_play"] == dug
     fragments = render.hand(model)
     assert any("class:must" in style for style, *_rest in fragments)
-    put_cursor_on(model, next(c for c in model.hand() if c != dug))
+    put_cursor_on(model, next(c for c in model.tableview.hand() if c != dug))
     sent = len(model.sent)
     model.discard()
     assert len(model.sent) == sent
@@ -194,8 +194,8 @@ async def test_a_depth_that_cannot_be_taken_is_explained() -> None:
             and (len(g.pile) - 2) not in {a.get("index") for a in g.legal_actions()}
         ),
     )
-    model.zone = Zone.PILE
-    model.pile_cursor = len(model.pile()) - 2
+    model.selection.zone = Zone.PILE
+    model.selection.pile_cursor = len(model.tableview.pile()) - 2
     model.take_pile()
     assert model.sent == []
     assert model.feed.message.startswith("You may not take")
@@ -206,15 +206,18 @@ async def test_layoff_on_the_only_meld_it_fits() -> None:
         2,
         lambda g: g.phase.value == "play" and any(a["type"] == "layoff" for a in g.legal_actions()),
     )
-    layoff = model.legal("layoff")[0]
+    layoff = model.tableview.legal("layoff")[0]
     put_cursor_on(model, layoff["card"])
     model.toggle_select()
-    fits = [a for a in model.legal("layoff") if a["card"] == layoff["card"]]
+    fits = [a for a in model.tableview.legal("layoff") if a["card"] == layoff["card"]]
     model.lay_off()
     if len(fits) > 1:  # a meld must be chosen first
-        assert model.zone == Zone.MELDS and model.choosing_meld_for == layoff["card"]
-        model.meld_cursor = next(
-            i for i, m in enumerate(model.melds()) if m["id"] == layoff["meld"]
+        assert (
+            model.selection.zone == Zone.MELDS
+            and model.selection.choosing_meld_for == layoff["card"]
+        )
+        model.selection.meld_cursor = next(
+            i for i, m in enumerate(model.tableview.melds()) if m["id"] == layoff["meld"]
         )
         model.enter()
     await settle()
@@ -223,7 +226,7 @@ async def test_layoff_on_the_only_meld_it_fits() -> None:
         "card": layoff["card"],
         "meld": layoff["meld"],  # the meld chosen (the only one it fits, or the one picked)
     }
-    meld = next(m for m in model.view["melds"] if m["id"] == model.sent[-1]["meld"])
+    meld = next(m for m in model.tableview.view["melds"] if m["id"] == model.sent[-1]["meld"])
     assert layoff["card"] in meld["cards"]
 
 
@@ -258,7 +261,7 @@ async def test_refusals_are_translated_by_their_template() -> None:
     set_language("ru")
     try:
         # the local check of a meld says exactly why, in the player's language
-        model.selected = Counter(["KS", "AS", "2S"])
+        model.selection.selected = Counter(["KS", "AS", "2S"])
         model.meld_selected()  # shown in hand order: 2♠ К♠ Т♠
         why = "секвенция не может идти через туз (К-Т-2)"
         assert model.feed.message == f"2♠ К♠ Т♠ — не комбинация: {why}."
@@ -294,12 +297,12 @@ async def test_whole_match_score_sheet_and_final_chart() -> None:
             text = "".join(t for line in sheets.review_lines(model) for _s, t, *_h in line)
             assert "Bo" in text and "Total" in text
             model.close_overlay()
-    assert model.overlay == "final" and model.finished and shown >= 1
+    assert model.overlay == "final" and model.tableview.finished and shown >= 1
     text = "".join(t for _s, t, *_h in render.final(model))
     assert "standings" in text and "Cy" in text
-    winner = model.view["winner"]
-    assert text.index(model.player_name(winner)) < min(
-        text.index(model.player_name(s)) for s in range(3) if s != winner
+    winner = model.tableview.view["winner"]
+    assert text.index(model.tableview.player_name(winner)) < min(
+        text.index(model.tableview.player_name(s)) for s in range(3) if s != winner
     )
     assert any(m in text for m in render.SERIES_MARKS)
 
@@ -344,11 +347,13 @@ async def test_hint_names_a_legal_move() -> None:
 async def test_mouse_clicks_select_choose_depth_and_meld() -> None:
     model, _session = await seated()
     model.click_hand(2)
-    assert model.zone == Zone.HAND and model.selected_cards() == [model.hand()[2]]
+    assert model.selection.zone == Zone.HAND and model.selection.selected_cards() == [
+        model.tableview.hand()[2]
+    ]
     model.click_hand(2)
-    assert model.selected_cards() == []
+    assert model.selection.selected_cards() == []
     model.click_pile(0)
-    assert model.zone == Zone.PILE and model.pile_index() == 0
+    assert model.selection.zone == Zone.PILE and model.selection.pile_index() == 0
     fragments = render.pile(model)
     assert any("class:take" in f[0] for f in fragments)
     clickable = [f for f in keys.actions(model) if len(f) == 3 and f[1] == "s"]
@@ -384,10 +389,10 @@ async def test_a_hand_ending_while_chatting_keeps_the_chat_then_shows_the_sheet(
 
 async def test_second_click_on_a_pile_card_takes_from_there() -> None:
     model, _session = await seated()
-    top = len(model.pile()) - 1
+    top = len(model.tableview.pile()) - 1
     model.click_pile(top)
-    assert model.sent == [] and model.zone == Zone.PILE
-    legal = top in model.legal_pile_indices()
+    assert model.sent == [] and model.selection.zone == Zone.PILE
+    legal = top in model.tableview.legal_pile_indices()
     model.click_pile(top)
     await settle()
     if legal:

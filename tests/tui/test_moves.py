@@ -37,12 +37,12 @@ async def test_discard_selects_first_then_sends() -> None:
     model.draw_stock()
     for _ in range(5):
         await asyncio.sleep(0)
-    card = model.cursor_card()
+    card = model.selection.cursor_card()
     first = moves.discard(model)
     assert isinstance(first, moves.Say) and not first.error
-    assert model.selected_cards() == [card]
+    assert model.selection.selected_cards() == [card]
     second = moves.discard(model)
-    assert second == moves.Send({"type": "discard", "card": card}) and not model.selected
+    assert second == moves.Send({"type": "discard", "card": card}) and not model.selection.selected
 
 
 def test_a_spectator_is_told_so() -> None:

@@ -88,12 +88,16 @@ async def ann_hands_the_table_to_bea() -> AsyncIterator[Table]:
                     guest_announce=False,
                 )
             )
-            await until(lambda: t.model.view is not None)  # every seat is taken: it started
+            await until(
+                lambda: t.model.tableview.view is not None
+            )  # every seat is taken: it started
             ann_plays = asyncio.ensure_future(play_seat(ann, "random", 3, lambda _line: None))
             assert not t.model.hosting and "H" not in keys(t.model)
-            assert t.model.my_seat is not None
-            _addresses, t.port = await room.mover.hand_over(t.model.my_seat)
-            await until(lambda: t.model.address.endswith(f":{t.port}") and not t.model.feed.banner)
+            assert t.model.tableview.my_seat is not None
+            _addresses, t.port = await room.mover.hand_over(t.model.tableview.my_seat)
+            await until(
+                lambda: t.model.tableview.address.endswith(f":{t.port}") and not t.model.feed.banner
+            )
             await until(lambda: ann.port == t.port and ann.lost is None)
             yield t
     finally:
@@ -134,9 +138,9 @@ async def test_the_new_host_is_told_its_quit_question_says_so_and_h_hands_it_on(
         await until(lambda: t.ann_guest.host is not None and not m.hosting)
         assert "The table moved to Ann's machine." in m.feed.log
         new = t.ann_guest.host
-        await until(lambda: m.address.endswith(f":{new.port}") and not m.feed.banner)
-        assert new.server.seats[m.my_seat].conn is not None  # Bea sits at Ann's table
-        assert not new.server.seats[m.my_seat].bot
+        await until(lambda: m.tableview.address.endswith(f":{new.port}") and not m.feed.banner)
+        assert new.server.seats[m.tableview.my_seat].conn is not None  # Bea sits at Ann's table
+        assert not new.server.seats[m.tableview.my_seat].bot
         assert "H" not in keys(m) and not m.quit_question().startswith("You host")
         assert t.screen is not None and not t.screen.done()
 
@@ -145,7 +149,7 @@ async def test_h_can_leave_the_seat_to_a_bot_and_the_screen_goes() -> None:
     async with ann_hands_the_table_to_bea() as t:
         m = t.model
         await until(lambda: m.hosting)
-        seat = m.my_seat
+        seat = m.tableview.my_seat
         t.keys("H")
         await until(lambda: m.overlay == "choose")
         t.keys("1")
@@ -185,7 +189,7 @@ async def bob_at_a_table_without_standby() -> AsyncIterator[tuple[Host, TableMod
             )
         )
         try:
-            await until(lambda: model.view is not None and model.my_turn)
+            await until(lambda: model.tableview.view is not None and model.tableview.my_turn)
             yield host, model, inp, screen
         finally:
             if not screen.done():

@@ -28,7 +28,7 @@ def opened(model: TableModel, mode: Overlay) -> TableModel:
     elif mode.name == "confirm":
         model.ask("Sure?", lambda: None)
     elif mode.name == "final":
-        model.finished = True
+        model.tableview.finished = True
         model.overlay = "final"
     elif mode.name:
         model.overlay = mode.name

@@ -84,10 +84,9 @@ def test_the_hand_is_shown_by_suit_or_by_rank() -> None:
 
 
 def _selection() -> Selection:
-    sel = Selection()
-    sel.on_change = lambda: None
-    sel.take_view(_view())
-    return sel
+    tv = TableView()
+    tv.take_view(_view())
+    return Selection(tv)  # it reads the view through the TableView it is given
 
 
 def test_the_cursor_stops_at_both_ends_of_each_zone() -> None:
@@ -110,7 +109,7 @@ def test_switching_zones_skips_the_melds_while_there_are_none() -> None:
     sel = _selection()
     sel.switch_zone(-1)
     assert sel.zone == Zone.MELDS
-    sel.take_view(_view(melds=[]))
+    sel.tableview.take_view(_view(melds=[]))
     sel.zone = Zone.HAND
     sel.switch_zone(-1)
     assert sel.zone == Zone.PILE
@@ -118,7 +117,7 @@ def test_switching_zones_skips_the_melds_while_there_are_none() -> None:
 
 def test_copies_are_selected_one_at_a_time() -> None:
     sel = _selection()
-    twos = [i for i, c in enumerate(sel.hand()) if c == "2H"]
+    twos = [i for i, c in enumerate(sel.tableview.hand()) if c == "2H"]
     sel.flip_selected(twos[0])
     assert sel.selected == Counter({"2H": 1})
     sel.flip_selected(twos[1])
@@ -134,7 +133,7 @@ def test_the_new_view_keeps_the_cursor_and_selection_inside_it() -> None:
     sel.hand_cursor, sel.meld_cursor, sel.pile_cursor = 3, 1, 2
     sel.choosing_meld_for = "KS"
     view = _view(hand=["2H", "AS"], melds=[{"cards": ["3C", "4C", "5C"]}], discard_pile=["7D"])
-    sel.take_view(view)
+    sel.tableview.take_view(view)
     sel.follow_view(view)
     assert sel.selected == Counter({"2H": 1})
     assert (sel.hand_cursor, sel.meld_cursor, sel.pile_cursor) == (1, 0, None)
@@ -146,7 +145,7 @@ def test_sorting_keeps_the_cursor_on_its_card() -> None:
     sel.hand_cursor = 1
     card = sel.cursor_card()
     sel.flip_sort()
-    assert sel.sort_mode == "rank" and sel.cursor_card() == card
+    assert sel.tableview.sort_mode == "rank" and sel.cursor_card() == card
 
 
 # ---------------------------------------------------------------------- Feed
@@ -202,17 +201,17 @@ def test_the_host_player_starts_with_bots_from_the_lobby_only() -> None:
     model = TableModel()
     started = []
     model.start_now = lambda: started.append(1)
-    model.lobby = {"state": "lobby", "seats": []}
+    model.tableview.lobby = {"state": "lobby", "seats": []}
     assert model.can_start()
     model.start_with_bots()
     assert started == [1] and model.feed.message == "Bots take the free seats: the match begins."
-    model.take_view(_view())
+    model.tableview.take_view(_view())
     assert not model.can_start()
 
 
 def test_handing_over_asks_whose_machine_then_the_seat() -> None:
     model = TableModel()
-    model.take_view(_view(names=["Ann", "Bo"]))
+    model.tableview.take_view(_view(names=["Ann", "Bo"]))
     model.host_here(lambda: [(1, "Bo")], lambda seat, leave_to_bot=False: None)
     model.offer_handoff()
     assert model.overlay == "choose" and [label for label, _a in model.choices] == ["Bo"]

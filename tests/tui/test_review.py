@@ -34,24 +34,28 @@ async def play_to_the_end_of_the_hand(t: Running) -> None:
     m = t.model
     loop = asyncio.get_running_loop()
     end = loop.time() + 60
-    while m.phase != "hand_over":
+    while m.tableview.phase != "hand_over":
         assert loop.time() < end, "the hand never ended"
-        await until(lambda: (m.my_turn and not m.busy) or m.phase == "hand_over")
-        if m.phase == "hand_over":
+        await until(
+            lambda: (m.tableview.my_turn and not m.busy) or m.tableview.phase == "hand_over"
+        )
+        if m.tableview.phase == "hand_over":
             break
-        before = (m.phase, len(m.sent))
+        before = (m.tableview.phase, len(m.sent))
         if m.overlay == "confirm":
             t.keys("y")
-        elif m.legal("end_hand"):
+        elif m.tableview.legal("end_hand"):
             t.keys("e")
             await until(lambda: m.overlay == "confirm")
             continue
-        elif m.phase == "draw":
+        elif m.tableview.phase == "draw":
             t.keys("s")
         else:
             t.keys("dd")
         await until(
-            lambda before=before: (m.phase, len(m.sent)) != before or m.phase == "hand_over"
+            lambda before=before: (
+                (m.tableview.phase, len(m.sent)) != before or m.tableview.phase == "hand_over"
+            )
         )
 
 
@@ -64,7 +68,7 @@ async def test_the_review_holds_the_deal_until_enter(table: Running) -> None:
     assert left is not None and 500 < left <= 600
     text = shown(sheets.review_lines(m))
     assert "score sheet" in text and "Bot 1" in text and "in hand:" in text
-    last = m.view["last_hand"]
+    last = m.tableview.view["last_hand"]
     for s in range(2):  # the cards left in each hand, face up
         for card in last["hands"][s]:
             assert sheets.card(m, card)[0][1] in text
@@ -74,7 +78,7 @@ async def test_the_review_holds_the_deal_until_enter(table: Running) -> None:
     assert "Enter" in keys(m) and not keys(m) & {"s", "t", "d", "m"}
     table.keys("s")  # a game key answers in one line
     await until(lambda: "press Enter when you are ready" in m.feed.message)
-    assert m.phase == "hand_over" and m.view["hand_number"] == 1
+    assert m.tableview.phase == "hand_over" and m.tableview.view["hand_number"] == 1
     # the score table opens over it and closes back to it
     table.keys("p")
     await until(lambda: m.overlay == "scores")
@@ -83,7 +87,9 @@ async def test_the_review_holds_the_deal_until_enter(table: Running) -> None:
     table.keys("\x1b")
     await until(lambda: m.overlay == "sheet")
     table.keys("\r")  # Enter: ready; the host deals at once (no other human)
-    await until(lambda: m.view["hand_number"] == 2 and m.phase in ("draw", "play"))
+    await until(
+        lambda: m.tableview.view["hand_number"] == 2 and m.tableview.phase in ("draw", "play")
+    )
     assert {"type": "ready"} in m.sent and m.overlay is None and not m.review.open
     assert any("ready for the next hand" in line for line in m.feed.log)
 
@@ -95,7 +101,7 @@ async def test_a_spectator_sees_the_review_and_enter_closes_it(table: Running) -
     eve.send, eve.send_chat = watcher.act, watcher.chat
     pump = asyncio.ensure_future(watcher.pump(eve))
     try:
-        await until(lambda: eve.view is not None)
+        await until(lambda: eve.tableview.view is not None)
         await play_to_the_end_of_the_hand(table)
         await until(lambda: eve.review.open and eve.overlay == "sheet")
         assert "Waiting for: Ann" in shown(sheets.review_footer(eve))
@@ -120,9 +126,11 @@ async def test_esc_shows_the_table_and_enter_there_is_ready(table: Running) -> N
     assert not keys(m) & {"s", "t", "d", "m", "h"}
     table.keys("t")  # a game key at the table during the review says why not
     await until(lambda: "press Enter when you are ready" in m.feed.message)
-    assert m.phase == "hand_over"
+    assert m.tableview.phase == "hand_over"
     table.keys("\r")
-    await until(lambda: m.view["hand_number"] == 2 and m.phase in ("draw", "play"))
+    await until(
+        lambda: m.tableview.view["hand_number"] == 2 and m.tableview.phase in ("draw", "play")
+    )
     assert m.sent.count({"type": "ready"}) == 1 and m.overlay is None
 
 
@@ -155,42 +163,48 @@ async def test_two_players_the_deal_waits_for_both() -> None:
             await session.open()
             model.send, model.send_chat = session.act, session.chat
             pumps.append(asyncio.ensure_future(session.pump(model)))
-        await until(lambda: all(m.view is not None for m in models))
+        await until(lambda: all(m.tableview.view is not None for m in models))
         loop = asyncio.get_running_loop()
         end = loop.time() + 60
-        while models[0].phase != "hand_over":  # each plays by drawing and discarding
+        while models[0].tableview.phase != "hand_over":  # each plays by drawing and discarding
             assert loop.time() < end, "the hand never ended"
             await until(
                 lambda: (
-                    any(m.my_turn and not m.busy for m in models) or models[0].phase == "hand_over"
+                    any(m.tableview.my_turn and not m.busy for m in models)
+                    or models[0].tableview.phase == "hand_over"
                 )
             )
-            m = next((m for m in models if m.my_turn and not m.busy), None)
+            m = next((m for m in models if m.tableview.my_turn and not m.busy), None)
             if m is None:
                 break
-            seen = m.view
-            if m.legal("end_hand") and m.phase == "draw":
+            seen = m.tableview.view
+            if m.tableview.legal("end_hand") and m.tableview.phase == "draw":
                 m.end_hand()
                 m.confirm_yes()
-            elif m.phase == "draw":
+            elif m.tableview.phase == "draw":
                 m.draw_stock()
             else:
                 m.discard()
                 m.discard()
-            await until(lambda m=m, seen=seen: m.view is not seen and not m.busy)
+            await until(lambda m=m, seen=seen: m.tableview.view is not seen and not m.busy)
         ann, bob = models
         await until(lambda: ann.review.open and bob.review.open and len(bob.review.waiting) == 2)
         assert ann.overlay == "sheet" and bob.overlay == "sheet"
         ann.review.enter()
-        await until(lambda: bob.review.waiting == [bob.seat])
-        await until(lambda: ann.review.waiting == [bob.seat])
+        await until(lambda: bob.review.waiting == [bob.tableview.seat])
+        await until(lambda: ann.review.waiting == [bob.tableview.seat])
         assert "Waiting for: Bob" in shown(sheets.review_footer(ann))
         assert "Waiting for Bob: the next hand is dealt in" in ann.review.wait_text()
         assert "Press Enter when you are ready" in shown(sheets.review_footer(bob))
-        assert ann.phase == "hand_over" and any("Ann is ready" in line for line in bob.feed.log)
+        assert ann.tableview.phase == "hand_over" and any(
+            "Ann is ready" in line for line in bob.feed.log
+        )
         bob.review.enter()
         await until(
-            lambda: all(m.phase in ("draw", "play") and m.view["hand_number"] == 2 for m in models)
+            lambda: all(
+                m.tableview.phase in ("draw", "play") and m.tableview.view["hand_number"] == 2
+                for m in models
+            )
         )
         assert ann.overlay is None and bob.overlay is None
     finally:

@@ -67,7 +67,7 @@ def test_the_help_wraps_at_80_columns_and_loses_no_word(lang: str, ascii: bool) 
 
 def _table(**kw) -> TableModel:  # type: ignore[no-untyped-def]
     model = TableModel(name="Ann", ascii=kw.pop("ascii", False))
-    model.names = ["Ann", "Bea"]
+    model.tableview.names = ["Ann", "Bea"]
     for k, v in kw.items():
         setattr(model, k, v)
     return model
@@ -137,7 +137,7 @@ def test_the_log_says_pass_with_one_stop() -> None:
 
 def test_the_turn_summary_shows_what_a_joker_stands_for() -> None:
     model = _table()
-    model.view = {"phase": "play", "players": 2, "seat": 0, "turn": 0}
+    model.tableview.view = {"phase": "play", "players": 2, "seat": 0, "turn": 0}
     model.changes = Changes()
     model.changes.apply(
         [
@@ -157,7 +157,7 @@ def test_the_turn_summary_shows_what_a_joker_stands_for() -> None:
 
 def _hand_over(went_out: int = 1) -> TableModel:
     model = _table()
-    model.view = {
+    model.tableview.view = {
         "phase": "hand_over",
         "players": 2,
         "seat": 0,
@@ -202,7 +202,7 @@ def test_the_review_sorts_the_hands_left_as_the_hand_is_sorted() -> None:
         "K♣",
         "10♦",
     ]
-    model.sort_mode = "rank"
+    model.tableview.sort_mode = "rank"
     shown = lines_text(sheets.review_lines(model, 76))
     row = next(line for line in shown.splitlines() if "in hand:" in line and "=" in line)
     assert words(row.split("in hand:")[1].split("=")[0]) == [
@@ -262,8 +262,8 @@ def test_the_waiting_room_and_the_lobby_show_the_tables_options() -> None:
 
 def _two_people(hosting: bool) -> tuple[TableModel, list[bool]]:
     model = _table()
-    model.my_seat = 0
-    model.view = {"phase": "draw", "players": 2, "seat": 0, "turn": 0, "hand": ["AS"]}
+    model.tableview.my_seat = 0
+    model.tableview.view = {"phase": "draw", "players": 2, "seat": 0, "turn": 0, "hand": ["AS"]}
     sent: list[bool] = []
     if hosting:
         model.hosting = True
@@ -302,22 +302,22 @@ def test_the_host_turns_the_hint_off_and_on_for_everyone() -> None:
     guest.apply_message(
         {"type": "lobby", "state": "playing", "seats": [{"name": "Ann"}, {"name": "Bea"}]}
     )
-    assert guest.hint_allowed  # back on, and said so
+    assert guest.tableview.hint_allowed  # back on, and said so
     assert guest.feed.log[-1] == "The host turned the hint on again for everyone at this table."
 
 
 def test_leaving_a_solo_match_says_how_to_pick_it_up() -> None:
     model = _table()
-    model.view = {"phase": "play", "players": 2, "seat": 0, "turn": 0}
-    model.my_seat = 0
+    model.tableview.view = {"phase": "play", "players": 2, "seat": 0, "turn": 0}
+    model.tableview.my_seat = 0
     model.hosting = True
-    model.lobby = {"seats": [{"name": "Ann"}, {"name": "Bot 1", "bot": True}]}
+    model.tableview.lobby = {"seats": [{"name": "Ann"}, {"name": "Bot 1", "bot": True}]}
     model.saved_game = lambda: 7
     assert "rum500 play --resume 7" in model.quit_question()
     set_language("ru")
     assert "rum500 play --resume 7" in model.quit_question()
     set_language("en")
-    model.lobby = {"seats": [{"name": "Ann"}, {"name": "Bea"}]}  # not solo: host --resume
+    model.tableview.lobby = {"seats": [{"name": "Ann"}, {"name": "Bea"}]}  # not solo: host --resume
     assert "--resume" not in model.quit_question()
 
 

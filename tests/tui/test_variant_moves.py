@@ -20,7 +20,7 @@ def english() -> None:
 def test_with_runs_of_four_a_run_of_three_is_refused_before_it_leaves() -> None:
     g = position(["5H 6H 7H 2C", "4S 5S 6S"], phase="play", options=Options(runs_of_four=True))
     model = seated_at(g)
-    model.selected.update(["5H", "6H", "7H"])
+    model.selection.selected.update(["5H", "6H", "7H"])
     model.meld_selected()
     assert model.sent == []
     assert (
@@ -34,7 +34,7 @@ def test_with_runs_of_four_a_run_of_three_is_refused_before_it_leaves() -> None:
 def test_without_it_the_same_cards_are_melded() -> None:
     g = position(["5H 6H 7H 2C", "4S 5S 6S"], phase="play")
     model = seated_at(g)
-    model.selected.update(["5H", "6H", "7H"])
+    model.selection.selected.update(["5H", "6H", "7H"])
     model.meld_selected()
     assert model.sent == [{"type": "meld", "cards": ["5H", "6H", "7H"]}]
 
@@ -42,6 +42,6 @@ def test_without_it_the_same_cards_are_melded() -> None:
 def test_with_runs_of_four_a_set_of_three_is_still_a_meld() -> None:
     g = position(["5H 5C 5D 2C", "4S 6S 7S"], phase="play", options=Options(runs_of_four=True))
     model = seated_at(g)
-    model.selected.update(["5H", "5C", "5D"])
+    model.selection.selected.update(["5H", "5C", "5D"])
     model.meld_selected()
     assert len(model.sent) == 1 and model.sent[0]["type"] == "meld"

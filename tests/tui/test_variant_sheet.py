@@ -54,7 +54,7 @@ def test_ace_always_15_is_named_and_its_low_ace_scores_15_on_the_sheet() -> None
 def test_the_points_left_in_my_hand_during_play_follow_five_point_pips() -> None:
     for options, left in [(Options(five_point_pips=True), 5 + 5 + 10), (Options(), 7 + 9 + 10)]:
         g = position(["7H 9C KD", "2H 3D"], phase="play", options=options)
-        assert seated_at(g).hand_score() == (0, left)
+        assert seated_at(g).tableview.hand_score() == (0, left)
 
 
 def test_the_host_form_with_every_family_variant_fits_80x24_round_the_cursor() -> None:

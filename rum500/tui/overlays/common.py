@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 from rum500.i18n import _
 from rum500.tui.feed import Feed
 from rum500.tui.overlays.keymap import Key
+from rum500.tui.tableview import TableView
 
 if TYPE_CHECKING:
     from rum500.tui.scores import Scores
@@ -26,7 +27,7 @@ class Common(Linked, Protocol):
     view (are there scores?), the score table, and opening the chat, the help, the quit
     question."""
 
-    view: dict | None
+    tableview: TableView  # what the host sent, and its accessors
     scores: Scores
 
     def open_chat(self) -> None: ...
@@ -41,7 +42,7 @@ def online(model: Linked) -> Callable[[], bool]:
 
 
 def has_results(model: Common) -> bool:
-    return bool(model.view and model.view.get("results"))
+    return bool(model.tableview.view and model.tableview.view.get("results"))
 
 
 def always_keys(model: Common) -> list[Key]:

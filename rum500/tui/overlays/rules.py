@@ -11,25 +11,25 @@ from rum500.i18n import _
 from rum500.learn.pages import pages
 from rum500.tui.feed import Feed
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
+from rum500.tui.tableview import TableView
 from rum500.tui.wrapping import wrap_text
 
 
 class RulePages(Protocol):
     """What the lessons' pages use of the table screen (a narrow port)."""
 
-    view: dict | None
+    tableview: TableView  # what the host sent, and its accessors
     rule_page: int
     overlay: str | None
+    feed: Feed  # the message line
 
     def close_overlay(self) -> None: ...
 
     def on_change(self) -> None: ...
 
-    feed: Feed  # the message line
-
 
 def page_texts(model: RulePages) -> list[str]:
-    return pages((model.view or {}).get("options"))
+    return pages((model.tableview.view or {}).get("options"))
 
 
 def open_pages(model: RulePages) -> None:

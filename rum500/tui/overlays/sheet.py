@@ -13,17 +13,17 @@ from rum500.tui import render, sheets
 from rum500.tui.feed import Feed
 from rum500.tui.overlays.common import Common, always_keys, online, scores_key, scroll_keys
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
+from rum500.tui.tableview import TableView
 
 
 class HandReview(Common, sheets.SheetTable, Protocol):
     """What the hand-end review uses of the table screen (a narrow port): the sheets' reads,
     the review, whether the match is over."""
 
-    finished: bool
+    tableview: TableView  # what the host sent, and its accessors
+    feed: Feed  # the message line
 
     def close_overlay(self) -> None: ...
-
-    feed: Feed  # the message line
 
 
 def keys(model: HandReview) -> list[Key]:
@@ -37,7 +37,7 @@ def keys(model: HandReview) -> list[Key]:
             model.close_overlay,
             "Esc",
             lambda: _("look at the table"),
-            lambda: model.feed.link_down or review.open or model.finished,
+            lambda: model.feed.link_down or review.open or model.tableview.finished,
             offline=1,
         ),
         *always_keys(model),

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Protocol
 from rum500.i18n import _
 from rum500.tui.overlays.common import Common, always_keys, has_results, online, scores_key
 from rum500.tui.overlays.keymap import Check, Key
+from rum500.tui.selection import Selection
+from rum500.tui.tableview import TableView
 
 if TYPE_CHECKING:
     from rum500.tui.claim import Claim
@@ -22,13 +24,7 @@ if TYPE_CHECKING:
 class Cursor(Protocol):
     """The cursor keys: along a zone, between zones, select, clear, sort."""
 
-    def move(self, step: int) -> None: ...
-
-    def move_home(self) -> None: ...
-
-    def move_end(self) -> None: ...
-
-    def switch_zone(self, step: int) -> None: ...
+    selection: Selection  # the cursor and the selected cards
 
     def toggle_select(self) -> None: ...
 
@@ -40,22 +36,10 @@ class Cursor(Protocol):
 class Plays(Protocol):
     """The moves, and what the bar reads to offer only the legal ones."""
 
+    tableview: TableView  # what the host sent, and its accessors
     claim: Claim
     review: Review
     shoulder: Shoulder
-    hint_allowed: bool
-
-    @property
-    def my_turn(self) -> bool: ...
-
-    @property
-    def phase(self) -> str: ...
-
-    def legal(self, kind: str) -> list[dict]: ...
-
-    def can_draw_stock(self) -> bool: ...
-
-    def legal_pile_indices(self) -> set[int]: ...
 
     def can_take_back(self) -> bool: ...
 
@@ -119,12 +103,12 @@ def keys(model: TableKeys) -> list[Key]:
 def _cursor_keys(m: TableKeys, play: Check) -> list[Key]:
     """The arrows, Home/End, space (select, or take from the pile) and Esc (clear)."""
     return [
-        Key(("left",), lambda: m.move(-1)),
-        Key(("right",), lambda: m.move(1)),
-        Key(("home",), m.move_home),
-        Key(("end",), m.move_end),
-        Key(("up",), lambda: m.switch_zone(-1)),
-        Key(("down",), lambda: m.switch_zone(1)),
+        Key(("left",), lambda: m.selection.move(-1)),
+        Key(("right",), lambda: m.selection.move(1)),
+        Key(("home",), m.selection.move_home),
+        Key(("end",), m.selection.move_end),
+        Key(("up",), lambda: m.selection.switch_zone(-1)),
+        Key(("down",), lambda: m.selection.switch_zone(1)),
         Key(("space",), m.toggle_select, when=play),
         Key(("escape",), m.clear_selection),
     ]
@@ -138,7 +122,7 @@ def _draw_keys(m: TableKeys, play: Check) -> list[Key]:
             m.claim.call,
             "r",
             lambda: _("Rummy!"),
-            lambda: m.claim.may_act() and bool(m.legal("rummy")),
+            lambda: m.claim.may_act() and bool(m.tableview.legal("rummy")),
             play,
         ),
         Key(("x",), m.claim.pass_, "x", lambda: _("no call"), m.claim.may_act, play),
@@ -148,7 +132,7 @@ def _draw_keys(m: TableKeys, play: Check) -> list[Key]:
             m.draw_stock,
             "s",
             lambda: _("draw from stock"),
-            lambda: m.my_turn and m.can_draw_stock(),
+            lambda: m.tableview.my_turn and m.tableview.can_draw_stock(),
             play,
         ),
         Key(
@@ -156,7 +140,7 @@ def _draw_keys(m: TableKeys, play: Check) -> list[Key]:
             m.take_pile,
             "t",
             lambda: _("take from pile"),
-            lambda: m.my_turn and bool(m.legal_pile_indices()),
+            lambda: m.tableview.my_turn and bool(m.tableview.legal_pile_indices()),
             play,
         ),
     ]
@@ -166,7 +150,7 @@ def _play_keys(m: TableKeys, play: Check) -> list[Key]:
     """Meld, lay off, discard, end the hand, take back, deal, Enter, sort, hint."""
 
     def turn(kind: str) -> bool:
-        return m.my_turn and bool(m.legal(kind))
+        return m.tableview.my_turn and bool(m.tableview.legal(kind))
 
     def enter_label() -> str:
         return _("ready for the next hand") if m.review.waits_for_me else _("review")
@@ -181,7 +165,7 @@ def _play_keys(m: TableKeys, play: Check) -> list[Key]:
             m.take_back,
             "u",
             lambda: _("take back"),
-            lambda: m.my_turn and m.can_take_back(),
+            lambda: m.tableview.my_turn and m.can_take_back(),
             play,
         ),
         Key(
@@ -197,7 +181,10 @@ def _play_keys(m: TableKeys, play: Check) -> list[Key]:
             m.enter,
             "Enter",
             enter_label,
-            lambda: m.phase == "hand_over" and bool(m.view and m.view.get("last_hand")),
+            lambda: (
+                m.tableview.phase == "hand_over"
+                and bool(m.tableview.view and m.tableview.view.get("last_hand"))
+            ),
             play,
         ),
         Key(
@@ -205,7 +192,7 @@ def _play_keys(m: TableKeys, play: Check) -> list[Key]:
             m.toggle_sort,
             "o",
             lambda: _("sort"),
-            lambda: bool(m.view and m.view.get("hand")),
+            lambda: bool(m.tableview.view and m.tableview.view.get("hand")),
         ),
         Key(
             ("h",),
@@ -213,7 +200,11 @@ def _play_keys(m: TableKeys, play: Check) -> list[Key]:
             "h",
             lambda: _("hint"),
             lambda: (
-                (m.my_turn and m.phase in ("draw", "play") and m.hint_allowed)
+                (
+                    m.tableview.my_turn
+                    and m.tableview.phase in ("draw", "play")
+                    and m.tableview.hint_allowed
+                )
                 or m.shoulder.may_hint()
             ),
             play,
@@ -226,7 +217,7 @@ def _host_keys(m: TableKeys, play: Check) -> list[Key]:
     """The host player's: hand the table over, the hint off (on) for everyone."""
 
     def table_hint_label() -> str:
-        return _("hint off for all") if m.hint_allowed else _("hint on for all")
+        return _("hint off for all") if m.tableview.hint_allowed else _("hint on for all")
 
     return [
         Key(
@@ -234,7 +225,9 @@ def _host_keys(m: TableKeys, play: Check) -> list[Key]:
             m.offer_handoff,
             "H",
             lambda: _("hand the table over"),
-            lambda: bool(m.hosting and m.view and m.successors is not None and m.successors()),
+            lambda: bool(
+                m.hosting and m.tableview.view and m.successors is not None and m.successors()
+            ),
             play,
         ),
         Key(("I",), m.toggle_table_hint, "I", table_hint_label, m.can_set_table_hint, play),
