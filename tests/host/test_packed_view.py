@@ -121,3 +121,30 @@ def test_what_did_not_change_is_not_even_built(monkeypatch):
     assert built.count("points") == 1 and built.count("meld") == len(game.melds)
     assert "options" not in built
     assert after["melds"] == [m.to_dict() for m in game.melds]
+
+
+def test_a_seats_own_keys_are_the_same_map_while_they_stay_the_same():
+    """``packed_own_view``: a seat's own keys packed; the very same map while they are the
+    same (the server then sends that seat the spectators' frame at once), a new one as soon
+    as one of them changes — and it always unpacks to ``own_view``."""
+    table = table_of(3, Options(target=500))
+    game = table.game
+    assert game is not None
+    rng = random.Random(3)
+    kept = {seat: table.packed_own_view(seat) for seat in range(3)}
+    reused = renewed = 0
+    for _ in range(300):
+        if table.finished:
+            break
+        step(table, rng)
+        for seat in range(3):
+            parts = table.packed_own_view(seat)
+            assert unpacked(parts) == table.own_view(seat)
+            if unpacked(kept[seat]) == table.own_view(seat):
+                assert parts is kept[seat]
+                reused += 1
+            else:
+                assert parts is not kept[seat]
+                renewed += 1
+            kept[seat] = parts
+    assert reused > 100 and renewed > 100
