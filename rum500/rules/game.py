@@ -275,9 +275,11 @@ class Game(Checks, Scoring, Undo, Persistence):
 
         The list is cached until the position changes: treat it (and its dicts) as
         read-only."""
-        if self._legal_dicts is None:
-            self._legal_dicts = [action_of(m) for m in self.legal_moves()]
-        return self._legal_dicts
+        legal = self.legal_moves()
+        kept = self._legal_dicts  # (the moves they were built from, the dicts)
+        if kept is None or kept[0] is not legal:
+            kept = self._legal_dicts = (legal, [action_of(m) for m in legal])
+        return kept[1]
 
     # ------------------------------------------------------------------ actions
 
@@ -369,7 +371,7 @@ class Game(Checks, Scoring, Undo, Persistence):
             self._undo.append(saved)
             if len(self._undo) > 2 * UNDO_KEPT:
                 del self._undo[:-UNDO_KEPT]
-        self._legal = self._legal_dicts = None
+        self._legal = None  # (and with it legal_actions(), built from that list)
         self.actions.append(normal)
         return events
 

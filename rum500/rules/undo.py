@@ -41,7 +41,7 @@ class Undo:
     opened: list[bool]
     opening: int | None
     _legal: list[tuple] | None
-    _legal_dicts: list[dict] | None
+    _legal_dicts: tuple[list[tuple], list[dict]] | None
 
     def _snapshot(self, rng: bool) -> tuple:
         """What an action may change, for :meth:`pop` (``rng``: it may shuffle). Melds are
