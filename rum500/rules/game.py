@@ -198,7 +198,7 @@ class Game(Checks, Scoring, Undo, Persistence):
         self.lot = draw_lot(players, self.decks, self._own_rng())
         self.dealer = self.lot["dealer"]
         self._legal: list[tuple] | None = None  # legal_moves() of this position, or None
-        self._legal_dicts: list[dict] | None = None
+        self._legal_dicts: tuple[list[tuple], list[dict]] | None = None
         self._undo: list[tuple] = []  # what each of the last actions changed (see pop)
         self._seats: list[int | None] | None = []  # see action_seats; None: not known yet
         self._table: tuple | None = None  # see _table_spots
