@@ -55,22 +55,35 @@ def pack(value: Any) -> bytes:
     return _PACKER.pack(value)
 
 
+#: map keys packed (the few dozen names of messages and views, packed once each)
+_KEYS: dict[str, bytes] = {}
+
+
+def _key(key: str) -> bytes:
+    """``key`` packed; a string is kept in :data:`_KEYS` while it holds fewer than 1,024."""
+    packed = _PACKER.pack(key)
+    if type(key) is str and len(_KEYS) < 1024:
+        _KEYS[key] = packed
+    return packed
+
+
 def encode_parts(head: dict, parts: dict[str, dict[str, bytes] | bytes]) -> bytes:
     """One frame for the map ``head`` plus the fields in ``parts``, each already packed
     (:func:`pack`) — or a map of packed values, packed here as a map. The same bytes as
     :func:`encode` of the whole message, without packing the parts again (the host packs a
     view's keys once and sends them to many connections). ``FrameError`` if too large."""
     packer = _PACKER
+    keys = _KEYS
     out = [packer.pack_map_header(len(head) + len(parts))]
     for key, value in head.items():
-        out.append(packer.pack(key))
+        out.append(keys.get(key) or _key(key))
         out.append(packer.pack(value))
     for key, part in parts.items():
-        out.append(packer.pack(key))
+        out.append(keys.get(key) or _key(key))
         if isinstance(part, dict):
             out.append(packer.pack_map_header(len(part)))
             for inner, packed in part.items():
-                out.append(packer.pack(inner))
+                out.append(keys.get(inner) or _key(inner))
                 out.append(packed)
         else:
             out.append(part)

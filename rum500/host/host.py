@@ -59,6 +59,10 @@ class Host:
         table.listeners.append(self.driver.observe)
         self._txt_task: asyncio.Task | None = None
         self._sent: tuple | None = None  # waiting list and away seats in the last update
+        #: _sent was just taken, for the update the server sent right now (the on_change
+        #: after it has nothing new to compare; a change of seats made in between calls
+        #: on_change again first, and the next call compares)
+        self._fresh = False
         server.on_events.append(self._update_sent)
         server.on_events.append(self._reveal)
         server.on_change.append(self._changed)
@@ -336,6 +340,7 @@ class Host:
 
     def _update_sent(self, by: int | None, events: list[dict]) -> None:
         self._sent = self._who_waits()
+        self._fresh = True  # the server's on_change (_changed) comes next: nothing to compare
 
     # -- committed deals (rum500/host/commit.py, docs/protocol.md §17)
 
@@ -396,7 +401,8 @@ class Host:
         self._tell_commitment()  # a checking connection that came in
         if self.table.finished:
             self._done.set()
-        if self._sent is not None and self._who_waits() != self._sent:
+        fresh, self._fresh = self._fresh, False
+        if self._sent is not None and not fresh and self._who_waits() != self._sent:
             self.server.resend()  # someone came or went: the views say so at once
         if self.announcer is not None:
             txt = self.txt()

@@ -105,3 +105,19 @@ async def test_a_host_nobody_watches_builds_no_update(make_host):
     await wait_for(lambda: table.game is not None and len(table.game.actions) >= 60, timeout=60)
     # the bots read their seats' views; no update is built for connections there are not
     assert built and all(kind == "view" and seat is not None for kind, seat in built)
+
+
+async def test_the_host_reads_who_waits_once_per_update(make_host):
+    """What the views show of the players' presence (the review's waiting list, the away
+    seats, the claim window's) is read once per update — for the next change of seats to be
+    compared with — not again by the on-change check that follows every update."""
+    host = await make_host(players=2, bots=2, seed=3, options=Options(target=10**6))
+    reads: list[int] = []
+    who = host._who_waits
+    host._who_waits = lambda: reads.append(host.server.seq) or who()
+    first = host.server.seq + 1  # (a table of bots alone may have started already)
+    host.start_now()
+    await wait_for(lambda: host.table.game is not None and len(host.table.game.actions) >= 60)
+    last = host.server.seq  # (its on-change check may be still to come)
+    per_update = [reads.count(seq) for seq in range(first, last)]
+    assert len(per_update) > 50 and set(per_update) == {1}, per_update

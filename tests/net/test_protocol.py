@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net.framing import MAX_DEPTH, MAX_FRAME, FrameError, decode, encode
+from net.framing import MAX_DEPTH, MAX_FRAME, FrameError, decode, encode, encode_parts, pack
 from net.protocol import ERROR_CODES, PROTOCOL_VERSION, auth_proof, check_client_message
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
@@ -23,6 +23,38 @@ def test_round_trip_and_header():
     frame = encode(msg)
     assert struct.unpack(">I", frame[:4])[0] == len(frame) - 4
     assert decode(frame[4:]) == msg
+
+
+_keys = st.text(min_size=1, max_size=12)
+_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats(allow_nan=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_keys, inner, max_size=4),
+    max_leaves=8,
+)
+
+
+@given(
+    head=st.dictionaries(_keys, _values, max_size=4),
+    parts=st.dictionaries(
+        _keys, _values | st.dictionaries(_keys, _values, max_size=6).map(lambda d: ("map", d))
+    ),
+)
+def test_a_frame_of_packed_parts_is_the_frame_of_the_whole_message(head, parts):
+    """encode_parts (the host's updates: views packed key by key, the keys' names packed
+    once and kept) gives the very bytes encode gives for the whole message — for the same
+    names met again and for new ones alike."""
+    parts = {k: v for k, v in parts.items() if k not in head}
+    whole = {**head, **{k: v[1] if isinstance(v, tuple) else v for k, v in parts.items()}}
+    packed = {
+        k: {i: pack(x) for i, x in v[1].items()} if isinstance(v, tuple) else pack(v)
+        for k, v in parts.items()
+    }
+    for _ in range(2):  # the second time, every name is one met before
+        assert encode_parts(head, packed) == encode(whole)
 
 
 def test_limits():
