@@ -398,12 +398,12 @@ COMMANDS: dict[str, Command] = {
     "no": _no,
     "quit": _quit,
     "start": lambda m, a: (
-        m.start_with_bots()
-        if m.can_start()
+        m.host_player.start_with_bots()
+        if m.host_player.can_start()
         else m.feed.say(_("Only the host player starts the match, before it begins."), True)
     ),
-    "handover": lambda m, a: m.offer_handoff(),
-    "hints": lambda m, a: m.toggle_table_hint(),
+    "handover": lambda m, a: m.host_player.offer_handoff(),
+    "hints": lambda m, a: m.host_player.toggle_table_hint(),
 }
 #: the commands that go to the host (not while the link is down)
 PLAYS = {

@@ -133,7 +133,7 @@ class PlainModel(TableModel):
             if line != self.seats_said:
                 self.seats_said = line
                 self.out(line)
-                if self.can_start():
+                if self.host_player.can_start():
                     self.out(_("Type start to fill the free seats with bots and begin."))
 
     def connection_lost(self, why: str = "", until: float | None = None) -> None:
@@ -312,7 +312,7 @@ class PlainModel(TableModel):
         elif self.overlay == "confirm":
             self.out(plain_question(self.confirm_text))
         elif self.overlay == "quit":
-            self.out(plain_question(self.quit_question()))
+            self.out(plain_question(self.host_player.quit_question()))
 
     @property
     def asking(self) -> bool:

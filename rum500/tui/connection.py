@@ -209,7 +209,7 @@ class NetSession:
             except ConnectionLost as e:
                 if self.closing:
                     return
-                if e.code == "moved" and model.leaving:
+                if e.code == "moved" and model.host_player.leaving:
                     return  # the seat was left to a bot with the table: the screen goes
                 # a table closed by its host (shutdown) is not followed to the standby
                 if e.code == "moved" or (self.client.standby is not None and e.code != "shutdown"):

@@ -5,8 +5,9 @@ for everyone, the saved match's id, who may take the table and the handing over)
 moves that use them: ``g`` (start with bots), ``I`` (the hint off/on for all), ``H`` (hand the
 table to another player's machine, then keep the seat or leave it to a bot), the quit
 question that says what leaving closes or how to resume. At someone else's table each is None
-and the keys are not offered. A base of :class:`rum500.tui.model.TableModel`; the annotations
-below are what it uses of the rest of the screen (its narrow port).
+and the keys are not offered. The table screen's model holds one (``TableModel.host_player``),
+built with its narrow port: the table view it reads, the feed it speaks to, and four callables
+(``ask`` a numbered question answered here, ``spawn`` a task, ``exit`` the screen, redraw).
 """
 
 from __future__ import annotations
@@ -18,21 +19,31 @@ from rum500.i18n import _
 from rum500.tui.feed import Feed
 from rum500.tui.tableview import TableView
 
+#: a numbered question answered here: (question, the answers' labels, called with the index)
+Ask = Callable[[str, list[str], Callable[[int], None]], None]
+
 
 class HostPlayer:
     """The host player's handles on our own host, and the moves they make."""
 
-    # what it uses of the rest of the screen (TableView, Feed and the coordinator)
-    tableview: TableView
-    feed: Feed
-    choose_local: Callable[[int], None] | None
-    on_change: Callable[[], None]
-    exit: Callable[[], None]
-    spawn: Callable[[Any], Any]
-    choose: Callable[[str, list[tuple[str, dict]]], None]
-
-    def __init__(self) -> None:
-        """What our own host gives the host player (None at someone else's table)."""
+    def __init__(
+        self,
+        tableview: TableView,
+        feed: Feed,
+        *,
+        ask: Ask,
+        spawn: Callable[[Any], Any],
+        exit: Callable[[], None],
+        on_change: Callable[[], None] = lambda: None,
+    ) -> None:
+        """What our own host gives the host player (None at someone else's table), and what
+        it uses of the rest of the screen (its port)."""
+        self.tableview = tableview
+        self.feed = feed
+        self.ask = ask
+        self.spawn = spawn
+        self.exit = exit
+        self.on_change = on_change
         #: our own host: turn the hint off/on for everyone at the table (Host.set_hint)
         self.set_table_hint: Callable[[bool], None] | None = None
         #: our own host: the match's id in the game log (None: not saved)
@@ -125,22 +136,23 @@ class HostPlayer:
             )
             return
         seats = [seat for seat, _name in found]
-        self.choose(
-            _("Hand the table to whose machine?"), [(name, {"seat": s}) for s, name in found]
+        self.ask(
+            _("Hand the table to whose machine?"),
+            [name for _seat, name in found],
+            lambda i: self._ask_seat_kept(seats[i]),
         )
-        self.choose_local = lambda i: self._ask_seat_kept(seats[i])
 
     def _ask_seat_kept(self, seat: int) -> None:
         """After who: whether the host player keeps their seat there or leaves it to a bot."""
         name = self.tableview.player_name(seat)
-        self.choose(
+        self.ask(
             _("Hand the table to {name}'s machine, and your seat?").format(name=name),
             [
-                (_("keep my seat: I play on at {name}'s table").format(name=name), {}),
-                (_("leave my seat to a bot, and leave the table"), {"bot": True}),
+                _("keep my seat: I play on at {name}'s table").format(name=name),
+                _("leave my seat to a bot, and leave the table"),
             ],
+            lambda i: self.spawn(self._hand_over(seat, leave_to_bot=i == 1)),
         )
-        self.choose_local = lambda i: self.spawn(self._hand_over(seat, leave_to_bot=i == 1))
 
     async def _hand_over(self, seat: int, leave_to_bot: bool = False) -> None:
         assert self.hand_over is not None

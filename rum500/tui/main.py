@@ -141,10 +141,10 @@ async def play_at(
         on_joined()
     model = model or TableModel(name=name, ascii=ascii)
     model.tableview.address = session.key
-    model.start_now = start_now
+    model.host_player.start_now = start_now
     if session.guest is not None:  # after a handoff or a failover this process may host
         session.guest.on_hosting = lambda: host_here(model, session.guest)
-        session.guest.on_cut_off = model.host_gone
+        session.guest.on_cut_off = model.host_player.host_gone
     if note:
         model.feed.say(note)
     runner = getattr(model, "run_session", None)  # the plain mode's loop, not the screen
@@ -328,10 +328,10 @@ async def _play_hosted(
             "Hosting {table} on port {port}. Press g to fill free seats with bots and start."
         ).format(table=host.table_name, port=host.port)
     model = model or TableModel(name=name, ascii=ascii)
-    model.host_here(room.mover.successors, room.mover.hand_over)
-    model.saved_game = lambda: getattr(config.journal, "game_id", None)
-    model.set_table_hint = host.set_hint
-    room.failover.on_cut_off.append(model.host_gone)
+    model.host_player.host_here(room.mover.successors, room.mover.hand_over)
+    model.host_player.saved_game = lambda: getattr(config.journal, "game_id", None)
+    model.host_player.set_table_hint = host.set_hint
+    room.failover.on_cut_off.append(model.host_player.host_gone)
     code = await play_at(
         host.address,
         host.port,
@@ -348,7 +348,7 @@ async def _play_hosted(
         guest_bind=config.bind,
         guest_announce=config.announce,
     )
-    game_id = model.resumable_as()
+    game_id = model.host_player.resumable_as()
     if say_resume and game_id is not None:
         print(
             _(
@@ -363,7 +363,7 @@ def host_here(model: TableModel, guest: Any) -> None:
     """``guest`` (:class:`rum500.handoff.Guest`) hosts the table now, taken over: the screen
     says so, and H hands it on as at a table hosted from the start."""
     assert guest.room is not None
-    model.host_here(guest.room.mover.successors, guest.hand_over, taken_over=True)
+    model.host_player.host_here(guest.room.mover.successors, guest.hand_over, taken_over=True)
 
 
 def _say_closing_note(config: HostConfig) -> None:

@@ -5,16 +5,17 @@ can make.
 narrow port (never the model): ``tableview`` (:class:`~rum500.tui.tableview.TableView`: what
 the host sent — the view ``Game.view(seat)``, the seats — and its accessors; the others read
 it), ``selection`` (:class:`~rum500.tui.selection.Selection`: the cursor and the selected
-cards, over the table view) and ``feed`` (:class:`~rum500.tui.feed.Feed`: the log, chat,
-message line, notice and banner). :class:`~rum500.tui.hostplayer.HostPlayer` (what our own
-host lets its player do: start with bots, the hint off for all, hand the table over, the quit
-question) is still a base. What is left here coordinates them: it applies the host's
-messages, carries out what a move (:mod:`rum500.tui.moves`) comes to, and keeps the overlay
-stack. It never touches the terminal: the layout reads it, the key bindings call its methods,
-and moves leave through ``send`` (an async callable, the connection's ``act``) run by
-``spawn`` (the application's ``create_background_task``). Every action it sends is first
-checked against ``view["legal_actions"]``, so only legal moves leave; the host's refusal, if
-any, comes back as a one-line message.
+cards, over the table view), ``feed`` (:class:`~rum500.tui.feed.Feed`: the log, chat,
+message line, notice and banner) and ``host_player`` (:class:`~rum500.tui.hostplayer.
+HostPlayer`: what our own host lets its player do — start with bots, the hint off for all,
+hand the table over, the quit question — given the table view, the feed and four callables).
+What is left here coordinates them: it applies the host's messages, carries out what a move
+(:mod:`rum500.tui.moves`) comes to, and keeps the overlay stack. It never touches the
+terminal: the layout reads it, the key bindings call its methods, and moves leave through
+``send`` (an async callable, the connection's ``act``) run by ``spawn`` (the application's
+``create_background_task``). Every action it sends is first checked against
+``view["legal_actions"]``, so only legal moves leave; the host's refusal, if any, comes back
+as a one-line message.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def _default_spawn(coro: Coroutine[Any, Any, Any]) -> Any:
     return asyncio.ensure_future(coro)
 
 
-class TableModel(HostPlayer):
+class TableModel:
     """State of the table screen. See the module docstring."""
 
     def __init__(
@@ -97,17 +98,25 @@ class TableModel(HostPlayer):
         self.tableview = tableview if tableview is not None else TableView()
         #: the cursor and the selected cards, over ``tableview``
         self.selection = Selection(self.tableview, redraw)
+        self.exit: Callable[[], None] = lambda: None
         self.name = name
         self.send = send
         self.send_chat = chat
         self.spawn: Spawn = spawn or _default_spawn
         self.ascii = ascii
         self._init_overlays()
-        HostPlayer.__init__(self)
+        #: what our own host lets its player do (start with bots, the hint for all, hand over)
+        self.host_player = HostPlayer(
+            self.tableview,
+            self.feed,
+            ask=self.choose_here,
+            spawn=lambda coro: self.spawn(coro),
+            exit=lambda: self.exit(),
+            on_change=redraw,
+        )
         self.closed_by_host: str | None = None  # the host closed the table: why
         self.sent: list[dict] = []
         self.busy = False
-        self.exit: Callable[[], None] = lambda: None
         #: works out the hint for a view, off the event loop (injectable: tests slow it)
         self.advise: Callable[[dict], Awaitable[dict | None]] = hints.advise_off_loop
         self.hint_pending: asyncio.Future | None = None  # the hint being worked out
@@ -350,7 +359,11 @@ class TableModel(HostPlayer):
         width it was last drawn at when None)."""
         if width is not None:
             self.help_width = width
-        can_hand_over = self.hosting and self.successors is not None and bool(self.successors())
+        can_hand_over = (
+            self.host_player.hosting
+            and self.host_player.successors is not None
+            and bool(self.host_player.successors())
+        )
         return help_lines(
             self.ascii, (self.tableview.view or {}).get("options"), can_hand_over, self.help_width
         )
@@ -374,6 +387,12 @@ class TableModel(HostPlayer):
         self.choices = choices[:9]
         self.overlay = "choose"
         self.on_change()
+
+    def choose_here(self, question: str, labels: list[str], answer: Callable[[int], None]) -> None:
+        """Ask ``question`` with numbered ``labels`` answered here, not by an action: the key
+        1, 2 … calls ``answer`` with the answer's index."""
+        self.choose(question, [(label, {}) for label in labels])
+        self.choose_local = answer
 
     def choose_pick(self, i: int) -> None:
         if self.overlay != "choose" or not 0 <= i < len(self.choices):
@@ -652,7 +671,9 @@ class TableModel(HostPlayer):
 
     def ask_quit(self) -> None:
         """q / Ctrl-C: leave at once when nothing is at stake, else ask first."""
-        if (not self.tableview.in_progress or self.tableview.spectator) and not self.guests_waiting:
+        if (
+            not self.tableview.in_progress or self.tableview.spectator
+        ) and not self.host_player.guests_waiting:
             self.exit()
             return
         self.overlay = "quit"

@@ -245,7 +245,7 @@ def title(model: TableModel) -> StyleAndTextTuples:
         parts.append(_("target {n}").format(n=v["target"]))
     if model.tableview.spectator:
         parts.append(_("watching"))
-    if model.hosting:
+    if model.host_player.hosting:
         parts.append(_("you host"))
     text = " · ".join(parts)
     return [("class:title", f" {text} ")]
@@ -352,11 +352,14 @@ def waiting_lines(model: TableModel) -> list[Line]:
             ("class:label", options) if options else ("class:dim", _("the standard game")),
         ]
     )
-    if model.tableview.shown_addresses(model.hosting):
+    if model.tableview.shown_addresses(model.host_player.hosting):
         lines.append(
             [
                 ("", "  " + _("Friends can join at:") + " "),
-                ("class:label", "  ".join(model.tableview.shown_addresses(model.hosting))),
+                (
+                    "class:label",
+                    "  ".join(model.tableview.shown_addresses(model.host_player.hosting)),
+                ),
             ]
         )
     for i, s in enumerate(seats):

@@ -358,7 +358,7 @@ async def test_hosting_waits_for_players_until_g(home: Path) -> None:
                 model=model,
             )
         )
-        await until(lambda: model.tableview.lobby is not None and model.can_start())
+        await until(lambda: model.tableview.lobby is not None and model.host_player.can_start())
         assert model.tableview.view is None and "g" in {k for k, _l, _f in key_bar(model)}
         assert [s.get("name") for s in model.tableview.lobby["seats"]] == ["Ann", None, None]
         inp.send_text("q")  # nothing at stake yet: leaves at once ...
@@ -377,7 +377,7 @@ async def test_hosting_waits_for_players_until_g(home: Path) -> None:
                 model=model,
             )
         )
-        await until(lambda: model.can_start())
+        await until(lambda: model.host_player.can_start())
         inp.send_text("g")  # ... g fills the free seats with bots and starts
         await until(lambda: model.tableview.view is not None)
         assert model.tableview.view["players"] == 3 and len(model.tableview.view["hand"]) == 7
@@ -407,11 +407,11 @@ async def test_closing_a_waiting_room_with_guests_asks_first(home: Path) -> None
                 model=model,
             )
         )
-        await until(lambda: model.can_start() and model.tableview.address is not None)
+        await until(lambda: model.host_player.can_start() and model.tableview.address is not None)
         host, port = parse_address(model.tableview.address)
         bob = await Client.connect(host, port, name="Bob")
         try:
-            await until(lambda: model.guests_waiting)
+            await until(lambda: model.host_player.guests_waiting)
             inp.send_text("q")  # Bob is waiting: ask before closing the table under him
             await until(lambda: model.overlay == "quit")
             assert not task.done()

@@ -191,7 +191,7 @@ def test_the_waiting_room_gives_the_addresses_and_says_waiting() -> None:
     assert "Friends can join at: 192.168.1.5:5500  [fe80::1%wlan0]:5500" in room
     assert "eth0" not in room
     # the host itself lists its own addresses as they are
-    model.hosting = True
+    model.host_player.hosting = True
     room = lines_text(render.waiting_lines(model))
     assert "Friends can join at: 192.168.1.5:5500  [fe80::1%eth0]:5500" in room
 

@@ -173,13 +173,13 @@ async def test_take_back_is_not_offered_with_another_human() -> None:
 def test_leaving_a_table_we_host_says_it_closes_it() -> None:
     game = position(["KS KH KD 5C 2C", "4H 5H 6H 9C"], pile="2D 3D")
     model = at(game, lobby=[{"name": "You"}, {"name": "Bo"}])
-    model.hosting = True
+    model.host_player.hosting = True
     model.ask_quit()
     assert model.overlay == "quit"
-    assert "closes it for everyone" in model.quit_question()
+    assert "closes it for everyone" in model.host_player.quit_question()
     solo = at(game, lobby=[{"name": "You"}, {"name": "Bot 1", "bot": True}])
-    solo.hosting = True
-    assert "closes it" not in solo.quit_question()
+    solo.host_player.hosting = True
+    assert "closes it" not in solo.host_player.quit_question()
 
 
 def test_take_n_cards_is_said_in_proper_plural() -> None:

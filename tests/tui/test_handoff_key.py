@@ -38,9 +38,9 @@ async def test_h_hands_the_table_over_and_the_screen_follows(home) -> None:  # n
     bea = await Client.connect(host.address, host.port, name="Bea", can_host=True)
     guest = Guest(bea, bind="127.0.0.1", announce=False)
     model = TableModel(name="Ann")
-    model.hosting = True
-    model.successors = room.mover.successors
-    model.hand_over = room.mover.hand_over
+    model.host_player.hosting = True
+    model.host_player.successors = room.mover.successors
+    model.host_player.hand_over = room.mover.hand_over
     try:
         with create_pipe_input() as inp:
             task = asyncio.ensure_future(run_table(session, model, input=inp, output=DummyOutput()))
@@ -55,7 +55,7 @@ async def test_h_hands_the_table_over_and_the_screen_follows(home) -> None:  # n
             await until(lambda: model.overlay == "choose" and len(model.choices) == 2)
             assert "Bea's machine" in model.choose_text  # then: keep the seat, or a bot
             inp.send_text("1")  # keep my seat
-            await until(lambda: guest.host is not None and not model.hosting)
+            await until(lambda: guest.host is not None and not model.host_player.hosting)
             assert "The table moved to Bea's machine." in model.feed.log
             await until(
                 lambda: (
@@ -64,7 +64,7 @@ async def test_h_hands_the_table_over_and_the_screen_follows(home) -> None:  # n
                 )
             )
             assert sorted(model.tableview.view["hand"]) == sorted(hand)  # Ann has not played since
-            assert model.tableview.my_seat == 0 and not model.hosting
+            assert model.tableview.my_seat == 0 and not model.host_player.hosting
             assert guest.host.server.seats[0].conn is not None  # Ann sits at the new host
             inp.send_text("q")
             await until(lambda: model.overlay == "quit")

@@ -92,7 +92,7 @@ async def ann_hands_the_table_to_bea() -> AsyncIterator[Table]:
                 lambda: t.model.tableview.view is not None
             )  # every seat is taken: it started
             ann_plays = asyncio.ensure_future(play_seat(ann, "random", 3, lambda _line: None))
-            assert not t.model.hosting and "H" not in keys(t.model)
+            assert not t.model.host_player.hosting and "H" not in keys(t.model)
             assert t.model.tableview.my_seat is not None
             _addresses, t.port = await room.mover.hand_over(t.model.tableview.my_seat)
             await until(
@@ -118,13 +118,15 @@ async def test_the_new_host_is_told_its_quit_question_says_so_and_h_hands_it_on(
     async with ann_hands_the_table_to_bea() as t:
         m = t.model
         told = "You host this table now: leaving closes it for everyone; H hands it on."
-        await until(lambda: m.hosting)
+        await until(lambda: m.host_player.hosting)
         assert told in m.feed.log
         assert "you host" in "".join(text for _s, text, *_h in render.title(m))
         assert "H" in keys(m) and "HOSTING" in m.help_lines()
         t.keys("q")  # the question says what leaving does here
         await until(lambda: m.overlay == "quit")
-        assert m.quit_question().startswith("You host this table: leaving closes it for everyone")
+        assert m.host_player.quit_question().startswith(
+            "You host this table: leaving closes it for everyone"
+        )
         t.keys("n")
         await until(lambda: m.overlay is None)
 
@@ -135,20 +137,20 @@ async def test_the_new_host_is_told_its_quit_question_says_so_and_h_hands_it_on(
         await until(lambda: m.overlay == "choose" and len(m.choices) == 2)
         assert m.choose_text == "Hand the table to Ann's machine, and your seat?"
         t.keys("1")
-        await until(lambda: t.ann_guest.host is not None and not m.hosting)
+        await until(lambda: t.ann_guest.host is not None and not m.host_player.hosting)
         assert "The table moved to Ann's machine." in m.feed.log
         new = t.ann_guest.host
         await until(lambda: m.tableview.address.endswith(f":{new.port}") and not m.feed.banner)
         assert new.server.seats[m.tableview.my_seat].conn is not None  # Bea sits at Ann's table
         assert not new.server.seats[m.tableview.my_seat].bot
-        assert "H" not in keys(m) and not m.quit_question().startswith("You host")
+        assert "H" not in keys(m) and not m.host_player.quit_question().startswith("You host")
         assert t.screen is not None and not t.screen.done()
 
 
 async def test_h_can_leave_the_seat_to_a_bot_and_the_screen_goes() -> None:
     async with ann_hands_the_table_to_bea() as t:
         m = t.model
-        await until(lambda: m.hosting)
+        await until(lambda: m.host_player.hosting)
         seat = m.tableview.my_seat
         t.keys("H")
         await until(lambda: m.overlay == "choose")

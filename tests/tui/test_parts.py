@@ -4,8 +4,11 @@ Selection (the cursor and selected cards), Feed (log, chat, message, banner) and
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import Counter
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from rum500.i18n import set_language
 from rum500.tui.feed import CHAT_LINES, LOG_LINES, Feed
@@ -189,35 +192,67 @@ def test_the_banner_counts_the_rejoin_down() -> None:
 
 def test_the_host_player_keys_are_off_at_someone_elses_table() -> None:
     model = TableModel()
-    assert isinstance(model, HostPlayer)
-    assert not model.can_start() and not model.can_set_table_hint()
-    model.offer_handoff()
+    assert isinstance(model.host_player, HostPlayer)
+    assert not model.host_player.can_start() and not model.host_player.can_set_table_hint()
+    model.host_player.offer_handoff()
     assert model.feed.message == "Only the host player can hand the table over."
-    model.toggle_table_hint()
+    model.host_player.toggle_table_hint()
     assert "Only the host player" in model.feed.message
 
 
 def test_the_host_player_starts_with_bots_from_the_lobby_only() -> None:
     model = TableModel()
     started = []
-    model.start_now = lambda: started.append(1)
+    model.host_player.start_now = lambda: started.append(1)
     model.tableview.lobby = {"state": "lobby", "seats": []}
-    assert model.can_start()
-    model.start_with_bots()
+    assert model.host_player.can_start()
+    model.host_player.start_with_bots()
     assert started == [1] and model.feed.message == "Bots take the free seats: the match begins."
     model.tableview.take_view(_view())
-    assert not model.can_start()
+    assert not model.host_player.can_start()
 
 
 def test_handing_over_asks_whose_machine_then_the_seat() -> None:
     model = TableModel()
     model.tableview.take_view(_view(names=["Ann", "Bo"]))
-    model.host_here(lambda: [(1, "Bo")], lambda seat, leave_to_bot=False: None)
-    model.offer_handoff()
+    model.host_player.host_here(lambda: [(1, "Bo")], lambda seat, leave_to_bot=False: None)
+    model.host_player.offer_handoff()
     assert model.overlay == "choose" and [label for label, _a in model.choices] == ["Bo"]
     model.choose_pick(0)
     assert model.choose_text == "Hand the table to Bo's machine, and your seat?"
     assert len(model.choices) == 2
+
+
+def test_the_host_player_on_its_own_hands_over_through_its_port() -> None:
+    """Built with its port alone (a table view, a feed, ask / spawn / exit): whose machine,
+    then the seat, then the handing over — and the screen left when the seat goes to a bot."""
+    tv, feed = TableView(), Feed()
+    tv.take_view(_view(names=["Ann", "Bo"]))
+    asked: list[tuple[str, list[str], Callable[[int], None]]] = []
+    spawned: list[Coroutine[Any, Any, None]] = []
+    handed: list[tuple[int, bool]] = []
+    left: list[int] = []
+
+    async def hand_over(seat: int, leave_to_bot: bool = False) -> None:
+        handed.append((seat, leave_to_bot))
+
+    player = HostPlayer(
+        tv,
+        feed,
+        ask=lambda question, labels, answer: asked.append((question, labels, answer)),
+        spawn=spawned.append,
+        exit=lambda: left.append(1),
+    )
+    player.host_here(lambda: [(1, "Bo")], hand_over)
+    player.offer_handoff()
+    assert [labels for _q, labels, _a in asked] == [["Bo"]]
+    asked[-1][2](0)
+    question, labels, answer = asked[-1]
+    assert question == "Hand the table to Bo's machine, and your seat?" and len(labels) == 2
+    answer(1)
+    asyncio.run(spawned[0])
+    assert handed == [(1, True)] and left == [1] and not player.hosting
+    assert feed.log[-1] == "The table moved to Bo's machine."
 
 
 def test_a_translated_notice_is_never_cut() -> None:

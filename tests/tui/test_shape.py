@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 
 import rum500.tui
+from rum500.plain.model import PlainModel
+from rum500.tui import describe
 from rum500.tui import model as model_module
+from rum500.tui.feed import Feed
+from rum500.tui.hostplayer import HostPlayer
 from rum500.tui.model import TableModel
 from rum500.tui.overlays import (
     chat,
@@ -27,6 +31,8 @@ from rum500.tui.overlays import (
     sheet,
     table,
 )
+from rum500.tui.selection import Selection
+from rum500.tui.tableview import TableView
 
 TUI = Path(rum500.tui.__file__).parent
 
@@ -94,9 +100,40 @@ def test_no_overlay_imports_the_table_model(path: Path) -> None:
     assert "TableModel" not in path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", ["sheets.py", "feed.py", "tableview.py", "selection.py"])
+@pytest.mark.parametrize(
+    "name", ["sheets.py", "feed.py", "tableview.py", "selection.py", "hostplayer.py"]
+)
 def test_the_parts_do_not_import_the_table_model(name: str) -> None:
     assert "rum500.tui.model" not in _imports(TUI / name)
+
+
+PARTS = (Feed, TableView, Selection, HostPlayer)
+
+
+def test_the_parts_are_held_and_built_without_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table model holds its parts (issue 23 §2): none of them is a base of it (nor of
+    the plain mode's model), each is an object it holds, and no part's constructor is given
+    the model — each gets a narrow port (the table view, the feed, a few callables)."""
+    built: list[tuple[str, list[object]]] = []
+    for part in PARTS:
+
+        def spy(self, *args, _init=part.__init__, _name=part.__name__, **kwargs):  # type: ignore[no-untyped-def]
+            built.append((_name, [*args, *kwargs.values()]))
+            _init(self, *args, **kwargs)
+
+        monkeypatch.setattr(part, "__init__", spy)
+    for make in (TableModel, lambda: PlainModel(out=lambda _line: None)):
+        built.clear()
+        try:
+            model = make()
+        finally:
+            describe.speak_cards(False)  # the plain model speaks cards in words, process-wide
+        assert not [p.__name__ for p in PARTS if isinstance(model, p)]
+        held = (model.feed, model.tableview, model.selection, model.host_player)
+        assert [type(p).__mro__[-2] for p in held] == list(PARTS)  # (PlainFeed is a Feed)
+        assert {name for name, _args in built} == {p.__name__ for p in PARTS}
+        given_the_model = [name for name, args in built for a in args if isinstance(a, TableModel)]
+        assert given_the_model == []
 
 
 PORTS = [
@@ -157,7 +194,7 @@ def test_the_tui_files_keep_to_the_size_goals(path: Path) -> None:
 
 
 def test_the_table_model_is_the_coordinator_alone() -> None:
-    """What is left in TableModel (its parts are its bases) is well under the goal."""
+    """What is left in TableModel (its parts are objects it holds) is well under the goal."""
     lines, _start = inspect.getsourcelines(TableModel)
     assert len(lines) <= 650
     assert model_module.TableModel is TableModel

@@ -266,8 +266,8 @@ def _two_people(hosting: bool) -> tuple[TableModel, list[bool]]:
     model.tableview.view = {"phase": "draw", "players": 2, "seat": 0, "turn": 0, "hand": ["AS"]}
     sent: list[bool] = []
     if hosting:
-        model.hosting = True
-        model.set_table_hint = sent.append
+        model.host_player.hosting = True
+        model.host_player.set_table_hint = sent.append
     model.apply_message(
         {"type": "lobby", "state": "playing", "seats": [{"name": "Ann"}, {"name": "Bea"}]}
     )
@@ -278,7 +278,7 @@ def test_the_host_turns_the_hint_off_and_on_for_everyone() -> None:
     host, sent = _two_people(hosting=True)
     keys = {k: label for k, label, _m in key_bar(host)}
     assert keys.get("I") == "hint off for all" and "h" in keys
-    host.toggle_table_hint()
+    host.host_player.toggle_table_hint()
     assert sent == [False]
     # the host's message reaches every player, the host's own screen too
     guest, _ = _two_people(hosting=False)
@@ -297,7 +297,7 @@ def test_the_host_turns_the_hint_off_and_on_for_everyone() -> None:
         m.hint()
         assert m.feed.message == "The host turned the hint off at this table."
     assert {k: label for k, label, _m in key_bar(host)}["I"] == "hint on for all"
-    host.toggle_table_hint()
+    host.host_player.toggle_table_hint()
     assert sent == [False, True]
     guest.apply_message(
         {"type": "lobby", "state": "playing", "seats": [{"name": "Ann"}, {"name": "Bea"}]}
@@ -310,15 +310,15 @@ def test_leaving_a_solo_match_says_how_to_pick_it_up() -> None:
     model = _table()
     model.tableview.view = {"phase": "play", "players": 2, "seat": 0, "turn": 0}
     model.tableview.my_seat = 0
-    model.hosting = True
+    model.host_player.hosting = True
     model.tableview.lobby = {"seats": [{"name": "Ann"}, {"name": "Bot 1", "bot": True}]}
-    model.saved_game = lambda: 7
-    assert "rum500 play --resume 7" in model.quit_question()
+    model.host_player.saved_game = lambda: 7
+    assert "rum500 play --resume 7" in model.host_player.quit_question()
     set_language("ru")
-    assert "rum500 play --resume 7" in model.quit_question()
+    assert "rum500 play --resume 7" in model.host_player.quit_question()
     set_language("en")
     model.tableview.lobby = {"seats": [{"name": "Ann"}, {"name": "Bea"}]}  # not solo: host --resume
-    assert "--resume" not in model.quit_question()
+    assert "--resume" not in model.host_player.quit_question()
 
 
 def test_the_banner_says_why_the_link_is_down_whole() -> None:
@@ -333,7 +333,7 @@ def test_the_banner_says_why_the_link_is_down_whole() -> None:
 
 def test_the_waiting_room_wraps_a_long_list_of_addresses() -> None:
     model = TableModel(name="Ann")
-    model.hosting = True
+    model.host_player.hosting = True
     addresses = ["192.168.1.20:5500", "10.0.0.7:5500", "[fd00::1234:5678:9abc]:5500"]
     addresses.append("[fe80::1ff:fe23:4567:890a%wlp0s20f3]:5500")
     model.apply_message(

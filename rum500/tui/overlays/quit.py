@@ -10,6 +10,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from rum500.i18n import _
 from rum500.tui import render
 from rum500.tui.feed import Feed
+from rum500.tui.hostplayer import HostPlayer
 from rum500.tui.overlays.keymap import Key, Kit, Overlay
 from rum500.tui.wrapping import wrap_text
 
@@ -18,8 +19,7 @@ class Leaving(Protocol):
     """What the quit question uses of the table screen (a narrow port)."""
 
     ascii: bool
-
-    def quit_question(self) -> str: ...
+    host_player: HostPlayer  # the question (what leaving closes, or how to resume)
 
     def confirm_quit(self) -> None: ...
 
@@ -38,7 +38,7 @@ def keys(model: Leaving) -> list[Key]:
 def body(model: Leaving, kit: Kit) -> AnyContainer:
     def lines() -> list[render.Line]:
         """The quit question, wrapped to the overlay's width (it may say how to resume)."""
-        question = [("class:label", model.quit_question())]
+        question = [("class:label", model.host_player.quit_question())]
         return wrap_text(question, kit.screen_width() - 6, indent=0, ascii=model.ascii)
 
     return kit.window(lambda: render.joined(lines()), height=lambda: Dimension.exact(len(lines())))

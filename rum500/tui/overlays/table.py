@@ -6,10 +6,10 @@ the link is down (the bar then shows only p, ? and q).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from rum500.i18n import _
+from rum500.tui.hostplayer import HostPlayer
 from rum500.tui.overlays.common import Common, always_keys, has_results, online, scores_key
 from rum500.tui.overlays.keymap import Check, Key
 from rum500.tui.selection import Selection
@@ -67,18 +67,7 @@ class Plays(Protocol):
 class HostKeys(Protocol):
     """The host player's keys: start with bots, hand the table over, the hint for all."""
 
-    hosting: bool
-    successors: Callable[[], list[tuple[int, str]]] | None
-
-    def can_start(self) -> bool: ...
-
-    def start_with_bots(self) -> None: ...
-
-    def offer_handoff(self) -> None: ...
-
-    def can_set_table_hint(self) -> bool: ...
-
-    def toggle_table_hint(self) -> None: ...
+    host_player: HostPlayer
 
 
 class TableKeys(Common, Cursor, Plays, HostKeys, Protocol):
@@ -126,7 +115,14 @@ def _draw_keys(m: TableKeys, play: Check) -> list[Key]:
             play,
         ),
         Key(("x",), m.claim.pass_, "x", lambda: _("no call"), m.claim.may_act, play),
-        Key(("g",), m.start_with_bots, "g", lambda: _("start with bots"), m.can_start, play),
+        Key(
+            ("g",),
+            m.host_player.start_with_bots,
+            "g",
+            lambda: _("start with bots"),
+            m.host_player.can_start,
+            play,
+        ),
         Key(
             ("s",),
             m.draw_stock,
@@ -222,13 +218,23 @@ def _host_keys(m: TableKeys, play: Check) -> list[Key]:
     return [
         Key(
             ("H",),
-            m.offer_handoff,
+            m.host_player.offer_handoff,
             "H",
             lambda: _("hand the table over"),
             lambda: bool(
-                m.hosting and m.tableview.view and m.successors is not None and m.successors()
+                m.host_player.hosting
+                and m.tableview.view
+                and m.host_player.successors is not None
+                and m.host_player.successors()
             ),
             play,
         ),
-        Key(("I",), m.toggle_table_hint, "I", table_hint_label, m.can_set_table_hint, play),
+        Key(
+            ("I",),
+            m.host_player.toggle_table_hint,
+            "I",
+            table_hint_label,
+            m.host_player.can_set_table_hint,
+            play,
+        ),
     ]
