@@ -16,10 +16,12 @@ measured far more tightly than either value.
 The search (:func:`judge`, docs/analysis.md "How a move is valued"): half of the ``budget``
 worlds choose a *challenger* — every legal move in :func:`screen_worlds` of them, the
 :data:`FINALISTS` best and the move played in the whole half; the challenger is the best of
-them other than the move played. The other half (and more fresh worlds while the result is
-unclear) compares the challenger with the move played: worlds the choice did not see, so
-the loss has no winner's bonus. A loss within :data:`MISTAKE` standard errors of zero is
-called 0.
+them other than the move played. The other half compares the challenger with the move
+played: worlds the choice did not see, so the loss has no winner's bonus. Unless that round
+shows clearly no mistake, the finalists close to the challenger race it on fresh worlds
+(the best is named before it is measured), and the race's leader is measured against the
+move played on those worlds and fresh ones while the call is in doubt. A loss within
+:data:`MISTAKE` standard errors of zero is called 0.
 """
 
 from __future__ import annotations
@@ -60,10 +62,13 @@ MISTAKE = 3.5
 CLEAR = 2.0
 MORE_ROUNDS = 23
 CONFIRM = 4.0
-#: When a move is a mistake, the other finalists within RACE standard errors of the
-#: challenger (paired, as the move played is) race it on fresh worlds (half the budget a
-#: round, at most RACE_ROUNDS rounds) until one leads clearly (:func:`race`); those still
-#: within RACE standard errors of the leader then are its ``ties``.
+#: Unless the first round shows clearly no mistake, the other finalists within RACE standard
+#: errors of the challenger (paired, as the move played is) race it on fresh worlds (half the
+#: budget a round, at most RACE_ROUNDS rounds) until one leads clearly (:meth:`_Search.race`);
+#: the leader is measured against the move played, and those still within RACE standard
+#: errors of it are its ``ties``. (Measured only when the loss was called, the challenger
+#: chosen on half the budget was often a move no better than the one played while another
+#: was clearly better: the other seed called no mistake.)
 RACE = 2.0
 RACE_ROUNDS = 3
 #: Moves of the rest of a turn at most (:func:`end_turn`).
@@ -271,6 +276,7 @@ def judge(
     chosen, judged = worlds[:half], worlds[half:] or worlds
     first = min(len(chosen), screen_worlds(budget))
     table = {k: [s.value(w, k) for w in chosen[:first]] for k in s.moves}
+    s.rediscard(table, chosen[:first])
     ranked = sorted(s.moves, key=lambda k: -_mean(table[k]))
     finalists = [k for k in ranked if _mean(table[k]) > -math.inf][:FINALISTS]
     if mine not in finalists:
@@ -279,20 +285,13 @@ def judge(
         table[k] += [s.value(w, k) for w in chosen[first:]]
     others = [k for k in finalists if k != mine]
     best = max(others, key=lambda k: _mean(table[k])) if others else mine
-    loss, stderr, judged_n = 0.0, 0.0, 0
+    loss, stderr = 0.0, 0.0
     ties: list[int] = []
     if best != mine:  # the challenger against the move played, on worlds the choice did not see
-        loss, stderr, judged_n = s.measure(best, judged)
-    if best != mine and loss > MISTAKE * stderr and loss > 0:  # a mistake: which move is best?
-        rest = [k for k in others if k != best]
-        leader, ties = s.race(best, rest, table)
-        if leader != best:  # measured against the move played on the judging worlds too
-            again, error = s.against_played(leader)
-            if again > MISTAKE * error and again > 0:
-                ties = sorted({*ties, best} - {leader})
-                best, loss, stderr = leader, again, error
-            else:  # the challenger's clear loss stands; the leader is one of its ties
-                ties = sorted({*ties, leader} - {best})
+        loss, stderr = s.measure(best, judged, rounds=1)
+        if not _no_mistake(loss, stderr, 1):  # worth naming well before it is measured further
+            best, ties = s.race(best, [k for k in others if k != best], table)
+            loss, stderr = s.measure(best)
     if loss <= MISTAKE * stderr or loss <= 0:
         best, loss, stderr, ties = mine, 0.0, 0.0, []
     return Verdict(
@@ -302,7 +301,7 @@ def judge(
         played_value=_mean(table[mine]),
         best_value=_mean(table[best]),
         candidates=len(cands),
-        worlds=len(worlds) - len(worlds[half:]) + judged_n,
+        worlds=half + s.judged,
         ties=[cands[k] for k in s.with_mates(best, ties)],
     )
 
@@ -338,9 +337,39 @@ class _Search:
             self.mates[head] = [k for k in members if k != head]
         self.moves = sorted(self.mates)
         self.measured: list[tuple[Game, float]] = []  # judging worlds, the move played's value
+        self.rounds = self.judged = 0  # rounds of measuring done, worlds they sampled
 
     def value(self, w: Game, k: int) -> float | None:
         return value(w, self.cands[k], self.seat, self.rests[k])
+
+    def rediscard(self, table: dict[int, list[float | None]], worlds: list[Game]) -> None:
+        """A meld or lay-off whose rest of the turn ends with the hard bot's discard ends it
+        instead with the discard this decision values best (the discards' ``table`` means)
+        that is still in hand there: the move is judged by itself, not by the hard bot's
+        choice of a discard (which the seat's next decision is judged for). Its ``table``
+        values are taken again in ``worlds``."""
+        order = sorted(
+            (k for k in self.moves if self.cands[k].get("type") == "discard"),
+            key=lambda k: -_mean(table[k]),
+        )
+        if not order or not worlds:
+            return
+        for k in self.moves:
+            rest = self.rests[k]
+            if self.cands[k].get("type") not in ("meld", "layoff") or not rest:
+                continue
+            if rest[-1].get("type") != "discard":
+                continue
+            g = play(worlds[0], self.cands[k], self.seat)
+            if g is None or not _replay(g, rest[:-1]):
+                continue
+            legal = [a for a in g.legal_actions() if a.get("type") == "discard"]
+            for d in order:
+                if any(same_action(self.cands[d], a) for a in legal):
+                    if not same_action(self.cands[d], rest[-1]):
+                        self.rests[k] = [*rest[:-1], dict(self.cands[d])]
+                        table[k] = [self.value(w, k) for w in worlds]
+                    break
 
     def with_mates(self, best: int, ties: list[int]) -> list[int]:
         """``ties`` and the moves that are ``best`` in effect (none when it is the move
@@ -349,34 +378,36 @@ class _Search:
             return []
         return sorted({*ties, *self.mates.get(best, [])} - {best})
 
-    def measure(self, best: int, judged: list[Game]) -> tuple[float, float, int]:
-        """The challenger ``best`` against the move played on ``judged`` (and fresh worlds
-        while unclear): ``(loss, stderr, worlds)``."""
-        diffs: list[float] = []
-        loss, stderr, n = 0.0, 0.0, 0
-        for _round in range(1 + MORE_ROUNDS):
-            for w in judged:
-                ours, theirs = self.value(w, best), self.value(w, self.mine)
-                if ours is not None and theirs is not None:
-                    diffs.append(ours - theirs)
-                    self.measured.append((w, theirs))
-            n += len(judged)
-            loss, stderr = _mean_and_error(diffs)
-            if -loss > CLEAR * stderr or (loss <= 0 and (_round or not stderr)):
-                break  # clearly none: no more worlds needed
-            if _round and loss > CONFIRM * stderr:
-                break  # clearly a mistake
-            judged = worlds_of(self.view, self.known, self.rng, self.fresh)
-        return loss, stderr, n
-
-    def against_played(self, k: int) -> tuple[float, float]:
-        """Move ``k`` against the move played on the worlds of :meth:`measure`."""
+    def measure(
+        self, k: int, judged: list[Game] | None = None, rounds: int = 0
+    ) -> tuple[float, float]:
+        """Move ``k`` against the move played: on the worlds of the rounds already measured
+        (for another challenger: the move played's values are kept), then on ``judged`` and
+        fresh worlds (:attr:`fresh` a round) until :func:`_no_mistake` or :func:`_mistake`,
+        or ``rounds`` rounds in all (else 1 + :data:`MORE_ROUNDS`). ``(loss, stderr)``."""
         diffs = []
         for w, theirs in self.measured:
             ours = self.value(w, k)
             if ours is not None:
                 diffs.append(ours - theirs)
-        return _mean_and_error(diffs)
+        loss, stderr = _mean_and_error(diffs)
+        cap = rounds or 1 + MORE_ROUNDS
+        while self.rounds < cap:
+            if self.rounds and (
+                _no_mistake(loss, stderr, self.rounds) or _mistake(loss, stderr, self.rounds)
+            ):
+                break
+            batch = judged or worlds_of(self.view, self.known, self.rng, self.fresh)
+            judged = None
+            for w in batch:
+                ours, theirs = self.value(w, k), self.value(w, self.mine)
+                if ours is not None and theirs is not None:
+                    diffs.append(ours - theirs)
+                    self.measured.append((w, theirs))
+            self.judged += len(batch)
+            self.rounds += 1
+            loss, stderr = _mean_and_error(diffs)
+        return loss, stderr
 
     def race(
         self, best: int, rest: list[int], table: dict[int, list[float | None]]
@@ -398,6 +429,20 @@ class _Search:
             leader = max(runners, key=lambda k: (_mean(values[k]), k == best))
             close = _close(values, leader)
         return leader, close
+
+
+def _no_mistake(loss: float, stderr: float, rounds: int) -> bool:
+    """Clearly no mistake after ``rounds`` rounds of measuring: the challenger more than
+    :data:`CLEAR` standard errors below the move played (or, with no spread, not above it);
+    from the second round on, no longer above it."""
+    if -loss > CLEAR * stderr or (loss <= 0 and not stderr):
+        return True
+    return rounds >= 2 and loss <= 0
+
+
+def _mistake(loss: float, stderr: float, rounds: int) -> bool:
+    """Clearly a mistake: from the second round on, beyond :data:`CONFIRM` standard errors."""
+    return rounds >= 2 and loss > CONFIRM * stderr
 
 
 def _close(values: dict[int, list[float | None]], leader: int) -> list[int]:

@@ -149,3 +149,61 @@ def test_moves_that_end_the_turn_alike_are_one_move(monkeypatch: pytest.MonkeyPa
     assert v.loss > 0 and v.best["type"] == "meld"
     alike = [a for a in legal if a != v.best and end(a) == end(v.best)]
     assert alike and all(a in v.ties for a in alike)
+
+
+def test_the_close_finalists_race_before_the_loss_is_measured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discarding 2S looks best in the worlds of the choice, 4D close behind; after one round
+    2S is no clear loss, so before it is measured further the two race on fresh worlds: 4D
+    is far better there, and it is the best move (before: 2S was measured to the end, no
+    mistake, and the move played stood)."""
+    other = {"type": "discard", "card": "4D"}
+    seen: dict[int, int] = {}
+    keep: list[object] = []
+
+    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+        if id(w) not in seen:
+            seen[id(w)] = len(seen)
+            keep.append(w)
+        n = seen[id(w)]
+        if S.same_action(action, PLAYED):
+            return 0.0
+        if S.same_action(action, CHALLENGER):
+            return [12, 8, 14, 6][n] if n < 4 else [6, -2, 4, -4][n % 4]
+        if S.same_action(action, other):
+            return [14, 2, 12, 4][n] if n < 4 else [30, 26, 34, 30][n % 4]
+        return -100.0
+
+    monkeypatch.setattr(S, "value", value)
+    v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
+    assert v.best == other and v.loss == pytest.approx(30.0)
+
+
+#: seat 0 lays off 7H and 8H on 4H 5H 6H, then discards: the hard bot would throw a high card
+LAYS_OFF = position(["7H", "8H", "KS", "QD", "2D", "9C"], ["3S", "5S"], ["2C"],
+                    melds=[["4H", "5H", "6H"]])  # fmt: skip
+
+
+def test_a_lay_off_is_judged_with_the_discard_the_decision_values_best(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rest of the turn after a meld or lay-off ends with the discard this decision
+    values best (here 2D), not the hard bot's: the lay-off is judged by itself."""
+    view = LAYS_OFF.view(0)
+    layoff = {"type": "layoff", "card": "7H", "meld": 0}
+    assert layoff in view["legal_actions"]
+    world = S.worlds_of(view, [[], []], random.Random(1), 1)[0]
+    hards = S.rest_of_turn(world, layoff, 0)[0]
+    assert hards and hards[-1] != {"type": "discard", "card": "2D"}
+    rests: list[list[dict]] = []
+
+    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+        if S.same_action(action, layoff):
+            rests.append(list(rest or []))
+            return 0.0
+        return 5.0 if action == {"type": "discard", "card": "2D"} else -10.0
+
+    monkeypatch.setattr(S, "value", value)
+    analyse_decision(view, [[], []], layoff, budget=8, seed=1)
+    assert rests and rests[-1] == [*hards[:-1], {"type": "discard", "card": "2D"}]
