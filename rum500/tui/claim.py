@@ -37,10 +37,10 @@ class ClaimTable(Protocol):
 
 
 class Claim:
-    """The open claim window (or none) of ``table``'s seat. ``clock`` is injectable."""
+    """The open claim window (or none) of ``screen``'s seat. ``clock`` is injectable."""
 
-    def __init__(self, table: ClaimTable, clock: Callable[[], float] = time.monotonic) -> None:
-        self.table = table
+    def __init__(self, screen: ClaimTable, clock: Callable[[], float] = time.monotonic) -> None:
+        self.screen = screen
         self.clock = clock
         self.card: str | None = None
         self.by: int | None = None  # the discarder
@@ -77,18 +77,18 @@ class Claim:
     @property
     def mine(self) -> bool:
         """The discard is my own (no call on it)."""
-        return self.by is not None and self.by == self.table.tableview.seat
+        return self.by is not None and self.by == self.screen.tableview.seat
 
     def may_act(self) -> bool:
         """I sit at the table, the discard is another's, and I have not passed."""
-        seat = self.table.tableview.seat
+        seat = self.screen.tableview.seat
         return self.open and seat is not None and not self.mine and seat not in self.passed
 
     # ------------------------------------------------------------------ keys
 
     def call(self) -> None:
         """r: call "Rummy!" on the discard — at once when one call fits, else ask which."""
-        t = self.table
+        t = self.screen
         if not self.open or self.card is None:
             t.feed.say(
                 _("Rummy! can only be called while a discard is open for calls."), error=True
@@ -125,7 +125,7 @@ class Claim:
     def pass_(self) -> None:
         """x: no call on this discard (the window closes early once every other human has
         passed)."""
-        t = self.table
+        t = self.screen
         if not self.may_act():
             t.feed.say(_("There is no discard to pass on now."), error=True)
             return
@@ -139,7 +139,7 @@ class Claim:
 
     def status_text(self) -> str:
         """One line: whose discard, the countdown, and what I may do."""
-        t = self.table
+        t = self.screen
         card = describe.card_text(self.card or "?", t.ascii)
         left = self.seconds_left()
         clock = _(" — {n} s").format(n=left) if left is not None else ""

@@ -71,10 +71,10 @@ class CoachTable(Protocol):
 
 
 class CoachLine:
-    """The coach line of ``table``'s seat (see the module)."""
+    """The coach line of ``screen``'s seat (see the module)."""
 
-    def __init__(self, table: CoachTable) -> None:
-        self.table = table
+    def __init__(self, screen: CoachTable) -> None:
+        self.screen = screen
         self.on = False  # the host's setting (the lobby's ``coach``)
         self.tracker = Tracker()
         self.hand: int | None = None  # the hand the decisions below are of
@@ -98,7 +98,7 @@ class CoachLine:
     def played(self, view: dict | None, action: dict) -> None:
         """This seat sends ``action`` from ``view``: a decision, once the host takes it."""
         self.pending = None
-        if not self.on or self.table.tableview.spectator or not isinstance(view, dict):
+        if not self.on or self.screen.tableview.spectator or not isinstance(view, dict):
             return
         seat = view.get("seat")
         legal = view.get("legal_actions") or []
@@ -144,7 +144,7 @@ class CoachLine:
     def start(self, hand: object) -> None:
         """The review of ``hand`` opened: work out its line, if the coach is on."""
         self.drop()
-        if not isinstance(hand, int) or not self.on or self.table.tableview.spectator:
+        if not isinstance(hand, int) or not self.on or self.screen.tableview.spectator:
             return
         self.review_hand = hand
         if hand != self.hand:
@@ -152,7 +152,7 @@ class CoachLine:
         decisions = list(self.decisions)
         self.state = "working"
         self.started += 1
-        self._task = self.table.spawn(self._work(hand, decisions))
+        self._task = self.screen.spawn(self._work(hand, decisions))
 
     def drop(self) -> None:
         """The review closed: the line, done or not, goes."""
@@ -169,13 +169,13 @@ class CoachLine:
                 return  # the review closed meanwhile
             if verdict is None:
                 self.state = "failed"
-                self.table.on_change()
+                self.screen.on_change()
                 return
             if verdict["loss"] > 0 and (worst is None or verdict["loss"] > worst["loss"]):
                 worst = {"view": view, "played": played, **verdict}
         self.state, self.worst = "done", worst
         self._task = None
-        self.table.on_change()
+        self.screen.on_change()
 
     def text(self) -> str:
         """The review's line ("" when there is none)."""
@@ -188,14 +188,14 @@ class CoachLine:
         w = self.worst
         if w is None:
             return _("Coach: no mistake found in your play this hand.")
-        view, a = w["view"], self.table.ascii
+        view, a = w["view"], self.screen.ascii
         loss = max(1, round(w["loss"]))
         return ngettext(
             "Your biggest mistake: {played} (−{loss} point expected; better: {best}).",
             "Your biggest mistake: {played} (−{loss} points expected; better: {best}).",
             loss,
         ).format(
-            played=describe.action(w["played"], view, self.table.tableview.player_name, a),
+            played=describe.action(w["played"], view, self.screen.tableview.player_name, a),
             loss=loss,
-            best=describe.action(w["best"], view, self.table.tableview.player_name, a),
+            best=describe.action(w["best"], view, self.screen.tableview.player_name, a),
         )

@@ -36,10 +36,10 @@ class ReviewTable(Protocol):
 
 
 class Review:
-    """The open review (or none) of ``table``'s seat. ``clock`` is injectable for tests."""
+    """The open review (or none) of ``screen``'s seat. ``clock`` is injectable for tests."""
 
-    def __init__(self, table: ReviewTable, clock: Callable[[], float] = time.monotonic) -> None:
-        self.table = table
+    def __init__(self, screen: ReviewTable, clock: Callable[[], float] = time.monotonic) -> None:
+        self.screen = screen
         self.clock = clock
         self.hand: int | None = None
         self.waiting: list[int] = []
@@ -84,18 +84,18 @@ class Review:
     @property
     def waits_for_me(self) -> bool:
         """The table waits for this seat's Enter (never a spectator's)."""
-        return not self.table.tableview.spectator and self.waits_for(self.table.tableview.seat)
+        return not self.screen.tableview.spectator and self.waits_for(self.screen.tableview.seat)
 
     def still_waiting(self) -> list[int]:
         """The seats the deal waits for (this one left out once it said ready)."""
-        me = self.table.tableview.seat
+        me = self.screen.tableview.seat
         return [s for s in self.waiting if not (s == me and self.ready_sent)]
 
     # ------------------------------------------------------------------ the player's part
 
     def ready(self) -> None:
         """Tell the host this seat is ready for the next deal (a spectator: close)."""
-        t = self.table
+        t = self.screen
         if t.tableview.spectator or t.tableview.seat is None:
             t.close_overlay()
             return
@@ -109,7 +109,7 @@ class Review:
     def enter_label(self) -> str:
         if self.waits_for_me:
             return _("ready for the next hand")
-        if not self.open and self.table.tableview.legal("deal"):
+        if not self.open and self.screen.tableview.legal("deal"):
             return _("deal the next hand")
         return _("close")
 
@@ -117,10 +117,10 @@ class Review:
         """Enter in the review: ready (or deal, with a host that has no review), else close."""
         if self.waits_for_me:
             self.ready()
-        elif not self.open and self.table.tableview.legal("deal"):
-            self.table.deal()
+        elif not self.open and self.screen.tableview.legal("deal"):
+            self.screen.deal()
         else:
-            self.table.close_overlay()
+            self.screen.close_overlay()
 
     def wait_text(self) -> str:
         """Who the next deal waits for, and for how long at most ("" with no review)."""
@@ -129,7 +129,7 @@ class Review:
         waiting = self.still_waiting()
         if not waiting:
             return _("Dealing the next hand…")
-        names = ", ".join(self.table.tableview.player_name(s) for s in waiting)
+        names = ", ".join(self.screen.tableview.player_name(s) for s in waiting)
         left = self.seconds_left()
         if left is None:
             return _("Waiting for {names}.").format(names=names)
@@ -149,4 +149,4 @@ class Review:
 
     def scroll_by(self, step: int) -> None:
         self.scroll = max(0, self.scroll + step)
-        self.table.on_change()
+        self.screen.on_change()

@@ -26,16 +26,16 @@ class ScoresTable(Protocol):
 
 
 class Scores:
-    def __init__(self, table: ScoresTable) -> None:
-        self.table = table
+    def __init__(self, screen: ScoresTable) -> None:
+        self.screen = screen
         self.scroll: int | None = None  # the first row shown; None: the newest hands in sight
 
     def rows(self) -> int:
-        return len((self.table.tableview.view or {}).get("results") or [])
+        return len((self.screen.tableview.view or {}).get("results") or [])
 
     def toggle(self) -> None:
         """Open the table (again: close it)."""
-        t = self.table
+        t = self.screen
         if t.overlay == "scores":
             t.close_overlay()
             return
@@ -49,4 +49,4 @@ class Scores:
     def scroll_by(self, step: int) -> None:
         now = self.rows() if self.scroll is None else self.scroll
         self.scroll = max(0, min(self.rows(), now + step))
-        self.table.on_change()
+        self.screen.on_change()
