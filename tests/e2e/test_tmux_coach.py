@@ -53,7 +53,10 @@ def break_the_first_meld(term: Tmux) -> str | None:
 
 
 def test_the_review_names_my_biggest_mistake(term: Tmux) -> None:
-    term.start(rum500("play --bots 1 --seed 6 --bot-level random --bot-delay 0 --name Ann"))
+    # seed 43: the meld's first card is AS, which could go down; throwing it away is called
+    # a mistake of 25-29 points by analysis seeds other than the review's (seed 6's 2S, a
+    # low card from one of three sets, is a difference the analysis rightly cannot call)
+    term.start(rum500("play --bots 1 --seed 43 --bot-level random --bot-delay 0 --name Ann"))
     term.wait_text("Your hand (by suit)")
     thrown: str | None = None
     deadline = time.monotonic() + 240
