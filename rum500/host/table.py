@@ -92,8 +92,9 @@ class GameTable:
         self._log_failed = False  # a notice about the game log was sent, no success since
         #: packed_view's values by key, with the source each was packed from
         self._packed: dict[str, tuple[object, bytes]] = {}
-        #: packed_own_view's last map per seat, with the own view it was packed from
-        self._own: dict[int, tuple[dict, dict[str, bytes]]] = {}
+        #: packed_own_view's last map per seat: the own keys, them packed, and the hand
+        #: they were built from
+        self._own: dict[int, tuple[dict, dict[str, bytes], list[int]]] = {}
         #: the seats that show their hand to a spectator now, as the views say it:
         #: ``{seat, spectator, name}`` each (rum500/host/shoulder.py keeps it)
         self.shoulders: list[dict] = []
@@ -460,12 +461,20 @@ class GameTable:
         (the usual seat of an update, not the one that acted), so that the server sends such
         a seat the spectators' frame at once (``packed_own_view`` of
         :class:`net.server.Table`)."""
+        game, kept = self.game, self._own.get(seat)
+        if (
+            kept is not None
+            and game is not None
+            and not game.may_act(seat)
+            and not kept[0]["legal_actions"]
+            and kept[2] == game.hands[seat]
+        ):
+            return kept[1]  # a seat that may not act, its hand as it was: not even built
         own = self.own_view(seat)
-        kept = self._own.get(seat)
         if kept is not None and kept[0] == own:
             return kept[1]
         packed = {key: pack(value) for key, value in own.items()}
-        self._own[seat] = (own, packed)
+        self._own[seat] = (own, packed, list(game.hands[seat]) if game is not None else [])
         return packed
 
     def shown_view(self, seat: int) -> dict:

@@ -704,12 +704,17 @@ class Game(Checks, Scoring, Undo, Persistence):
             "legal_actions": self._view_actions(seat),
         }
 
+    def may_act(self, seat: int | None) -> bool:
+        """Whether ``seat``'s view may list legal actions (its turn, or a "Rummy!" claim
+        window); when not, its :meth:`own_view` follows from its hand alone."""
+        return seat is not None and (self.phase is Phase.CLAIM or seat == self.to_move)
+
     def _view_actions(self, seat: int | None) -> list[dict]:
-        if seat is None:
+        if not self.may_act(seat):
             return []
         if self.phase is Phase.CLAIM:
-            return self.claims(seat)
-        return self.legal_actions() if seat == self.to_move else []
+            return self.claims(seat)  # type: ignore[arg-type]
+        return self.legal_actions()
 
     @classmethod
     def replay(

@@ -148,3 +148,38 @@ def test_a_seats_own_keys_are_the_same_map_while_they_stay_the_same():
                 renewed += 1
             kept[seat] = parts
     assert reused > 100 and renewed > 100
+
+
+def test_the_own_keys_of_a_seat_that_may_not_act_are_not_even_built_while_its_hand_stays():
+    """A seat that may not act (not its turn, no claim window) has no legal actions: while
+    its hand is as it was, ``packed_own_view`` hands back the kept map without building the
+    own view again — and it still always unpacks to ``own_view``."""
+    table = table_of(3, Options(target=500))
+    game = table.game
+    assert game is not None
+    built: list[int | None] = []
+    real = game.own_view
+
+    def watched(seat: int | None) -> dict:
+        built.append(seat)
+        return real(seat)
+
+    game.own_view = watched  # type: ignore[method-assign]
+    rng = random.Random(5)
+    for seat in range(3):
+        table.packed_own_view(seat)
+    skipped = 0
+    for _ in range(200):
+        if table.finished:
+            break
+        hands = [list(h) for h in game.hands]
+        step(table, rng)
+        for seat in range(3):
+            quiet = not game.may_act(seat) and game.hands[seat] == hands[seat]
+            built.clear()
+            parts = table.packed_own_view(seat)
+            if quiet and not unpacked(parts)["legal_actions"]:
+                assert built == [], seat  # not built again
+                skipped += 1
+            assert unpacked(parts) == real(seat)
+    assert skipped > 100

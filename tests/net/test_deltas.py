@@ -51,11 +51,12 @@ def recording(host) -> dict:
         return v
 
     table.view = view  # the host's own view, watched: nothing a player touches is changed
-    own = table.own_view
+    own = table.packed_own_view
 
     def own_view(seat):
-        # the server builds a seat's view as view(None) plus these keys: what it must
-        # equal is the seat's whole view built at the same moment
+        # the server builds a seat's view as view(None) plus these keys (packed, or the
+        # kept map while they stay the same): what it must equal is the seat's whole view
+        # built at the same moment
         whole = msgpack.unpackb(msgpack.packb(build(seat)))
         public = seen.get((host.server.seq, None), {})
         for key in ("review", "claim"):  # a countdown, read once for the whole update
@@ -64,7 +65,7 @@ def recording(host) -> dict:
         seen[(host.server.seq, seat)] = whole
         return own(seat)
 
-    table.own_view = own_view
+    table.packed_own_view = own_view
     return seen
 
 
