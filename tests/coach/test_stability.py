@@ -6,6 +6,7 @@ moves that end the turn in the same position are one move."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -19,18 +20,28 @@ PLAYED = {"type": "discard", "card": "KS"}
 CHALLENGER = {"type": "discard", "card": "2S"}
 
 
+def _numbering() -> Callable[[object], int]:
+    """Number each world in the order it is first valued (0, 1, …)."""
+    seen: dict[int, int] = {}
+    keep: list[object] = []  # the worlds stay alive, so their ids stay theirs
+
+    def number(w: object) -> int:
+        if id(w) not in seen:
+            seen[id(w)] = len(seen)
+            keep.append(w)
+        return seen[id(w)]
+
+    return number
+
+
 def _scripted(monkeypatch: pytest.MonkeyPatch, later: list[float], first: list[float]) -> None:
     """Value the move played 0 and every move but the challenger -100 in every world; the
     challenger +10 in the worlds of the choice (budget 8: the first 4 worlds sampled), then
     ``first`` in the next 4 (the first round of the measuring) and ``later`` over and over."""
-    seen: dict[int, int] = {}
-    keep: list[object] = []  # the worlds stay alive, so their ids stay theirs
+    number = _numbering()
 
     def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
-        if id(w) not in seen:
-            seen[id(w)] = len(seen)
-            keep.append(w)
-        n = seen[id(w)]
+        n = number(w)
         if S.same_action(action, PLAYED):
             return 0.0
         if not S.same_action(action, CHALLENGER):
@@ -159,14 +170,10 @@ def test_the_close_finalists_race_before_the_loss_is_measured(
     is far better there, and it is the best move (before: 2S was measured to the end, no
     mistake, and the move played stood)."""
     other = {"type": "discard", "card": "4D"}
-    seen: dict[int, int] = {}
-    keep: list[object] = []
+    number = _numbering()
 
     def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
-        if id(w) not in seen:
-            seen[id(w)] = len(seen)
-            keep.append(w)
-        n = seen[id(w)]
+        n = number(w)
         if S.same_action(action, PLAYED):
             return 0.0
         if S.same_action(action, CHALLENGER):

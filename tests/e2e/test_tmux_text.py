@@ -29,6 +29,7 @@ import pytest
 from rum500.i18n import set_language
 from rum500.tui.helptext import help_lines
 
+from .test_tmux import rum500
 from .tmux import Tmux
 
 pytestmark = pytest.mark.e2e
@@ -42,10 +43,6 @@ def term(tmp_path: Path) -> Iterator[Tmux]:
     t = Tmux(tmp_path, width=80, height=24)
     yield t
     t.close()
-
-
-def rum500(args: str) -> str:
-    return f"{sys.executable} -m rum500 {args}"
 
 
 def flat(text: str) -> str:
