@@ -166,3 +166,25 @@ def test_babel_extract_and_update_keep_every_translation(tmp_path: Path) -> None
         if (ctx, msgid) in marked:
             assert after.get(msgid, context=ctx).string == text, msgid
     assert ("rank", "K") in {(m.context, m.id) for m in after if m.id}
+
+
+def test_russian_says_kon_for_a_hand_and_razdacha_for_a_deal() -> None:
+    """One word for one thing (the vocabulary of docs/rules.md): a hand, the round from the
+    deal to its scoring, is «кон»; «раздача» is only the deal itself (the shuffle and its
+    commitment, the cards dealt). "Went out" — rid of every card — is never «вышел из игры»,
+    which says the player left the match."""
+    catalog = i18n.read_catalog(next(p for p in i18n.po_files() if "/ru/" in p.as_posix()))
+    wrong = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        texts = message.string if isinstance(message.string, tuple) else (message.string,)
+        english, russian = " ".join(ids), " ".join(texts)
+        if re.search(r"раздач", russian, re.IGNORECASE) and not re.search(
+            r"\bdeal", english, re.IGNORECASE
+        ):
+            wrong.append((english, russian))
+        if "вышел из игры" in russian and re.search(r"\bwent out\b", english):
+            wrong.append((english, russian))
+    assert not wrong, "\n".join(f"{e!r} -> {r!r}" for e, r in wrong)
