@@ -5,6 +5,7 @@ file holds, and the table printed from the file alone (``--ladder-report``)."""
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 
 from tests.bots import load_bench
@@ -92,7 +93,9 @@ def test_a_run_started_again_plays_only_what_the_file_lacks(tmp_path, capsys, mo
     ]
     easy = records[1]
     assert easy["budget"] == 1 and easy["hands"] == 1 and easy["hands_played"] == 1
-    assert len(easy["error_rates"]) == 2 and min(easy["decisions"]) > 0
+    # only the level's seat is analysed: the expert opponent's figures are left out
+    assert easy["analysed"] == [0] and easy["decisions"][0] > 0
+    assert easy["error_rates"][1] is None and easy["decisions"][1] is None
     assert easy["commit"]
     assert "    random:  30.00 ±   inf" in text  # the summary reads the file's line
     assert bench.main([*argv, "--ladder-out", str(out)]) == 0  # all there: nothing to play
@@ -119,3 +122,25 @@ def test_a_match_that_fails_is_told_and_the_run_goes_on(tmp_path, capsys, monkey
     assert "2 match(es) failed (not written: a run started again plays them)" in captured.out
     records = [json.loads(x) for x in out.read_text().splitlines()]
     assert [(r["level"], r["seed"]) for r in records] == [("random", 1024), ("random", 1025)]
+
+
+def test_the_rate_is_all_the_loss_over_all_the_decisions(monkeypatch) -> None:
+    """A short match's rate weighs by its decisions, not as much as a long one's; a level's
+    line without its opponent analysed shows a dash, and expert's own line both seats."""
+    bench = load_bench("analyse", monkeypatch)
+    lines = [
+        line("easy", 1024, 0, 10.0, None, decisions=[2, None], analysed=[0]),
+        line("easy", 1025, 1, 1.0, None, decisions=[None, 18], analysed=[1]),
+        line("easy", 1026, 0, 2.0, None, decisions=[20, None], analysed=[0]),
+        line("expert", 4024, 0, 1.0, 3.0, decisions=[10, 10], analysed=[0, 1]),
+    ]
+    rows = {r.level: r for r in bench.ladder_rows(lines, bench.LEVELS)}
+    rate, half = rows["easy"].mine
+    assert rate == (20 + 18 + 40) / 40 and rows["easy"].decisions == 40  # not (10+1+2)/3
+    spread = (20 - rate * 2) ** 2 + (18 - rate * 18) ** 2 + (40 - rate * 20) ** 2
+    assert abs(half - 1.96 * (3 / 2 * spread) ** 0.5 / 40) < 1e-12
+    assert rows["easy"].theirs is None
+    assert rows["expert"].mine == (1.0, math.inf) and rows["expert"].theirs[0] == 3.0
+    text = bench.ladder_report(lines)
+    assert "(3 matches, 40 decisions) | its expert opponents: — [" in text[1]
+    assert "its expert opponents:  3.00 ±   inf (10 decisions)" in text[2]
