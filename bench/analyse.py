@@ -33,9 +33,10 @@
    the second's best move is the first's best or one of its ``ties`` (docs/analysis.md, "How
    a move is valued", step 4), and how often the second calls no mistake there at all.
 
-Timings depend on what else the machine is doing. The figures of 2 and 3 are seeded, but the
-matches are played by bots and ``expert`` stops thinking at a time guard: under heavy load
-its matches (and so the decisions analysed) may differ from a quiet machine's.
+Timings depend on what else the machine is doing. The figures of 2 and 3 are seeded; in 2 the
+``expert`` plays without its wall-clock guard, so its matches are the same under any load,
+but in 3 it stops thinking at the guard: under heavy load those matches (and so the decisions
+analysed) may differ from a quiet machine's.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from rum500.bots import expert  # noqa: E402
 from rum500.coach.analysis import analyse_seats, new_game  # noqa: E402
 from rum500.coach.selfplay import bot_record  # noqa: E402
 
@@ -125,11 +127,18 @@ def ladder_plan(
 
 def play_ladder_match(match: LadderMatch) -> dict:
     """Play ``match`` and analyse the level's seat in this process (both seats when the level
-    is ``expert``): a line of ``--ladder-out`` (all but ``commit``). ``analysed`` lists the
+    is ``expert``): a line of ``--ladder-out`` (all but ``commit``). The ``expert`` plays
+    without its wall-clock guard (:data:`rum500.bots.expert.TIME_GUARD_S`), so a match is the
+    same on a loaded machine as on a quiet one. ``analysed`` lists the
     seats analysed; a seat not analysed has ``None`` as its error rate and decisions (lines
     without ``analysed``, from before, have both seats)."""
     start = time.perf_counter()
-    record = bot_record(list(match.seats), match.seed, hands=match.hands or None)
+    guard = expert.TIME_GUARD_S
+    expert.TIME_GUARD_S = math.inf  # its search ends on its own rule: the same under any load
+    try:
+        record = bot_record(list(match.seats), match.seed, hands=match.hands or None)
+    finally:
+        expert.TIME_GUARD_S = guard
     seats = [0, 1] if match.level == "expert" else [match.seat]
     done = dict(
         zip(

@@ -144,3 +144,24 @@ def test_the_rate_is_all_the_loss_over_all_the_decisions(monkeypatch) -> None:
     text = bench.ladder_report(lines)
     assert "(3 matches, 40 decisions) | its expert opponents: — [" in text[1]
     assert "its expert opponents:  3.00 ±   inf (10 decisions)" in text[2]
+
+
+def test_the_expert_plays_the_ladder_without_its_wall_clock_guard(monkeypatch) -> None:
+    """A ladder match is the same under any load: the expert's search is not cut by the clock
+    while the match is played, and the guard is back afterwards (stability still has it)."""
+    bench = load_bench("analyse", monkeypatch)
+    from rum500.bots import expert
+
+    guard = expert.TIME_GUARD_S
+    seen = []
+    real = bench.bot_record
+
+    def record(*args, **kwargs):
+        seen.append(expert.TIME_GUARD_S)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bench, "bot_record", record)
+    match = bench.ladder_plan(["random"], 1, 24, 1, 1)[0]
+    line = bench.play_ladder_match(match)
+    assert seen == [math.inf] and guard == expert.TIME_GUARD_S
+    assert line["analysed"] == [0] and line["decisions"][0] > 0
