@@ -18,10 +18,14 @@ worlds choose a *challenger* — every legal move in :func:`screen_worlds` of th
 :data:`FINALISTS` best and the move played in the whole half; the challenger is the best of
 them other than the move played. The other half compares the challenger with the move
 played: worlds the choice did not see, so the loss has no winner's bonus. Unless that round
-shows clearly no mistake, the finalists close to the challenger race it on fresh worlds
-(the best is named before it is measured), and the race's leader is measured against the
-move played on those worlds and fresh ones while the call is in doubt. A loss within
-:data:`MISTAKE` standard errors of zero is called 0.
+shows clearly no mistake, the best move is *confirmed* before it is measured
+(:meth:`_Search.confirm`): the discards race for the one the melds and lay-offs end their
+turn with, then every move races the challenger on fresh worlds until the leader is
+:data:`RACE` standard errors clear of each (or :data:`CONFIRM_CAP` times the budget is
+spent); of moves still not told apart, a rule that no seed changes names one
+(:func:`preferred`). That move is measured against the move played on the first round's
+worlds and fresh ones while the call is in doubt. A loss within :data:`MISTAKE` standard
+errors of zero is called 0.
 """
 
 from __future__ import annotations
@@ -62,15 +66,26 @@ MISTAKE = 3.5
 CLEAR = 2.0
 MORE_ROUNDS = 23
 CONFIRM = 4.0
-#: Unless the first round shows clearly no mistake, the other finalists within RACE standard
-#: errors of the challenger (paired, as the move played is) race it on fresh worlds (half the
-#: budget a round, at most RACE_ROUNDS rounds) until one leads clearly (:meth:`_Search.race`);
-#: the leader is measured against the move played, and those still within RACE standard
-#: errors of it are its ``ties``. (Measured only when the loss was called, the challenger
-#: chosen on half the budget was often a move no better than the one played while another
-#: was clearly better: the other seed called no mistake.)
-RACE = 2.0
-RACE_ROUNDS = 3
+#: Unless the first round shows clearly no mistake, the best move is confirmed
+#: (:meth:`_Search.confirm`): the moves within RACE standard errors of the leader (paired)
+#: race it on fresh worlds (half the budget a round) until none is, or the races have
+#: sampled CONFIRM_CAP × the budget worlds; those still within are its ``ties``. Before
+#: (the finalists only, at most 3 rounds, at 2 standard errors, the melds and lay-offs
+#: ending with the discard the first quarter of the budget valued best), two seeds named
+#: the same best move in 48% of the decisions one called a loss ≥ 5 at budget 32: in 12 of
+#: the 13 others the second called no mistake — a better move it did not find, or a lay-off
+#: played that the first charged with a poor discard (bench/analyse.py's stability).
+RACE = 3.0
+#: Two moves are told apart on at least this many worlds in common (a standard error taken
+#: from fewer is itself too uncertain).
+APART = 16
+#: Moves the race cannot tell apart and shown worth the same within EQUAL points (at EQUAL_Z
+#: standard errors) are named by a rule that no seed changes (:func:`preferred`); of moves
+#: not told apart but not shown equal either, the leader is named.
+EQUAL = 2.5
+EQUAL_Z = 2.0
+#: The confirmation's races sample at most CONFIRM_CAP × the budget worlds.
+CONFIRM_CAP = 8
 #: Moves of the rest of a turn at most (:func:`end_turn`).
 TURN_CAP = 40
 #: The seat's turns a playout may take: in effect, to the end of the hand.
@@ -275,14 +290,15 @@ def judge(
     s.fresh = half
     chosen, judged = worlds[:half], worlds[half:] or worlds
     first = min(len(chosen), screen_worlds(budget))
+    s.pool = list(chosen)
     table = {k: [s.value(w, k) for w in chosen[:first]] for k in s.moves}
     s.rediscard(table, chosen[:first])
     ranked = sorted(s.moves, key=lambda k: -_mean(table[k]))
     finalists = [k for k in ranked if _mean(table[k]) > -math.inf][:FINALISTS]
     if mine not in finalists:
         finalists.append(mine)
-    for k in finalists:
-        table[k] += [s.value(w, k) for w in chosen[first:]]
+    for k in s.moves:
+        table[k] += [s.value(w, k) if k in finalists else None for w in chosen[first:]]
     others = [k for k in finalists if k != mine]
     best = max(others, key=lambda k: _mean(table[k])) if others else mine
     loss, stderr = 0.0, 0.0
@@ -290,7 +306,7 @@ def judge(
     if best != mine:  # the challenger against the move played, on worlds the choice did not see
         loss, stderr = s.measure(best, judged, rounds=1)
         if not _no_mistake(loss, stderr, 1):  # worth naming well before it is measured further
-            best, ties = s.race(best, [k for k in others if k != best], table)
+            best, ties = s.confirm(best, table, CONFIRM_CAP * budget)
             loss, stderr = s.measure(best)
     if loss <= MISTAKE * stderr or loss <= 0:
         best, loss, stderr, ties = mine, 0.0, 0.0, []
@@ -338,6 +354,8 @@ class _Search:
         self.moves = sorted(self.mates)
         self.measured: list[tuple[Game, float]] = []  # judging worlds, the move played's value
         self.rounds = self.judged = 0  # rounds of measuring done, worlds they sampled
+        self.pool: list[Game] = []  # the worlds of a table's values (the choice's, the races')
+        self.raced = 0  # worlds the races sampled
 
     def value(self, w: Game, k: int) -> float | None:
         return value(w, self.cands[k], self.seat, self.rests[k])
@@ -348,18 +366,33 @@ class _Search:
         that is still in hand there: the move is judged by itself, not by the hard bot's
         choice of a discard (which the seat's next decision is judged for). Its ``table``
         values are taken again in ``worlds``."""
-        order = sorted(
-            (k for k in self.moves if self.cands[k].get("type") == "discard"),
-            key=lambda k: -_mean(table[k]),
-        )
-        if not order or not worlds:
-            return
+        order = sorted(self.discards(), key=lambda k: -_mean(table[k]))
+        self.end_with(order, table, worlds)
+
+    def discards(self) -> list[int]:
+        return [k for k in self.moves if self.cands[k].get("type") == "discard"]
+
+    def meld_rests(self) -> list[int]:
+        """The melds and lay-offs whose rest of the turn ends with a discard."""
+        out = []
         for k in self.moves:
             rest = self.rests[k]
-            if self.cands[k].get("type") not in ("meld", "layoff") or not rest:
-                continue
-            if rest[-1].get("type") != "discard":
-                continue
+            kind = self.cands[k].get("type")
+            if kind in ("meld", "layoff") and rest and rest[-1].get("type") == "discard":
+                out.append(k)
+        return out
+
+    def end_with(
+        self, order: list[int], table: dict[int, list[float | None]], worlds: list[Game]
+    ) -> None:
+        """End each of :meth:`meld_rests` with the first discard of ``order`` the seat may
+        make there; a move so changed has its ``table`` values (in ``worlds``, None kept
+        None) and, the move played, its measured values taken again."""
+        if not order or not worlds:
+            return
+        for k in self.meld_rests():
+            rest = self.rests[k]
+            assert rest is not None
             g = play(worlds[0], self.cands[k], self.seat)
             if g is None or not _replay(g, rest[:-1]):
                 continue
@@ -368,8 +401,56 @@ class _Search:
                 if any(same_action(self.cands[d], a) for a in legal):
                     if not same_action(self.cands[d], rest[-1]):
                         self.rests[k] = [*rest[:-1], dict(self.cands[d])]
-                        table[k] = [self.value(w, k) for w in worlds]
+                        old = table[k]
+                        table[k] = [
+                            None if n < len(old) and old[n] is None else self.value(w, k)
+                            for n, w in enumerate(worlds[: len(old)])
+                        ]
+                        if k == self.mine:
+                            self.measured = [
+                                (w, x)
+                                for w, _theirs in self.measured
+                                if (x := self.value(w, k)) is not None
+                            ]
                     break
+
+    def confirm(
+        self, best: int, table: dict[int, list[float | None]], cap: int
+    ) -> tuple[int, list[int]]:
+        """The best move of a decision that may be a mistake, confirmed (docs/analysis.md
+        step 4): first the discard that the melds and lay-offs end their turn with is
+        settled by a race of the discards (:meth:`race`); then every move but the one played
+        races the challenger ``best``. The races sample at most ``cap`` worlds in all. Of
+        the moves still within :data:`RACE` standard errors of the leader, the one
+        :func:`preferred` names. ``(that move, the others still within)``."""
+        if self.meld_rests():
+            discards = [k for k in self.discards() if _mean(table[k]) > -math.inf]
+            if discards:
+                top = max(discards, key=lambda k: _mean(table[k]))
+                lead, close = self.race(top, discards, table, cap)
+                lead = self.prefer(lead, close, table)
+                order = [lead, *sorted(discards, key=lambda k: -_mean(table[k]))]
+                self.end_with(order, table, self.pool)
+        runners = [k for k in self.moves if k != self.mine and _mean(table[k]) > -math.inf]
+        if best not in runners:
+            runners.append(best)
+        lead, close = self.race(best, runners, table, cap)
+        named = self.prefer(lead, close, table)
+        return named, sorted({lead, *close} - {named})
+
+    def prefer(self, lead: int, close: list[int], table: dict[int, list[float | None]]) -> int:
+        """``lead``, or when moves still ``close`` to it are shown :func:`_equal` to it, the
+        one of them and ``lead`` that :func:`preferred` names."""
+        equal = [k for k in close if _equal(table[k], table[lead])]
+        if not equal:
+            return lead
+        group = [lead, *equal]
+        members = {k: [k, *self.mates.get(k, [])] for k in group}
+        pick = preferred(self.view, [self.cands[m] for m in sorted(sum(members.values(), []))])
+        for k in group:
+            if any(same_action(self.cands[m], pick) for m in members[k]):
+                return k
+        return lead
 
     def with_mates(self, best: int, ties: list[int]) -> list[int]:
         """``ties`` and the moves that are ``best`` in effect (none when it is the move
@@ -410,25 +491,70 @@ class _Search:
         return loss, stderr
 
     def race(
-        self, best: int, rest: list[int], table: dict[int, list[float | None]]
+        self, best: int, runners: list[int], table: dict[int, list[float | None]], cap: int
     ) -> tuple[int, list[int]]:
-        """Which of the challenger ``best`` and the finalists ``rest`` is best: those within
+        """Which of ``runners`` (the challenger ``best`` among them) is best: those within
         :data:`RACE` standard errors of the leader (the paired difference, over the worlds
-        of the choice in ``table`` and fresh ones) are valued again on fresh worlds, at most
-        :data:`RACE_ROUNDS` times, while any is. ``(the leader, the ones still within)``."""
-        values = {k: list(table[k]) for k in [best, *rest]}
-        leader = best
-        close = _close(values, leader)
-        for _round in range(RACE_ROUNDS):
-            if not close:
-                break
-            runners = [leader, *close]
+        of ``table``) and not shown :func:`_equal` to it are valued again on fresh worlds
+        (:attr:`fresh` a round, added to :attr:`pool` and ``table``) while any is and the
+        races have sampled fewer than ``cap`` worlds; the leader is the runner the others'
+        paired differences are all below. ``(the leader, the runners still within)``."""
+        group = sorted({best, *runners})
+        leader = _leader(table, group, best)
+        close = _close({k: table[k] for k in group}, leader)
+        while self.raced < cap and any(not _equal(table[k], table[leader]) for k in close):
+            now = {leader, *close}
             for w in worlds_of(self.view, self.known, self.rng, self.fresh):
-                for k in values:
-                    values[k].append(self.value(w, k) if k in runners else None)
-            leader = max(runners, key=lambda k: (_mean(values[k]), k == best))
-            close = _close(values, leader)
+                self.pool.append(w)
+                for k in table:
+                    table[k].append(self.value(w, k) if k in now else None)
+                self.raced += 1
+            leader = _leader(table, sorted(now), leader)
+            close = _close({k: table[k] for k in now}, leader)
         return leader, close
+
+
+def preferred(view: Mapping, moves: list[dict]) -> dict:
+    """Of ``moves`` that the analysis cannot tell apart, the one it names, whatever the
+    seed: the ``hard`` bot's own choice in the view when it is one of them; else the discard
+    the ``hard`` bot values most (its discard valuation, from the view alone); else the first
+    of them listed (the engine's order of legal moves)."""
+    from rum500.bots.hands import plan
+
+    bot = HardBot(seed=0)
+    first = bot.choose(dict(view)) if view.get("legal_actions") else None
+    for a in moves:
+        if first is not None and same_action(a, first):
+            return a
+    cards = {C.parse(a["card"]) for a in moves if a.get("type") == "discard"}
+    if len(cards) > 1:
+        v = read_view(view)
+        p = plan(v.hand, v.melds, v.seat, v.must_play, v.min_run, v.new_meld)
+        for _score, c in bot.discard_scores(v, p):
+            if c in cards:
+                return next(a for a in moves if a.get("card") == C.name(c))
+    return moves[0]
+
+
+def _leader(table: dict[int, list[float | None]], group: list[int], start: int) -> int:
+    """The move of ``group`` whose paired difference from ``start`` is highest (``start``
+    itself when none is above it); then, from that one, again until no move is above."""
+    leader = start
+    for _step in range(len(group)):
+        ahead = {
+            k: m for k in group if k != leader and (m := _paired(table[k], table[leader])[0]) > 0
+        }
+        if not ahead:
+            break
+        leader = max(ahead, key=lambda k: ahead[k])
+    return leader
+
+
+def _paired(xs: Sequence[float | None], ys: Sequence[float | None]) -> tuple[float, float]:
+    """The mean and standard error of ``x - y`` over the worlds where both have a value."""
+    return _mean_and_error(
+        [a - b for a, b in zip(xs, ys, strict=False) if a is not None and b is not None]
+    )
 
 
 def _no_mistake(loss: float, stderr: float, rounds: int) -> bool:
@@ -447,22 +573,34 @@ def _mistake(loss: float, stderr: float, rounds: int) -> bool:
 
 def _close(values: dict[int, list[float | None]], leader: int) -> list[int]:
     """The moves whose paired difference from ``leader`` is within :data:`RACE` standard
-    errors of zero (or not measured: fewer than two worlds in common)."""
+    errors of zero, or measured on fewer than :data:`APART` worlds in common (none: not
+    measured, left out)."""
     out = []
     for k, xs in values.items():
         if k == leader:
             continue
         pairs = [
             a - b
-            for a, b in zip(values[leader], xs, strict=True)
+            for a, b in zip(values[leader], xs, strict=False)
             if a is not None and b is not None
         ]
-        if len(pairs) < 2:
+        if not pairs:
             continue
         mean, error = _mean_and_error(pairs)
-        if mean <= RACE * error:
+        if mean <= RACE * error or len(pairs) < APART:
             out.append(k)
     return sorted(out)
+
+
+def _equal(xs: Sequence[float | None], ys: Sequence[float | None]) -> bool:
+    """Whether two moves are shown worth the same: on at least :data:`APART` worlds in
+    common, their paired difference is within :data:`EQUAL` points of zero with
+    :data:`EQUAL_Z` standard errors to spare."""
+    pairs = [a - b for a, b in zip(xs, ys, strict=False) if a is not None and b is not None]
+    if len(pairs) < APART:
+        return False
+    mean, error = _mean_and_error(pairs)
+    return abs(mean) + EQUAL_Z * error <= EQUAL
 
 
 def _mean(xs: Sequence[float | None]) -> float:
