@@ -10,23 +10,23 @@
    analysed per second; beside it its floor, the same match replayed with no analysis.
 2. The ladder: for each level, ``--matches`` two-player matches against ``expert`` (to 500,
    or their first ``--hands`` hands), the level's seat analysed (both seats when the level is
-   ``expert`` itself: the other seat is the "its expert opponents" column, a dash for the
-   other levels): each level's error rate — all the points its seat lost over all its
-   decisions — with a 95% interval clustered by match (the ratio's delta-method standard
-   error over matches, so a match counts as one draw however many decisions it has; this
-   weighs each decision alike, as "points lost per decision" says, where the mean of
-   per-match rates let a short match's few decisions count as much as a long one's), and how
-   many matches and decisions each figure is from. Goal: random ≫ easy > medium > hard >
-   expert, each gap outside the intervals. The issue asks 200 matches per level: that is
-   ``--matches 200`` (hours on two cores); the default runs what fits in a few minutes and
-   says so. The levels' matches are interleaved (match m of every level before match m + 1)
-   and shared by a pool of ``--jobs`` processes, each playing and analysing whole matches.
-   With ``--ladder-out FILE`` each match is appended to FILE as a JSON line as it ends
-   (level, seed, seats, hands, budget, commit, the seats analysed, their error rates and
-   decisions — ``None`` for a seat not analysed —, took), and a run started again skips the
-   matches FILE holds (same level, seed, budget and hands): a long run can be stopped and
-   resumed, and ``--ladder-report FILE`` prints the table from FILE alone at any point
-   (nothing else is run).
+   ``expert`` itself: its figure is both seats' together, and the seat opposite is shown
+   again as "its expert opponents" — a dash there for the other levels): each level's error
+   rate — all the points its seat lost over all its decisions — with a 95% interval clustered
+   by match (the ratio's delta-method standard error over matches, so a match counts as one
+   draw however many decisions it has; this weighs each decision alike, as "points lost per
+   decision" says, where the mean of per-match rates let a short match's few decisions count
+   as much as a long one's), and how many matches and decisions each figure is from. Goal:
+   random ≫ easy > medium > hard > expert, each gap outside the intervals. The issue asks 200
+   matches per level: that is ``--matches 200`` (hours on two cores); the default runs what
+   fits in a few minutes and says so. The levels' matches are interleaved (match m of every
+   level before match m + 1) and shared by a pool of ``--jobs`` processes, each playing and
+   analysing whole matches. With ``--ladder-out FILE`` each match is appended to FILE as a
+   JSON line as it ends (level, seed, seats, hands, budget, commit, the seats analysed, their
+   error rates and decisions — ``None`` for a seat not analysed —, took), and a run started
+   again skips the matches FILE holds (same level, seed, budget and hands): a long run can be
+   stopped and resumed, and ``--ladder-report FILE`` prints the table from FILE alone at any
+   point (nothing else is run).
 3. Stability: ``--stability-matches`` matches (hard against expert) analysed twice, with two
    seeds: of the decisions where the first run calls the loss ≥ 5 points, the share where the
    second finds the same best move (goal ≥ 90%, the strict figure); beside it the share where
@@ -126,11 +126,11 @@ def ladder_plan(
 
 
 def play_ladder_match(match: LadderMatch) -> dict:
-    """Play ``match`` and analyse the level's seat in this process (both seats when the level
-    is ``expert``): a line of ``--ladder-out`` (all but ``commit``). The ``expert`` plays
-    without its wall-clock guard (:data:`rum500.bots.expert.TIME_GUARD_S`), so a match is the
-    same on a loaded machine as on a quiet one. ``analysed`` lists the
-    seats analysed; a seat not analysed has ``None`` as its error rate and decisions (lines
+    """Play ``match`` and analyse the level's seat in this process (both seats when the
+    level is ``expert``): a line of ``--ladder-out`` (all but ``commit``). The ``expert``
+    plays without its wall-clock guard (:data:`rum500.bots.expert.TIME_GUARD_S`), so a match
+    is the same on a loaded machine as on a quiet one. ``analysed`` lists the seats
+    analysed; a seat not analysed has ``None`` as its error rate and decisions (lines
     without ``analysed``, from before, have both seats)."""
     start = time.perf_counter()
     guard = expert.TIME_GUARD_S
@@ -303,13 +303,18 @@ def ratio_interval(losses: list[float], decisions: list[int]) -> tuple[float, fl
 
 def seat_figure(records: list[dict], side: int) -> tuple[tuple[float, float], int] | None:
     """The error rate (rate, half-width) of the level's seat (``side`` 0) or its opponent's
-    (``side`` 1) over the ``records`` that analysed it, and its decisions; None if none did."""
+    (``side`` 1) over the ``records`` that analysed it, and its decisions; None if none did.
+    The level ``expert``'s own figure is both its seats' (both play it), a match still one
+    draw."""
     losses, counts = [], []
     for r in records:
-        s = r["seat"] if side == 0 else 1 - r["seat"]
-        if s in analysed(r):
-            counts.append(r["decisions"][s])
-            losses.append(r["error_rates"][s] * counts[-1])
+        if side == 0 and r["level"] == "expert":
+            seats = analysed(r)
+        else:
+            seats = [s for s in [r["seat"] if side == 0 else 1 - r["seat"]] if s in analysed(r)]
+        if seats:
+            counts.append(sum(r["decisions"][s] for s in seats))
+            losses.append(sum(r["error_rates"][s] * r["decisions"][s] for s in seats))
     if not counts:
         return None
     return ratio_interval(losses, counts), sum(counts)

@@ -126,7 +126,7 @@ def test_a_match_that_fails_is_told_and_the_run_goes_on(tmp_path, capsys, monkey
 
 def test_the_rate_is_all_the_loss_over_all_the_decisions(monkeypatch) -> None:
     """A short match's rate weighs by its decisions, not as much as a long one's; a level's
-    line without its opponent analysed shows a dash, and expert's own line both seats."""
+    line without its opponent analysed shows a dash; expert's own figure is both seats'."""
     bench = load_bench("analyse", monkeypatch)
     lines = [
         line("easy", 1024, 0, 10.0, None, decisions=[2, None], analysed=[0]),
@@ -140,7 +140,9 @@ def test_the_rate_is_all_the_loss_over_all_the_decisions(monkeypatch) -> None:
     spread = (20 - rate * 2) ** 2 + (18 - rate * 18) ** 2 + (40 - rate * 20) ** 2
     assert abs(half - 1.96 * (3 / 2 * spread) ** 0.5 / 40) < 1e-12
     assert rows["easy"].theirs is None
-    assert rows["expert"].mine == (1.0, math.inf) and rows["expert"].theirs[0] == 3.0
+    # expert's own figure is both its seats' (20 decisions), its opponents' the other seat's
+    assert rows["expert"].mine == (2.0, math.inf) and rows["expert"].decisions == 20
+    assert rows["expert"].theirs == (3.0, math.inf) and rows["expert"].their_decisions == 10
     text = bench.ladder_report(lines)
     assert "(3 matches, 40 decisions) | its expert opponents: — [" in text[1]
     assert "its expert opponents:  3.00 ±   inf (10 decisions)" in text[2]
