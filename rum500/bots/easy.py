@@ -1,13 +1,15 @@
-"""The ``easy`` bot: legal moves, little planning. It digs for the deepest of the top
-:data:`DIG_DEPTH` cards of the discard pile that it can put down (with its hand or on the
-table), else draws from the stock; lays down the first meld it sees, lays off what fits, and
-discards at random among the cards with no neighbour in its hand."""
+"""The ``easy`` bot: legal moves, little planning — a beginner. It digs for the deepest of
+the top :data:`DIG_DEPTH` cards of the discard pile that it can put down (with its hand or on
+the table), else draws from the stock; lays down the first meld it sees, lays off what fits,
+and discards any card at random: it does not plan its hand, so it breaks up pairs and runs it
+was building, and it never asks what the card would give the next player (a card that goes
+with the pile's cards lets them dig)."""
 
 from __future__ import annotations
 
 from rum500 import cards as C
 from rum500.bots.base import PlanningBot, dig, discard, draw_stock
-from rum500.bots.hands import fits, partners
+from rum500.bots.hands import fits
 from rum500.bots.jokers import keep_jokers
 from rum500.bots.seat import SeatView
 
@@ -51,5 +53,4 @@ class EasyBot(PlanningBot):
         allowed = keep_jokers(allowed)  # never a joker while another card may go
         if not allowed:
             return self._fallback(v)
-        lone = [c for c in allowed if partners(c, v.hand) == 0] or allowed
-        return discard(self.rng.choice(lone))
+        return discard(self.rng.choice(allowed))  # any card: it does not plan its hand

@@ -109,7 +109,10 @@ def test_the_search_constants_are_read_when_used(monkeypatch: pytest.MonkeyPatch
     assert ExpertBot(seed=1).steps == 1234 and ExpertBot(seed=1, steps=7).steps == 7
 
 
-def test_the_expert_is_reproducible_and_searches() -> None:
+def test_the_expert_is_reproducible_and_searches(monkeypatch) -> None:
+    """Its wall-clock guard lifted: under load the guard cut one search of a pair sooner than
+    the other and the two chose differently."""
+    monkeypatch.setattr(expert_module, "TIME_GUARD_S", 600.0)
     searched = 0
     for seed in range(6):
         g = mid_hand(2, 40 + seed, Options(), 12 + 6 * seed)

@@ -67,7 +67,8 @@ def test_a_meld_short_of_the_opening_stays_in_hand(cls: type) -> None:
     g = unopened(["5S 5H 5D KD 2S 9H", "3C 4C 8S 9S 10D JD 6S"], 30, phase="play")
     plays = turn(cls(seed=1, strict=True), g)
     assert [a["type"] for a in plays] == ["discard"]
-    assert plays[0]["card"] not in ("5S", "5H", "5D")
+    if cls is not EasyBot:  # easy discards any card, one of a meld it keeps for later too
+        assert plays[0]["card"] not in ("5S", "5H", "5D")
 
 
 @pytest.mark.parametrize("cls", LEVELS)

@@ -75,6 +75,15 @@ def test_goes_out_when_it_can(level: str) -> None:
     assert game.results and game.results[-1]["went_out"] == 0
 
 
+def test_easy_discards_any_card_even_one_of_a_pair() -> None:
+    """A beginner: it breaks up its pair of sevens as readily as it throws the lone two."""
+    thrown = set()
+    for seed in range(20):
+        game = position("7S 7H 2D", "", "KC", phase="play")
+        thrown.add(make_bot("easy", seed=seed).choose(game.view(0))["card"])
+    assert thrown == {"7S", "7H", "2D"}
+
+
 def test_medium_discards_its_most_expensive_useless_card() -> None:
     game = position("KH 4C 7S 7H 9D", "", "2D", phase="play")
     assert make_bot("medium", seed=1).choose(game.view(0)) == {"type": "discard", "card": "KH"}
