@@ -550,11 +550,14 @@ def _leader(table: dict[int, list[float | None]], group: list[int], start: int) 
     return leader
 
 
+def _diffs(xs: Sequence[float | None], ys: Sequence[float | None]) -> list[float]:
+    """``x - y`` in each world where both have a value."""
+    return [a - b for a, b in zip(xs, ys, strict=False) if a is not None and b is not None]
+
+
 def _paired(xs: Sequence[float | None], ys: Sequence[float | None]) -> tuple[float, float]:
     """The mean and standard error of ``x - y`` over the worlds where both have a value."""
-    return _mean_and_error(
-        [a - b for a, b in zip(xs, ys, strict=False) if a is not None and b is not None]
-    )
+    return _mean_and_error(_diffs(xs, ys))
 
 
 def _no_mistake(loss: float, stderr: float, rounds: int) -> bool:
@@ -579,11 +582,7 @@ def _close(values: dict[int, list[float | None]], leader: int) -> list[int]:
     for k, xs in values.items():
         if k == leader:
             continue
-        pairs = [
-            a - b
-            for a, b in zip(values[leader], xs, strict=False)
-            if a is not None and b is not None
-        ]
+        pairs = _diffs(values[leader], xs)
         if not pairs:
             continue
         mean, error = _mean_and_error(pairs)
@@ -596,7 +595,7 @@ def _equal(xs: Sequence[float | None], ys: Sequence[float | None]) -> bool:
     """Whether two moves are shown worth the same: on at least :data:`APART` worlds in
     common, their paired difference is within :data:`EQUAL` points of zero with
     :data:`EQUAL_Z` standard errors to spare."""
-    pairs = [a - b for a, b in zip(xs, ys, strict=False) if a is not None and b is not None]
+    pairs = _diffs(xs, ys)
     if len(pairs) < APART:
         return False
     mean, error = _mean_and_error(pairs)
