@@ -311,7 +311,8 @@ def seat_figure(records: list[dict], side: int) -> tuple[tuple[float, float], in
         if side == 0 and r["level"] == "expert":
             seats = analysed(r)
         else:
-            seats = [s for s in [r["seat"] if side == 0 else 1 - r["seat"]] if s in analysed(r)]
+            seat = r["seat"] if side == 0 else 1 - r["seat"]
+            seats = [seat] if seat in analysed(r) else []
         if seats:
             counts.append(sum(r["decisions"][s] for s in seats))
             losses.append(sum(r["error_rates"][s] * r["decisions"][s] for s in seats))
