@@ -114,11 +114,13 @@ def ladder_plan(
 ) -> list[LadderMatch]:
     """The ladder's matches, interleaved: match m of every level before match m + 1, so that
     a run stopped at any point has about as many matches of each level. The level sits in
-    seat 0 in even matches, seat 1 in odd ones; match m of the k-th level has seed
-    ``seed + 1000 k + m``."""
+    seat 0 in even matches, seat 1 in odd ones; match m of a level has seed ``seed + 1000 k
+    + m``, k its place on the ladder (:data:`LEVELS`: random 0 … expert 4), so a run of some
+    of the levels (``--levels medium,hard``) deals each the matches of the whole ladder."""
     plan = []
     for m in range(matches):
-        for k, level in enumerate(levels):
+        for i, level in enumerate(levels):
+            k = LEVELS.index(level) if level in LEVELS else len(LEVELS) + i
             seat = m % 2
             seats = (level, "expert") if seat == 0 else ("expert", level)
             plan.append(LadderMatch(m, level, seed + 1000 * k + m, seats, seat, hands, budget))
