@@ -81,7 +81,9 @@ def follow_hint(term: Tmux, screen: str) -> None:
     term.keys("Escape")
     term.wait(lambda s: "Hint:" not in s, what="the message cleared")
     term.keys("h")
-    shown = term.wait_text("Hint: ")
+    # the first hint starts the hint's worker process: on a loaded machine that and the
+    # search may take more than the usual 15 s
+    shown = term.wait_text("Hint: ", 60)
     hand = hand_cards(shown, "Your hand")  # the hand the hint was given for
     hint = status_line(shown, "Hint: ")[len("Hint: ") :].strip()
     cards = ["".join(m) for m in CARD.findall(STANDS_FOR.sub("🃏", hint))]
