@@ -197,6 +197,15 @@ def _position(v: SeatView, hands: list[list[int]], stock: list[int], rng: random
 # --------------------------------------------------------------------------- the playout policy
 
 
+#: for each card (jokers aside), the cards that partner it in a hand
+#: (:func:`rum500.bots.hands.partners`: the same rank, or the same suit one or two steps
+#: away): in a hand with no joker, ``partners(c, hand)`` is 0 exactly when the hand holds
+#: none of ``NEAR[c]``
+NEAR: tuple[frozenset[int], ...] = tuple(
+    frozenset(o for o in range(C.DECK_SIZE) if partners(c, [o])) for c in range(C.DECK_SIZE)
+)
+
+
 def policy(g: Game) -> tuple:
     """A fast greedy move for the seat to move: the deepest card of the discard pile it can
     put down (:data:`PLAYOUT_DIG_DEPTH`), else the stock; the longest meld, then any lay-off;
@@ -236,7 +245,12 @@ def policy(g: Game) -> tuple:
     if len(discards) > 1 and C.JOKER in discards:
         discards.remove(C.JOKER)
     values = C.VALUES
-    card = max(discards, key=lambda c: (partners(c, hand) == 0, values[c]))
+    if any(c >= C.DECK_SIZE for c in hand):  # a joker partners every card: the costliest
+        return (MOVE_DISCARD, max(discards, key=values.__getitem__))
+    held = set(hand)
+    near = NEAR
+    # (partners(c, hand) == 0, values[c]), read from NEAR: the playouts' hottest line
+    card = max(discards, key=lambda c: (held.isdisjoint(near[c]), values[c]))
     return (MOVE_DISCARD, card)
 
 
