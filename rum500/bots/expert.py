@@ -325,6 +325,9 @@ def outcome(g: Game, seat: int, hand: int) -> float:
 
 class ExpertBot(HardBot):
     level = "expert"
+    #: Its playouts play the opponents' later digs out; its candidates (DISCARD_CLOSE) are
+    #: ranked as they were tuned, by the next turn's feeding risk alone.
+    later_feed = False
 
     def __init__(
         self, seed: int | None = None, strict: bool = False, steps: int | None = None

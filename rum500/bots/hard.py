@@ -14,7 +14,10 @@
   chance that the card, on top of the pile, lets it dig for something (the card itself, or
   a deeper card it helps to meld), estimated by Monte Carlo over the hands that opponent
   may hold (its known cards plus unseen cards at random, rejecting hands that could have
-  used what it passed over); the next player counts fully, the others half.
+  used what it passed over); the next player counts fully, the others half. The pile stays
+  open, so a hand that cannot dig now counts by its chance of drawing, in the draws left,
+  a card that melds the discard with its cards and the pile's: while the stock is long a
+  card that goes with one in the pile is thrown only when it costs far more to keep.
 * With partners (rum500/bots/teams.py): a partner is no feeding risk; a discard a partner is
   known to be able to use gains what a far opponent's use would cost; a meld is not held back
   for a partner's lay-offs; going out counts the partner's cards caught in hand against it.
@@ -53,6 +56,9 @@ HOLD_MIN_CARDS = 6
 
 class HardBot(PlanningBot):
     level = "hard"
+    #: Count in the feeding risk the digs a discard allows later, not only on the next turn
+    #: (:meth:`feed_chance`).
+    later_feed = True
 
     # ------------------------------------------------------------------ knowledge
 
@@ -234,8 +240,16 @@ class HardBot(PlanningBot):
         """For each card, the chance that discarding it lets an opponent dig for a card it
         could not have dug for otherwise: the card itself, or a deeper one that the card
         (taken along with it) helps to meld. The next player has the first go; the others
-        count for ``FAR_WEIGHT`` (the card may be gone or buried by then)."""
+        count for ``FAR_WEIGHT`` (the card may be gone or buried by then).
+
+        A discard stays in the pile, and the pile stays open: with :attr:`later_feed`, a hand
+        that cannot dig now digs later when it draws a card that melds the discard with its
+        cards and the pile's — the chance of drawing one of those outs in the draws left
+        (:meth:`draws_left`), as :meth:`keep_value` counts this seat's own."""
         miss = dict.fromkeys(cards, 1.0)
+        unseen = self.stock_unseen(v)
+        total = sum(unseen)
+        turns = self.draws_left(v) if self.later_feed and total else 0.0
         for k in range(1, v.players):
             seat = (v.seat + k) % v.players
             weight = 1.0 if k == 1 else FAR_WEIGHT
@@ -244,13 +258,16 @@ class HardBot(PlanningBot):
             if is_partner(v, seat):
                 continue  # a partner who digs for it scores for the team (teams.py)
             hands = self.sample_hands(v, seat, SAMPLES if k == 1 else SAMPLES // 2)
-            hits = dict.fromkeys(cards, 0)
+            hits = dict.fromkeys(cards, 0.0)
             for hand in hands:
                 before = diggable(hand, v.pile, v.melds, v.min_run, v.new_meld)
                 for c in cards:
                     after = diggable(hand, [*v.pile, c], v.melds, v.min_run, v.new_meld)
                     if after[-1] or any(a and not b for a, b in zip(after, before, strict=False)):
                         hits[c] += 1
+                    elif turns > 0:
+                        n = len(outs(c, hand + v.pile, unseen, v.melds, v.min_run))
+                        hits[c] += 1.0 - (1.0 - min(1.0, n / total)) ** turns
             for c in cards:
                 miss[c] *= 1.0 - weight * hits[c] / len(hands)
         return {c: 1.0 - miss[c] for c in cards}

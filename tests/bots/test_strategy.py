@@ -6,6 +6,7 @@ import pytest
 
 from rum500 import cards as C
 from rum500.bots import hint, make_bot
+from rum500.bots.seat import read_view
 from rum500.rules import Game
 
 
@@ -100,6 +101,33 @@ def test_does_not_feed_a_known_card(level: str) -> None:
         game.view(0),
     )
     assert bot.choose(game.view(0)) == {"type": "discard", "card": "QH"}
+
+
+def test_hard_keeps_a_card_the_pile_could_be_dug_with_while_the_stock_is_long() -> None:
+    """4C and 9D are both loose; 9D goes with 8D in the pile. Thrown, the nine would wait
+    there, all the hand long, for the other seat to hold or draw a 7D or a 10D and dig both:
+    with 26 cards in the stock that risk outweighs the 5 points more the nine costs in hand,
+    whatever the bot's seed (counting only a dig on the next turn, it threw 9D at some)."""
+    game = position("4C 9D", "", "8D 2S", phase="play")
+    thrown = {make_bot("hard", seed=seed).choose(game.view(0))["card"] for seed in range(12)}
+    assert thrown == {"4C"}
+
+
+@pytest.mark.parametrize("size", [13, 1])
+def test_hard_counts_the_digs_a_discard_allows_later(size: int) -> None:
+    """The feeding risk counts what the other seat may dig later, by its chance of drawing
+    what it needs in the draws left: much while it holds 13 cards, little when one."""
+    game = position("4C 9D", "", "8D 2S", phase="play", size=size)
+    cards = [C.parse("4C"), C.parse("9D")]
+    chances = {}
+    for later in (False, True):
+        bot = make_bot("hard", seed=3)
+        bot.later_feed = later
+        chances[later] = bot.feed_chance(read_view(game.view(0)), cards)
+    nine = C.parse("9D")
+    gain = chances[True][nine] - chances[False][nine]
+    assert (gain > 0.2) if size == 13 else (0 < gain < 0.2)
+    assert chances[True][nine] > chances[True][C.parse("4C")]
 
 
 def test_hint_is_what_expert_would_play() -> None:
