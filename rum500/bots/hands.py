@@ -340,6 +340,53 @@ def fits(card: int, hand: list[int], table: list[Meld], min_run: int = 3) -> boo
     return False
 
 
+def feeds(
+    hand: list[int],
+    pile: list[int],
+    card: int,
+    before: list[bool],
+    table: list[Meld],
+    min_run: int = 3,
+    new_meld: bool = False,
+) -> bool:
+    """Would ``card``, discarded on ``pile``, let a player holding ``hand`` dig for a card it
+    could not dig for before — ``card`` itself, or a deeper one that ``card`` helps to put
+    down? ``before``: :func:`diggable` of ``hand`` and ``pile``. The same answer as
+    comparing :func:`diggable` with ``card`` on top against ``before``, card by card, but
+    it stops at the first such card and skips those already diggable (a card more in hand
+    never takes a way away) and those of another rank and suit than ``card`` (a card's
+    placement reads only the cards of its rank and of its suit)."""
+    if new_meld:
+        table = []
+    by_rank = [0] * 13
+    by_suit = [0, 0, 0, 0]
+
+    def add(c: int) -> None:
+        if c >= C.DECK_SIZE:
+            return
+        r = c % 13
+        by_rank[r] |= 1 << (c // 13)
+        by_suit[c // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
+
+    for c in hand:
+        add(c)
+    add(card)
+    if (
+        card >= C.DECK_SIZE
+        or placement_cost_masks(card, by_rank, by_suit, table, min_run) is not None
+    ):
+        return True
+    rank, suit = card % 13, card // 13
+    for i in range(len(pile) - 1, -1, -1):
+        c = pile[i]
+        add(c)
+        if before[i] or (c % 13 != rank and c // 13 != suit):
+            continue  # diggable already, or its rank's and suit's cards are as they were
+        if placement_cost_masks(c, by_rank, by_suit, table, min_run) is not None:
+            return True
+    return False
+
+
 def diggable(
     hand: list[int], pile: list[int], table: list[Meld], min_run: int = 3, new_meld: bool = False
 ) -> list[bool]:

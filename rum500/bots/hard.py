@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from rum500 import cards as C
 from rum500.bots.base import PlanningBot, dig, discard, draw_stock
-from rum500.bots.hands import Plan, diggable, fits, outs, plan
+from rum500.bots.hands import Plan, diggable, feeds, fits, outs, plan
 from rum500.bots.medium import dug_plan
 from rum500.bots.seat import SeatView
 from rum500.bots.teams import is_partner, partner_seats, usable
@@ -262,8 +262,7 @@ class HardBot(PlanningBot):
             for hand in hands:
                 before = diggable(hand, v.pile, v.melds, v.min_run, v.new_meld)
                 for c in cards:
-                    after = diggable(hand, [*v.pile, c], v.melds, v.min_run, v.new_meld)
-                    if after[-1] or any(a and not b for a, b in zip(after, before, strict=False)):
+                    if feeds(hand, v.pile, c, before, v.melds, v.min_run, v.new_meld):
                         hits[c] += 1
                     elif turns > 0:
                         n = len(outs(c, hand + v.pile, unseen, v.melds, v.min_run))

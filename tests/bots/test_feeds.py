@@ -1,0 +1,50 @@
+"""``hands.feeds``, the hard bot's (and so the expert's and the coach's) question "would this
+discard let a player dig for something new?", must answer what comparing
+:func:`hands.diggable` with and without the card on the pile answers, card by card — it only
+asks fewer cards."""
+
+from __future__ import annotations
+
+import random
+
+from rum500 import cards as C
+from rum500.bots import make_bot
+from rum500.bots.hands import diggable, feeds
+from rum500.rules import Game, Options
+
+
+def by_comparing(hand, pile, card, table, min_run, new_meld) -> bool:  # type: ignore[no-untyped-def]
+    before = diggable(hand, pile, table, min_run, new_meld)
+    after = diggable(hand, [*pile, card], table, min_run, new_meld)
+    return after[-1] or any(a and not b for a, b in zip(after, before, strict=False))
+
+
+def test_feeds_answers_as_comparing_the_whole_pile() -> None:
+    rng = random.Random(5)
+    fed = kept = 0
+    for k in range(80):
+        options = rng.choice([Options(), Options(jokers=True, decks=2), Options(runs_of_four=True)])
+        g = Game(rng.randint(2, 5), seed=k, options=options)
+        walker = make_bot("random", seed=k)
+        for _ in range(rng.randint(10, 150)):
+            if g.to_move is None:
+                break
+            g.apply(walker.choose(g.view(g.to_move)))
+        if g.to_move is None:
+            continue
+        table, pile, min_run = g.melds, g.pile, g._min_run
+        unseen = [c for h in g.hands for c in h] + list(g.stock)
+        for _ in range(12):
+            hand = rng.sample(unseen, min(len(unseen), rng.randint(1, 12)))
+            card = rng.choice(unseen)
+            for new_meld in (False, True):
+                before = diggable(hand, pile, table, min_run, new_meld)
+                want = by_comparing(hand, pile, card, table, min_run, new_meld)
+                assert feeds(hand, pile, card, before, table, min_run, new_meld) == want, (
+                    C.names(hand),
+                    C.names(pile),
+                    C.name(card),
+                )
+                fed += want
+                kept += not want
+    assert fed >= 100 and kept >= 100  # both answers were asked for, many times
