@@ -247,6 +247,8 @@ class HardBot(PlanningBot):
         cards and the pile's — the chance of drawing one of those outs in the draws left
         (:meth:`draws_left`), as :meth:`keep_value` counts this seat's own."""
         miss = dict.fromkeys(cards, 1.0)
+        #: a card's outs by what the hand and the pile hold of its rank and its suit
+        outs_of: dict[tuple[int, int, int], int] = {}
         unseen = self.stock_unseen(v)
         total = sum(unseen)
         turns = self.draws_left(v) if self.later_feed and total else 0.0
@@ -261,11 +263,20 @@ class HardBot(PlanningBot):
             hits = dict.fromkeys(cards, 0.0)
             for hand in hands:
                 before = diggable(hand, v.pile, v.melds, v.min_run, v.new_meld)
+                ranks: list[int] | None = None
                 for c in cards:
                     if feeds(hand, v.pile, c, before, v.melds, v.min_run, v.new_meld):
                         hits[c] += 1
                     elif turns > 0:
-                        n = len(outs(c, hand + v.pile, unseen, v.melds, v.min_run))
+                        if ranks is None:
+                            ranks, suits = _masks(hand, v.pile)
+                        # outs() reads of the hand and the pile only the card's rank and suit
+                        key = (c, ranks[c % 13] & ~(1 << c // 13), suits[c // 13])
+                        n = outs_of.get(key)
+                        if n is None:
+                            n = outs_of[key] = len(
+                                outs(c, hand + v.pile, unseen, v.melds, v.min_run)
+                            )
                         hits[c] += 1.0 - (1.0 - min(1.0, n / total)) ** turns
             for c in cards:
                 miss[c] *= 1.0 - weight * hits[c] / len(hands)
@@ -305,3 +316,15 @@ class HardBot(PlanningBot):
             out.append((score, c))
         out.sort(key=lambda o: -o[0])  # stable: equal scores keep the candidates' order
         return out
+
+
+def _masks(*held: list[int]) -> tuple[list[int], list[int]]:
+    """Of the cards in ``held`` (jokers aside): the suits held of each rank, the ranks held
+    of each suit, as bit masks."""
+    ranks, suits = [0] * 13, [0] * 4
+    for cards in held:
+        for c in cards:
+            if c < C.DECK_SIZE:
+                ranks[c % 13] |= 1 << c // 13
+                suits[c // 13] |= 1 << c % 13
+    return ranks, suits

@@ -48,3 +48,35 @@ def test_feeds_answers_as_comparing_the_whole_pile() -> None:
                 fed += want
                 kept += not want
     assert fed >= 100 and kept >= 100  # both answers were asked for, many times
+
+
+def test_outs_read_only_the_cards_of_its_rank_and_suit() -> None:
+    """The hard bot's feeding risk counts a discard's outs once for every hand that holds the
+    same cards of its rank and suit (``hard._masks``): hands alike there get the same count."""
+    from rum500.bots.hands import outs
+    from rum500.bots.hard import _masks
+
+    rng = random.Random(9)
+    counts: dict[tuple, set[int]] = {}
+    for k in range(40):
+        g = Game(rng.randint(2, 4), seed=k, options=rng.choice([Options(), Options(jokers=True)]))
+        walker = make_bot("random", seed=k)
+        for _ in range(rng.randint(10, 120)):
+            if g.to_move is None:
+                break
+            g.apply(walker.choose(g.view(g.to_move)))
+        if g.to_move is None:
+            continue
+        unseen = [0] * (C.DECK_SIZE + 1)
+        for c in g.stock:
+            unseen[c] += 1
+        pool = [c for h in g.hands for c in h]
+        for _ in range(40):
+            hand = rng.sample(pool, min(len(pool), 8))
+            card = rng.choice([c for c in pool if c < C.DECK_SIZE])
+            ranks, suits = _masks(hand, g.pile)
+            key = (k, card, ranks[card % 13] & ~(1 << card // 13), suits[card // 13])
+            n = len(outs(card, hand + g.pile, unseen, g.melds, g._min_run))
+            counts.setdefault(key, set()).add(n)
+    assert all(len(ns) == 1 for ns in counts.values())
+    assert sum(1 for ns in counts.values() if ns) < 40 * 40  # hands met again: keys shared
