@@ -340,6 +340,25 @@ def fits(card: int, hand: list[int], table: list[Meld], min_run: int = 3) -> boo
     return False
 
 
+def hold(card: int, by_rank: list[int], by_suit: list[int]) -> None:
+    """Put ``card`` in the masks of :func:`held_masks` (a joker: nothing)."""
+    if card < C.DECK_SIZE:
+        r = card % 13
+        by_rank[r] |= 1 << (card // 13)
+        by_suit[card // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
+
+
+def held_masks(*held: list[int]) -> tuple[list[int], list[int]]:
+    """The cards of ``held`` (jokers aside) as :func:`rum500.rules.melds.placement_cost_masks`
+    reads a hand: for each rank the suits held, for each suit the positions held (an ace
+    both low and high)."""
+    by_rank, by_suit = [0] * 13, [0, 0, 0, 0]
+    for cards in held:
+        for c in cards:
+            hold(c, by_rank, by_suit)
+    return by_rank, by_suit
+
+
 def feeds(
     hand: list[int],
     pile: list[int],
@@ -358,19 +377,7 @@ def feeds(
     placement reads only the cards of its rank and of its suit)."""
     if new_meld:
         table = []
-    by_rank = [0] * 13
-    by_suit = [0, 0, 0, 0]
-
-    def add(c: int) -> None:
-        if c >= C.DECK_SIZE:
-            return
-        r = c % 13
-        by_rank[r] |= 1 << (c // 13)
-        by_suit[c // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
-
-    for c in hand:
-        add(c)
-    add(card)
+    by_rank, by_suit = held_masks(hand, [card])
     if (
         card >= C.DECK_SIZE
         or placement_cost_masks(card, by_rank, by_suit, table, min_run) is not None
@@ -379,7 +386,7 @@ def feeds(
     rank, suit = card % 13, card // 13
     for i in range(len(pile) - 1, -1, -1):
         c = pile[i]
-        add(c)
+        hold(c, by_rank, by_suit)
         if before[i] or (c % 13 != rank and c // 13 != suit):
             continue  # diggable already, or its rank's and suit's cards are as they were
         if placement_cost_masks(c, by_rank, by_suit, table, min_run) is not None:
@@ -396,21 +403,10 @@ def diggable(
     only a new meld counts, the table's melds are left out)."""
     if new_meld:
         table = []
-    by_rank = [0] * 13
-    by_suit = [0, 0, 0, 0]
-
-    def add(c: int) -> None:
-        if c >= C.DECK_SIZE:
-            return  # a joker: see below
-        r = c % 13
-        by_rank[r] |= 1 << (c // 13)
-        by_suit[c // 13] |= (1 | 1 << HIGH_ACE) if r == 0 else 1 << r
-
-    for c in hand:
-        add(c)
+    by_rank, by_suit = held_masks(hand)
     out = [False] * len(pile)
     for i in range(len(pile) - 1, -1, -1):
-        add(pile[i])
+        hold(pile[i], by_rank, by_suit)  # a joker adds nothing: see below
         if pile[i] >= C.DECK_SIZE:
             out[i] = True  # a joker goes nearly anywhere
         else:

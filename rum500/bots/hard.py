@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from rum500 import cards as C
 from rum500.bots.base import PlanningBot, dig, discard, draw_stock
-from rum500.bots.hands import Plan, diggable, feeds, fits, outs, plan
+from rum500.bots.hands import Plan, diggable, feeds, fits, held_masks, outs, plan
 from rum500.bots.medium import dug_plan
 from rum500.bots.seat import SeatView
 from rum500.bots.teams import is_partner, partner_seats, usable
@@ -269,7 +269,7 @@ class HardBot(PlanningBot):
                         hits[c] += 1
                     elif turns > 0:
                         if ranks is None:
-                            ranks, suits = _masks(hand, v.pile)
+                            ranks, suits = held_masks(hand, v.pile)
                         # outs() reads of the hand and the pile only the card's rank and suit
                         key = (c, ranks[c % 13] & ~(1 << c // 13), suits[c // 13])
                         n = outs_of.get(key)
@@ -316,15 +316,3 @@ class HardBot(PlanningBot):
             out.append((score, c))
         out.sort(key=lambda o: -o[0])  # stable: equal scores keep the candidates' order
         return out
-
-
-def _masks(*held: list[int]) -> tuple[list[int], list[int]]:
-    """Of the cards in ``held`` (jokers aside): the suits held of each rank, the ranks held
-    of each suit, as bit masks."""
-    ranks, suits = [0] * 13, [0] * 4
-    for cards in held:
-        for c in cards:
-            if c < C.DECK_SIZE:
-                ranks[c % 13] |= 1 << c // 13
-                suits[c // 13] |= 1 << c % 13
-    return ranks, suits

@@ -9,8 +9,19 @@ import random
 
 from rum500 import cards as C
 from rum500.bots import make_bot
-from rum500.bots.hands import diggable, feeds
+from rum500.bots.hands import diggable, feeds, held_masks, outs
 from rum500.rules import Game, Options
+
+
+def walked(k: int, players: int, options: Options, steps: int) -> Game | None:
+    """Game ``k`` after ``steps`` random moves (fewer if the match ends: then None)."""
+    g = Game(players, seed=k, options=options)
+    walker = make_bot("random", seed=k)
+    for _ in range(steps):
+        if g.to_move is None:
+            break
+        g.apply(walker.choose(g.view(g.to_move)))
+    return None if g.to_move is None else g
 
 
 def by_comparing(hand, pile, card, table, min_run, new_meld) -> bool:  # type: ignore[no-untyped-def]
@@ -24,13 +35,8 @@ def test_feeds_answers_as_comparing_the_whole_pile() -> None:
     fed = kept = 0
     for k in range(80):
         options = rng.choice([Options(), Options(jokers=True, decks=2), Options(runs_of_four=True)])
-        g = Game(rng.randint(2, 5), seed=k, options=options)
-        walker = make_bot("random", seed=k)
-        for _ in range(rng.randint(10, 150)):
-            if g.to_move is None:
-                break
-            g.apply(walker.choose(g.view(g.to_move)))
-        if g.to_move is None:
+        g = walked(k, rng.randint(2, 5), options, rng.randint(10, 150))
+        if g is None:
             continue
         table, pile, min_run = g.melds, g.pile, g._min_run
         unseen = [c for h in g.hands for c in h] + list(g.stock)
@@ -52,20 +58,14 @@ def test_feeds_answers_as_comparing_the_whole_pile() -> None:
 
 def test_outs_read_only_the_cards_of_its_rank_and_suit() -> None:
     """The hard bot's feeding risk counts a discard's outs once for every hand that holds the
-    same cards of its rank and suit (``hard._masks``): hands alike there get the same count."""
-    from rum500.bots.hands import outs
-    from rum500.bots.hard import _masks
-
+    same cards of its rank and suit (``hands.held_masks``): hands alike there get the same
+    count."""
     rng = random.Random(9)
     counts: dict[tuple, set[int]] = {}
     for k in range(40):
-        g = Game(rng.randint(2, 4), seed=k, options=rng.choice([Options(), Options(jokers=True)]))
-        walker = make_bot("random", seed=k)
-        for _ in range(rng.randint(10, 120)):
-            if g.to_move is None:
-                break
-            g.apply(walker.choose(g.view(g.to_move)))
-        if g.to_move is None:
+        players = rng.randint(2, 4)
+        g = walked(k, players, rng.choice([Options(), Options(jokers=True)]), rng.randint(10, 120))
+        if g is None:
             continue
         unseen = [0] * (C.DECK_SIZE + 1)
         for c in g.stock:
@@ -74,9 +74,9 @@ def test_outs_read_only_the_cards_of_its_rank_and_suit() -> None:
         for _ in range(40):
             hand = rng.sample(pool, min(len(pool), 8))
             card = rng.choice([c for c in pool if c < C.DECK_SIZE])
-            ranks, suits = _masks(hand, g.pile)
+            ranks, suits = held_masks(hand, g.pile)
             key = (k, card, ranks[card % 13] & ~(1 << card // 13), suits[card // 13])
             n = len(outs(card, hand + g.pile, unseen, g.melds, g._min_run))
             counts.setdefault(key, set()).add(n)
     assert all(len(ns) == 1 for ns in counts.values())
-    assert sum(1 for ns in counts.values() if ns) < 40 * 40  # hands met again: keys shared
+    assert len(counts) < 40 * 40  # hands met again: keys shared
