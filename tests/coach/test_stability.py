@@ -334,6 +334,40 @@ def test_moves_a_spent_race_leaves_within_a_few_points_are_named_alike_whatever_
     assert all(v.best == other and v.ties == [CHALLENGER] for v in named)
 
 
+def _raced_then_measured(
+    monkeypatch: pytest.MonkeyPatch, measured: Callable[[int], float]
+) -> list[object]:
+    """Script the value of discarding 2S (CHALLENGER) against the move played (PLAYED, worth
+    0; every other move -100): 10 points and a little noise in the worlds of the choice and
+    of the race, ``measured(n)`` in the n-th world the loss is measured on. Returns the
+    worlds measured on, in order, as they are met."""
+    measuring = {"on": False}
+    worlds: list[object] = []
+    real = S._Search.measure
+
+    def measure(self, k, judged=None, rounds=0, **kw):  # type: ignore[no-untyped-def]
+        measuring["on"] = True
+        try:
+            return real(self, k, judged, rounds, **kw)
+        finally:
+            measuring["on"] = False
+
+    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+        if S.same_action(action, PLAYED):
+            return 0.0
+        if not S.same_action(action, CHALLENGER):
+            return -100.0
+        if not measuring["on"]:
+            return 10.0 + _noisy(w, "2S")  # the choice's worlds and the race's
+        if w not in worlds:
+            worlds.append(w)
+        return measured(worlds.index(w))
+
+    monkeypatch.setattr(S._Search, "measure", measure)
+    monkeypatch.setattr(S, "value", value)
+    return worlds
+
+
 def test_a_mistake_the_race_told_apart_is_not_dropped_on_a_noisy_zero(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -343,37 +377,18 @@ def test_a_mistake_the_race_told_apart_is_not_dropped_on_a_noisy_zero(
     the measuring goes on until the call is clear, and the mistake is called (before: a
     loss no longer above zero after the second round ended the measuring, no mistake — the
     other seed, without that unlucky round, called it)."""
-    measuring = {"on": False, "worlds": []}
-    real = S._Search.measure
 
-    def measure(self, k, judged=None, rounds=0, **kw):  # type: ignore[no-untyped-def]
-        measuring["on"] = True
-        try:
-            return real(self, k, judged, rounds, **kw)
-        finally:
-            measuring["on"] = False
-
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, PLAYED):
-            return 0.0
-        if not S.same_action(action, CHALLENGER):
-            return -100.0
-        if not measuring["on"]:
-            return 10.0 + _noisy(w, "2S")  # the choice's worlds and the race's
-        if w not in measuring["worlds"]:
-            measuring["worlds"].append(w)
-        n = measuring["worlds"].index(w)
+    def measured(n: int) -> float:
         if n < 4:
             return [20.0, 8.0, 14.0, 6.0][n]  # the first round: 12 at 3.8 standard errors
         if n < 8:
             return [-20.0, -16.0, -18.0, -14.0][n - 4]  # the unlucky round: the mean at -2.5
         return [14.0, 8.0, 12.0, 10.0][n % 4]
 
-    monkeypatch.setattr(S._Search, "measure", measure)
-    monkeypatch.setattr(S, "value", value)
+    worlds = _raced_then_measured(monkeypatch, measured)
     v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
     assert v.best == CHALLENGER and v.loss > 5
-    assert len(measuring["worlds"]) > 8  # measured past the noisy zero
+    assert len(worlds) > 8  # measured past the noisy zero
 
 
 def test_a_loss_still_in_doubt_after_the_rounds_is_measured_on(
@@ -383,29 +398,7 @@ def test_a_loss_still_in_doubt_after_the_rounds_is_measured_on(
     the 24 rounds the loss is 2.75 standard errors above zero — the call (at 3.5) in doubt.
     It is measured on until it is not: about 3.9 standard errors after 48 rounds, a mistake
     (before: no mistake at 24 rounds, where another seed's worlds called it)."""
-    measuring = {"on": False, "worlds": []}
-    real = S._Search.measure
-
-    def measure(self, k, judged=None, rounds=0, **kw):  # type: ignore[no-untyped-def]
-        measuring["on"] = True
-        try:
-            return real(self, k, judged, rounds, **kw)
-        finally:
-            measuring["on"] = False
-
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, PLAYED):
-            return 0.0
-        if not S.same_action(action, CHALLENGER):
-            return -100.0
-        if not measuring["on"]:
-            return 10.0 + _noisy(w, "2S")  # the choice's worlds and the race's
-        if w not in measuring["worlds"]:
-            measuring["worlds"].append(w)
-        return [26.0, -14.0, 24.0, -12.0][measuring["worlds"].index(w) % 4]
-
-    monkeypatch.setattr(S._Search, "measure", measure)
-    monkeypatch.setattr(S, "value", value)
+    worlds = _raced_then_measured(monkeypatch, lambda n: [26.0, -14.0, 24.0, -12.0][n % 4])
     v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
     assert v.best == CHALLENGER and v.loss == pytest.approx(6.0)
-    assert len(measuring["worlds"]) > 4 * (1 + S.MORE_ROUNDS)
+    assert len(worlds) > 4 * (1 + S.MORE_ROUNDS)
