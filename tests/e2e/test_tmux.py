@@ -78,12 +78,19 @@ def status_line(screen: str, prefix: str) -> str:
 def follow_hint(term: Tmux, screen: str) -> None:
     """Ask for the hint and play it with the one key it names (the hint selects the cards
     and puts the cursor where that key plays it); wait until the hand has changed."""
-    term.keys("Escape")
-    term.wait(lambda s: "Hint:" not in s, what="the message cleared")
+    if "Hint:" in screen:  # the last hint's line: Esc clears it (and only then: on a
+        term.keys("Escape")  # hand's review Esc would close the score sheet)
+        term.wait(lambda s: "Hint:" not in s, what="the message cleared")
     term.keys("h")
     # the first hint starts the hint's worker process: on a loaded machine that and the
     # search may take more than the usual 15 s
-    shown = term.wait_text("Hint: ", 60)
+    shown = term.wait(
+        lambda s: "Hint: " in s or "score sheet" in s or "standings" in s,
+        60,
+        "'Hint: ' (or the hand's end)",
+    )
+    if "Hint: " not in shown:
+        return  # the hand ended under the key: the match's loop reads the sheet
     hand = hand_cards(shown, "Your hand")  # the hand the hint was given for
     hint = status_line(shown, "Hint: ")[len("Hint: ") :].strip()
     cards = ["".join(m) for m in CARD.findall(STANDS_FOR.sub("🃏", hint))]

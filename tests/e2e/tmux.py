@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,6 +18,10 @@ class Tmux:
         self.socket = f"rum500-test-{uuid.uuid4().hex[:8]}"
         self.home = home
         self.width, self.height = width, height
+        #: the last distinct screens read and keys sent, with when (for a failure's message:
+        #: what led to it)
+        self.seen: deque[tuple[float, str]] = deque(maxlen=10)
+        self.born = time.monotonic()
 
     def tmux(self, *args: str) -> str:
         out = subprocess.run(
@@ -46,13 +51,30 @@ class Tmux:
         )
 
     def keys(self, *keys: str) -> None:
+        self.seen.append((time.monotonic() - self.born, f"[keys sent: {' '.join(keys)}]"))
         self.tmux("send-keys", "-t", "0", *keys)
 
     def literal(self, text: str) -> None:
         self.tmux("send-keys", "-t", "0", "-l", text)
 
     def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "0")
+        """The screen as drawn: read until two reads a moment apart agree, so that a frame
+        tmux has only half taken in (an overlay opening: the new box over the old key bar)
+        is not read as a state of the game (a few tries, then the last read)."""
+        text = self.tmux("capture-pane", "-p", "-t", "0")
+        for _ in range(5):
+            time.sleep(0.02)
+            again = self.tmux("capture-pane", "-p", "-t", "0")
+            if again == text:
+                break
+            text = again
+        if not any(old == text for _t, old in list(self.seen)[-2:]):
+            self.seen.append((time.monotonic() - self.born, text))
+        return text
+
+    def history(self) -> str:
+        """The screens read and keys sent before the last screen, oldest first, with times."""
+        return "".join(f"--- at {t:.2f} s:\n{text}\n" for t, text in list(self.seen)[:-1])
 
     def wait(self, check: Callable[[str], bool], timeout: float = 15.0, what: str = "") -> str:
         end = time.monotonic() + timeout
@@ -64,7 +86,8 @@ class Tmux:
                 err = self.home / "stderr.txt"
                 raise AssertionError(
                     f"screen never showed {what or check}:\n{text}\n"
-                    f"stderr: {err.read_text() if err.exists() else ''}"
+                    f"stderr: {err.read_text() if err.exists() else ''}\n"
+                    f"the screens before it:\n{self.history()}"
                 )
             time.sleep(0.05)
 
