@@ -41,6 +41,31 @@ def advise(view: dict) -> dict | None:
     return None
 
 
+#: what a hint depends on in a view: when these keys are equal, a view sent again (someone
+#: came or went, the review's waiting list changed) is the same position, and the hint holds
+POSITION_KEYS = (
+    "hand_number",
+    "phase",
+    "turn",
+    "hand",
+    "hand_sizes",
+    "stock",
+    "discard_pile",
+    "melds",
+    "must_play",
+    "no_discard",
+    "claim",
+    "legal_actions",
+)
+
+
+def same_position(now: dict | None, then: dict) -> bool:
+    """Whether ``now`` (the view on screen) is still the position ``then`` was advised on."""
+    return now is then or (
+        now is not None and all(now.get(k) == then.get(k) for k in POSITION_KEYS)
+    )
+
+
 #: the hints' worker process (started on first use)
 _WORKER = Worker()
 

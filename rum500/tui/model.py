@@ -551,9 +551,10 @@ class TableModel:
 
     async def _hint(self, view: dict) -> None:
         """The hint for ``view``, worked out off the event loop (:attr:`advise`); applied
-        only if the position is still ``view`` when it arrives."""
+        only if the position is still ``view``'s when it arrives (the same view sent again —
+        someone came or went — keeps it; a move made drops it)."""
         action = await self.advise(view)
-        if self.tableview.view is not view:  # the position moved on: the hint no longer holds
+        if not hints.same_position(self.tableview.view, view):  # the hint no longer holds
             if self.feed.message == _("Working out a hint…"):
                 self.feed.say("")
             return

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from rum500.i18n import _
 from rum500.tui import describe
+from rum500.tui import hint as hints
 from rum500.tui.feed import Feed
 from rum500.tui.tableview import TableView
 
@@ -169,16 +170,19 @@ class Shoulder:
         self.screen.feed.say(_("Working out a hint…"))
         if self.pending is not None and not self.pending.done():
             return
-        pending = self.screen.spawn(self._hint(self.screen.tableview.view))
+        pending = self.screen.spawn(self._hint())
         self.pending = pending if isinstance(pending, asyncio.Future) else None
 
-    async def _hint(self, view: dict | None) -> None:
+    async def _hint(self) -> None:
         seat_view = self.seat_view()
         if seat_view is None:
             return
         action = await self.screen.advise(seat_view)
         s = self.screen
-        if s.tableview.view is not view:  # the position moved on
+        if not hints.same_position(self.seat_view(), seat_view):  # the position moved on
+            if s.feed.message == _("Working out a hint…"):
+                s.feed.say("")
+                s.on_change()
             return
         if action is None:
             s.feed.say(_("No hint available."), error=True)

@@ -58,10 +58,8 @@ async def test_advise_off_loop_gives_what_advise_gives() -> None:
         hints.shut_down()
 
 
-async def test_a_hint_for_a_position_gone_is_dropped() -> None:
-    """The position moves on while the hint is worked out: it is not applied (no cards
-    selected, no "Hint:" line for a position that is no longer there)."""
-    model, session = await seated()
+async def held_hint(model: TableModel) -> tuple[asyncio.Future, asyncio.Event]:
+    """``h`` pressed, its advice held back until the event returned is set."""
     release = asyncio.Event()
 
     async def adviser(view: dict) -> dict | None:
@@ -74,10 +72,33 @@ async def test_a_hint_for_a_position_gone_is_dropped() -> None:
     model.hint()  # a second h while the first is worked out: still one hint on the way
     pending = model.hint_pending
     assert pending is not None
-    session._push([])  # the same position sent again: a new view, the hint no longer holds
+    return pending, release
+
+
+async def test_a_hint_for_a_position_gone_is_dropped() -> None:
+    """A move is made while the hint is worked out: the hint is not applied (no cards
+    selected, no "Hint:" line for a position that is no longer there, the "working" line
+    gone)."""
+    model, session = await seated()
+    pending, release = await held_hint(model)
+    await session.act({"type": "draw", "source": "stock"})  # the position moves on
     release.set()
     await pending
+    assert model.feed.message != WORKING
     assert not model.feed.message.startswith("Hint:") and not model.selection.selected
+
+
+async def test_a_hint_holds_when_the_same_position_is_sent_again() -> None:
+    """The host sends the view again while the hint is worked out (someone came or went):
+    a new view of the same position, so the hint is still shown and set up."""
+    model, session = await seated()
+    view = model.tableview.view
+    pending, release = await held_hint(model)
+    session._push([])  # the same position sent again
+    assert model.tableview.view is not view and hints.same_position(model.tableview.view, view)
+    release.set()
+    await pending
+    assert model.feed.message.startswith("Hint: "), model.feed.message
 
 
 def test_a_model_advises_off_the_loop_by_default() -> None:

@@ -46,6 +46,39 @@ async def test_the_spectators_hint_reads_the_shown_seats_view_and_nothing_more()
     assert model.feed.message == "Hint for Ann: draw from the stock"
 
 
+async def test_the_spectators_hint_holds_over_the_view_sent_again_and_goes_with_a_move():
+    """The view comes again (someone came or went) while the hint is worked out: the hint is
+    said. Ann moves meanwhile: it is not, and the "working" line goes."""
+    game, watched, _seat_view = views()
+    model = TableModel(name="Dee")
+    model.apply_message({"type": "welcome", "seat": None, "name": "Dee", "table": "T"})
+    model.set_view(watched, [])
+    release = asyncio.Event()
+
+    async def advise(view: dict) -> dict | None:
+        await release.wait()
+        return {"type": "draw", "source": "stock"}
+
+    model.advise = advise
+    model.hint()
+    await asyncio.sleep(0.01)
+    model.set_view({**watched, "review": None}, [])  # a new view of the same position
+    release.set()
+    await asyncio.sleep(0.05)
+    assert model.feed.message == "Hint for Ann: draw from the stock"
+
+    release.clear()
+    model.hint()
+    await asyncio.sleep(0.01)
+    game.apply({"type": "draw", "source": "stock"})  # Ann draws: the position moves on
+    moved = {**watched, **game.view(None)}
+    moved["shoulder"] = {k: game.view(game.to_move)[k] for k in ("seat", "hand", "legal_actions")}
+    model.set_view(moved, [])
+    release.set()
+    await asyncio.sleep(0.05)
+    assert model.feed.message == "", model.feed.message
+
+
 async def test_w_offers_the_spectators_and_sends_shoulder_and_shoulder_end():
     game, _watched, seat_view = views()
     model = TableModel(name="Ann")
