@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Protocol
 
+from rum500.bots.seat import VIEW_KEYS
 from rum500.tui.tableview import TableView
 from rum500.tui.worker import Worker
 from rum500.tui.zones import Zone
@@ -41,22 +42,10 @@ def advise(view: dict) -> dict | None:
     return None
 
 
-#: what a hint depends on in a view: when these keys are equal, a view sent again (someone
-#: came or went, the review's waiting list changed) is the same position, and the hint holds
-POSITION_KEYS = (
-    "hand_number",
-    "phase",
-    "turn",
-    "hand",
-    "hand_sizes",
-    "stock",
-    "discard_pile",
-    "melds",
-    "must_play",
-    "no_discard",
-    "claim",
-    "legal_actions",
-)
+#: what a hint depends on in a view: the keys every seat view carries (what a bot reads), the
+#: hand's number and the "Rummy!" window. When these are equal, a view sent again (someone came
+#: or went, the review's waiting list changed) is the same position, and the hint holds
+POSITION_KEYS = VIEW_KEYS | {"hand_number", "claim"}
 
 
 def same_position(now: dict | None, then: dict) -> bool:
