@@ -33,7 +33,13 @@
    move (goal ≥ 90%, the strict figure); beside it the share where the second's best move is
    the first's best or one of its ``ties`` (docs/analysis.md, "How a move is valued", step
    4), how often the second calls no mistake there at all, and the share of decisions each
-   run calls a loss ≥ 5 (a figure got by calling fewer mistakes would show there).
+   run calls a loss ≥ 5 (a figure got by calling fewer mistakes would show there). With
+   ``--stability-out FILE`` every decision is appended to FILE as a JSON line: the match's
+   seed, the budget, the seat, the action's index, the hand, the kind, the move played and
+   each run's verdict (``first``, ``second``: best move, loss, standard error, ties,
+   worlds, candidates) — to read the disagreements, or to compare two versions of the
+   analysis on the same decisions. ``--seed 34`` gives seeds 7034 on, matches another run
+   (on 7024 on) has not seen.
 
 Timings depend on what else the machine is doing. The figures of 2 and 3 are seeded, and in
 both the ``expert`` plays without its wall-clock guard, so their matches (and so the
@@ -52,11 +58,12 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rum500.bots import expert  # noqa: E402
-from rum500.coach.analysis import analyse_seats, new_game  # noqa: E402
+from rum500.coach.analysis import Decision, analyse_seats, new_game  # noqa: E402
 from rum500.coach.selfplay import bot_record  # noqa: E402
 
 LEVELS = ["random", "easy", "medium", "hard", "expert"]
@@ -390,6 +397,34 @@ def ladder_report(records: list[dict], levels: list[str] | None = None) -> list[
 
 
 def stability(args: argparse.Namespace) -> None:
+    if not args.stability_out:
+        _stability(args, None)
+        return
+    with open(args.stability_out, "a") as out:
+        _stability(args, out)
+
+
+def _pair(seed: int, budget: int, x: Decision, y: Decision) -> dict:
+    """A ``--stability-out`` line: one decision as the two runs judged it."""
+
+    def judged(d: Decision) -> dict:
+        keep = ("best", "loss", "stderr", "ties", "worlds", "candidates")
+        return {k: getattr(d, k) for k in keep}
+
+    return {
+        "match_seed": seed,
+        "budget": budget,
+        "seat": x.seat,
+        "index": x.index,
+        "hand": x.hand,
+        "kind": x.kind,
+        "played": x.played,
+        "first": judged(x),
+        "second": judged(y),
+    }
+
+
+def _stability(args: argparse.Namespace, out: TextIO | None) -> None:
     agree = total = tied = unmade = 0
     decisions = second = 0
     for m in range(args.stability_matches):
@@ -405,6 +440,8 @@ def stability(args: argparse.Namespace) -> None:
         for a, b in zip(one, two, strict=True):
             decisions += len(a.decisions)
             for x, y in zip(a.decisions, b.decisions, strict=True):
+                if out is not None:
+                    out.write(json.dumps(_pair(seed, args.budget, x, y)) + "\n")
                 second += y.loss >= 5
                 if x.loss >= 5:
                     total += 1
@@ -439,6 +476,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=2, help="hands per ladder match (0: whole)")
     p.add_argument("--levels", default=",".join(LEVELS))
     p.add_argument("--stability-matches", type=int, default=1)
+    p.add_argument(
+        "--stability-out",
+        metavar="FILE",
+        help="append each decision of the stability runs to FILE as a JSON line (both verdicts)",
+    )
     p.add_argument("--skip-speed", action="store_true")
     p.add_argument("--skip-ladder", action="store_true")
     p.add_argument("--skip-stability", action="store_true")

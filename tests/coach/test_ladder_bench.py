@@ -168,3 +168,28 @@ def test_the_expert_plays_the_ladder_without_its_wall_clock_guard(monkeypatch) -
     line = bench.play_ladder_match(match)
     assert seen == [math.inf] and guard == expert.TIME_GUARD_S
     assert line["analysed"] == [0] and line["decisions"][0] > 0
+
+
+def test_the_stability_runs_keep_every_decision_for_reading(tmp_path, capsys, monkeypatch) -> None:
+    """``--stability-out`` appends each decision of the stability runs as a JSON line, both
+    runs' verdicts side by side: one line per decision, the counts the printed figure is
+    made of read back from the file."""
+    bench = load_bench("analyse", monkeypatch)
+    out = tmp_path / "stability.jsonl"
+    argv = ["--skip-speed", "--skip-ladder", "--stability-matches", "1", "--hands", "1"]
+    argv += ["--budget", "2", "--jobs", "1", "--stability-out", str(out)]
+    assert bench.main(argv) == 0
+    printed = capsys.readouterr().out
+    lines = [json.loads(t) for t in out.read_text().splitlines()]
+    assert lines and {r["match_seed"] for r in lines} == {7024}
+    assert f"({len(lines)} decisions)" in printed
+    assert {r["budget"] for r in lines} == {2} and {r["seat"] for r in lines} == {0, 1}
+    calls = [r for r in lines if r["first"]["loss"] >= 5]
+    assert f"{len(calls)} with a loss ≥ 5 in the first run" in printed
+    for r in lines:
+        assert set(r["first"]) == set(r["second"]) == {
+            "best", "loss", "stderr", "ties", "worlds", "candidates"
+        }  # fmt: skip
+        assert r["first"]["candidates"] == r["second"]["candidates"]
+    assert bench.main(argv) == 0  # a second run appends
+    assert len(out.read_text().splitlines()) == 2 * len(lines)
