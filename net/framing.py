@@ -107,6 +107,15 @@ def _check_depth(obj: Any) -> None:
             raise FrameError("binary strings are not allowed: use text")
 
 
+#: What a decoding error means, where msgpack's own message says little.
+_WHY: dict[type, str] = {
+    msgpack.FormatError: "a byte that starts no msgpack value",
+    msgpack.ExtraData: "bytes left after the message",
+    msgpack.StackError: "nested too deeply",
+    RecursionError: "nested too deeply",
+}
+
+
 def decode(payload: bytes) -> dict:
     """The message in ``payload`` (a frame without its header), checked against the limits."""
     if len(payload) > MAX_FRAME:
@@ -135,7 +144,8 @@ def decode(payload: bytes) -> dict:
         RecursionError,
         UnicodeDecodeError,
     ) as e:
-        raise FrameError(f"not a valid msgpack message ({type(e).__name__})") from None
+        why = _WHY.get(type(e)) or str(e)[:120] or type(e).__name__
+        raise FrameError(f"not a valid msgpack message: {why}") from None
     if not isinstance(message, dict):
         raise FrameError("a message must be a msgpack map")
     _check_depth(message)

@@ -128,7 +128,12 @@ async def read_hello(
 
     async def next_message(kind: str, error: str) -> dict:
         while True:
-            msg = await read(max(0.0, deadline - loop.time()))
+            try:
+                msg = await read(max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise ProtocolError(
+                    "timeout", f"no valid '{kind}' within {timeout:g} s of connecting"
+                ) from None
             if conn.closed:
                 raise ConnectionClosed("closed by the host")
             if msg.get("type") != kind:
@@ -154,6 +159,11 @@ async def read_hello(
         answer = await next_message("auth", "expected 'auth' with the password proof")
         # a proof held back by the slow-down has still not said hello: it counts against
         # the limits on such sockets, and the handshake time runs on while it waits
-        async with asyncio.timeout_at(deadline):
-            await gate.check(conn, answer["proof"], password, nonce)
+        try:
+            async with asyncio.timeout_at(deadline):
+                await gate.check(conn, answer["proof"], password, nonce)
+        except TimeoutError:
+            raise ProtocolError(
+                "timeout", f"the password was not checked within {timeout:g} s of connecting"
+            ) from None
     return hello

@@ -95,8 +95,15 @@ def _text(msg: dict, key: str, limit: int, *, required: bool = True) -> str | No
 
 
 def clean_name(name: str) -> str:
-    """A player name fit to show: control characters dropped, spaces squeezed."""
-    kept = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    """A player name fit to show: every run of white space (newlines and tabs included)
+    becomes one space, the ends are trimmed, and every other control or format character
+    (Unicode category C: the zero-width joiner too, so that two names that look the same
+    are the same) is dropped."""
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in name
+        if ch.isspace() or unicodedata.category(ch)[0] != "C"
+    )
     return " ".join(kept.split())
 
 

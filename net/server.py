@@ -533,10 +533,15 @@ class Server:
             "table_id": self.table_id,
             "state": self.state,
             "seats": [s.public() for s in self.seats],
-            "spectators": sum(1 for c in self.conns if c.seat is None),
-            "watchers": [{"id": c.ident, "name": c.name} for c in self.conns if c.seat is None],
+            "spectators": len(watching := self._watching()),
+            "watchers": [{"id": c.ident, "name": c.name} for c in watching],
             **self.lobby_extra,
         }
+
+    def _watching(self) -> list[Connection]:
+        """The spectators connected now: not a seat's connection, not closed (a seat's
+        connection replaced by its rejoin is closed while its last bytes go out)."""
+        return [c for c in self.conns if c.seat is None and not c.closed]
 
     def broadcast_lobby(self) -> None:
         frame = encode(self.lobby_message())
@@ -832,7 +837,7 @@ class Server:
         raise ProtocolError("table_full", "every seat is taken: join as a spectator")
 
     def _room_for_spectator(self, conn: Connection) -> None:
-        watching = [c for c in self.conns if c.seat is None and not c.closed]
+        watching = self._watching()
         if sum(1 for c in watching if c.address == conn.address) >= (
             self.limits.max_spectators_per_peer
         ):

@@ -235,6 +235,24 @@ async def test_chat_cleaning_rules(make_host):
     writer.close()
 
 
+async def test_name_cleaning_rules(make_host):
+    """Names: white space as in chat, every other control or format character dropped
+    (the zero-width joiner too), then cut to 24 characters (docs/protocol.md §5)."""
+    assert "zero-width joiner too" in DOC
+    host = await make_host(players=2, bots=0)
+    sent = {
+        "  Ann\tLee\n ": "Ann Lee",
+        "ring\x07 the\x00bell": "ring thebell",
+        "evil\u202etxt": "eviltxt",
+        "Zoe\u200d\u200b": "Zoe",
+        "a" * 30 + " " * 5 + "b": "a" * 24,
+    }
+    for text, shown in sent.items():
+        reader, writer = await raw(host, hello(text, spectate=True))
+        assert (await until(reader, "welcome"))[-1]["name"] == shown
+        writer.close()
+
+
 async def test_too_slow_reaches_the_client_as_the_last_frame(make_host, clients):
     assert "`too_slow` is the last frame" in DOC
     limits = Limits(queue_bytes=64 * 1024, rate=1e6, burst=1e6)

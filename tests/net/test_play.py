@@ -460,3 +460,23 @@ async def test_a_silent_host_counts_as_gone():
         await c.close()
     finally:
         server.close()
+
+
+async def test_a_replaced_connection_is_no_spectator(make_host, clients):
+    """A seat's connection replaced by a rejoin (closed while its last bytes go out) is
+    never listed as a spectator: the lobby that follows the rejoin counts none."""
+    host, ann, bob = await seated_table(make_host, clients)
+    reader, writer = await asyncio.open_connection(host.address, host.port)
+    writer.write(
+        encode(
+            {"type": "hello", "version": 1, "name": "Ann", "token": ann.token, "spectate": False}
+        )
+    )
+    assert (await asyncio.wait_for(read_frame(reader), 5))["type"] == "welcome"
+    lobby = await asyncio.wait_for(read_frame(reader), 5)
+    assert lobby["type"] == "lobby"
+    assert (lobby["spectators"], lobby["watchers"]) == (0, [])
+    assert host.server.lobby_message()["watchers"] == []
+    await synced(bob)
+    assert (bob.lobby["spectators"], bob.lobby["watchers"]) == (0, [])
+    writer.close()
