@@ -403,9 +403,10 @@ def _map(tasks: list[_Task], jobs: int, progress: Progress | None) -> list[tuple
             if progress:
                 progress(len(out), total)
         return out
-    chunk = max(1, min(8, total // (jobs * 8)))
+    # one task at a time: a decision takes from milliseconds to seconds, and a chunk of them
+    # left to one process at the end keeps the other waiting
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        for r in pool.imap(_run, tasks, chunksize=chunk):
+        for r in pool.imap(_run, tasks, chunksize=1):
             out.append(r)
             if progress:
                 progress(len(out), total)

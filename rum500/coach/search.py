@@ -181,12 +181,20 @@ def play(world: Game, action: Mapping, seat: int) -> Game | None:
 
 
 def value(
-    world: Game, action: Mapping, seat: int, rest: Sequence[Mapping] | None = None
+    world: Game,
+    action: Mapping,
+    seat: int,
+    rest: Sequence[Mapping] | None = None,
+    memo: dict[str, list[dict]] | None = None,
 ) -> float | None:
     """What ``action`` is worth in ``world`` for ``seat`` (None: refused there): the rest of
     the seat's turn as the ``hard`` bot plays it (:func:`end_turn`; or ``rest``, that rest
     worked out once by :func:`rest_of_turn`), then the hand to its end with the playout
-    policy."""
+    policy. ``memo`` (a dict kept across the worlds of one decision): the rests of the turn
+    :func:`end_turn` played, by the seat's view they started from (:func:`seen`) — the bot
+    plays from that view alone, so a world that leaves the seat the same view (a draw from
+    the stock of a card drawn in an earlier world) replays the rest instead of searching
+    it again: the same value, found faster."""
     hand = len(world.results)  # the move or the rest of the turn may end it (going out)
     g = play(world, action, seat)
     if g is None:
@@ -194,8 +202,32 @@ def value(
     if rest is None or not _replay(g, rest):
         g = play(world, action, seat)
         assert g is not None
-        end_turn(g, seat)
+        if memo is None:
+            end_turn(g, seat)
+        else:
+            g = _end_turn_memo(world, action, g, seat, memo)
     return finish(g, seat, hand)
+
+
+def _end_turn_memo(
+    world: Game, action: Mapping, g: Game, seat: int, memo: dict[str, list[dict]]
+) -> Game:
+    """``g`` (``action`` played in ``world``) with the rest of the seat's turn: the one
+    ``memo`` has for the seat's view, else :func:`end_turn`'s (then kept in ``memo``)."""
+    key = seen(g, seat)
+    rest = memo.get(key)
+    if rest is not None:
+        if _replay(g, rest):
+            return g
+        g = play(world, action, seat)  # never so far: the same view, the same rest
+        assert g is not None
+    memo[key] = end_turn(g, seat)
+    return g
+
+
+def seen(g: Game, seat: int) -> str:
+    """The seat's view of ``g`` as a key: all :func:`end_turn`'s bot plays from."""
+    return json.dumps(g.view(seat), sort_keys=True, default=str)
 
 
 def _replay(g: Game, rest: Sequence[Mapping]) -> bool:
@@ -377,9 +409,10 @@ class _Search:
         self.pool: list[Game] = []  # the worlds of a table's values (the choice's, the races')
         self.raced = 0  # worlds the races sampled
         self.spent = False  # the races sampled all they may (their cap)
+        self.memo: dict[str, list[dict]] = {}  # the rests of the turn by view (:func:`value`)
 
     def value(self, w: Game, k: int) -> float | None:
-        return value(w, self.cands[k], self.seat, self.rests[k])
+        return value(w, self.cands[k], self.seat, self.rests[k], self.memo)
 
     def rediscard(self, table: dict[int, list[float | None]], worlds: list[Game]) -> None:
         """A meld or lay-off whose rest of the turn ends with the hard bot's discard ends it
@@ -726,12 +759,13 @@ def draw_luck(
     want = C.parse(card)
     draw = {"type": "draw", "source": "stock"}
     diffs = []
+    memo: dict[str, list[dict]] = {}
     for w in worlds_of(view, known, rng, worlds):
         lucky = _on_top(w, seat, want, known)
         if lucky is None:
             continue
-        actual = value(lucky, draw, seat)
-        average = value(w, draw, seat)
+        actual = value(lucky, draw, seat, memo=memo)
+        average = value(w, draw, seat, memo=memo)
         if actual is not None and average is not None:
             diffs.append(actual - average)
     return _mean_and_error(diffs)

@@ -40,7 +40,7 @@ def _scripted(monkeypatch: pytest.MonkeyPatch, later: list[float], first: list[f
     ``first`` in the next 4 (the first round of the measuring) and ``later`` over and over."""
     number = _numbering()
 
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         n = number(w)
         if S.same_action(action, PLAYED):
             return 0.0
@@ -132,6 +132,53 @@ def test_the_rest_of_a_turn_is_worked_out_once_per_move_not_per_world(
             assert S.value(w, action, 0, rest) == S.value(w, action, 0)
 
 
+#: seat 0 to draw: the stock or the 9S (the rest of the turn after a stock draw depends on
+#: the card drawn, so each world plays it — or replays the one of an earlier world that
+#: drew the same card)
+DRAWING = position(
+    ["7S", "7D", "8H", "9H", "KS", "QD", "4C"], ["5S", "6S"], ["2C", "9S"], phase="draw"
+)
+STOCK = {"type": "draw", "source": "stock"}
+
+
+def test_a_stock_draw_replays_the_rest_of_the_turn_of_a_card_drawn_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rest of the turn after a stock draw is the hard bot's from the seat's view: kept
+    by that view, it is replayed in a world that draws the same card — each world's value
+    is the one it has with the rest played there, the verdict is the same as without the
+    memo, and the bot plays one rest per card drawn, not one per world."""
+    worlds = S.worlds_of(DRAWING.view(0), GOES_OUT, random.Random(3), 60)
+    memo: dict[str, list[dict]] = {}
+    for w in worlds:
+        assert S.value(w, STOCK, 0, None, memo) == S.value(w, STOCK, 0)
+    drawn = {w.stock[-1] for w in worlds}
+    assert 1 < len(memo) == len(drawn) < len(worlds)
+
+    asked: list[int] = []
+
+    class Counting(S.HardBot):
+        def choose(self, view):  # type: ignore[no-untyped-def]
+            asked.append(1)
+            return super().choose(view)
+
+    monkeypatch.setattr(S, "HardBot", Counting)
+    real = S.value
+
+    def without_memo(w, a, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
+        return real(w, a, seat, rest)
+
+    verdicts, counts = [], []
+    for memo_on in (True, False):
+        asked.clear()
+        if not memo_on:
+            monkeypatch.setattr(S, "value", without_memo)
+        verdicts.append(analyse_decision(DRAWING.view(0), GOES_OUT, STOCK, budget=64, seed=2))
+        counts.append(len(asked))
+    assert verdicts[0] == verdicts[1]
+    assert counts[0] < counts[1]
+
+
 def test_moves_that_end_the_turn_alike_are_one_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """Melding 7H 8H 9H, all four hearts or three sevens (the hard bot melds the rest and
     lays off 10H): the turn ends in the same position, so of such moves one only is valued
@@ -147,10 +194,10 @@ def test_moves_that_end_the_turn_alike_are_one_move(monkeypatch: pytest.MonkeyPa
     valued: list[dict] = []
     real = S.value
 
-    def spy(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+    def spy(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         if action not in valued:
             valued.append(dict(action))
-        return real(w, action, seat, rest)
+        return real(w, action, seat, rest, memo)
 
     monkeypatch.setattr(S, "value", spy)
     v = analyse_decision(view, GOES_OUT, PLAYED, budget=8, seed=2)
@@ -172,7 +219,7 @@ def test_the_close_finalists_race_before_the_loss_is_measured(
     other = {"type": "discard", "card": "4D"}
     number = _numbering()
 
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         n = number(w)
         if S.same_action(action, PLAYED):
             return 0.0
@@ -205,7 +252,7 @@ def test_a_lay_off_is_judged_with_the_discard_the_decision_values_best(
     assert hards and hards[-1] != {"type": "discard", "card": "2D"}
     rests: list[list[dict]] = []
 
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         if S.same_action(action, layoff):
             rests.append(list(rest or []))
             return 0.0
@@ -231,7 +278,7 @@ def test_moves_the_analysis_cannot_tell_apart_are_named_alike_whatever_the_seed(
     same at every seed (before: whichever led the race, which changed with the seed)."""
     other = {"type": "discard", "card": "4D"}
 
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         if S.same_action(action, PLAYED):
             return 0.0
         if S.same_action(action, CHALLENGER) or S.same_action(action, other):
@@ -265,7 +312,7 @@ def test_a_lay_off_ends_its_turn_with_the_discard_the_race_settles(
             return 12.0 if n < 4 else -20.0
         return -10.0
 
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         n = number(w)
         if S.same_action(action, layoff):
             assert rest and rest[-1]["type"] == "discard"
@@ -291,7 +338,7 @@ def test_a_move_not_shown_worth_the_same_is_not_named_by_the_rule(
     view = LOOSE.view(0)
     assert S.preferred(view, [CHALLENGER, other]) == other
 
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         if S.same_action(action, PLAYED):
             return 0.0
         if S.same_action(action, CHALLENGER):
@@ -319,7 +366,7 @@ def test_moves_a_spent_race_leaves_within_a_few_points_are_named_alike_whatever_
     view = LOOSE.view(0)
     assert S.preferred(view, [CHALLENGER, other]) == other
 
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         if S.same_action(action, PLAYED):
             return 0.0
         if S.same_action(action, CHALLENGER):
@@ -352,7 +399,7 @@ def _raced_then_measured(
         finally:
             measuring["on"] = False
 
-    def value(w, action, seat, rest=None):  # type: ignore[no-untyped-def]
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         if S.same_action(action, PLAYED):
             return 0.0
         if not S.same_action(action, CHALLENGER):
