@@ -67,14 +67,20 @@ class Replay:
         game = new_game(match)
         dealt = _("{who} dealt").format(who=self._who(game.dealer))
         self.frames: list[Frame] = [self._frame(game, 0, 0, dealt)]
+        actions = match["actions"]
+        #: the first position shown: 1 in a match whose deals were committed (its first
+        #: action deals hand 1 again, docs/rules.md "A deal nobody can stack": the seed's
+        #: deal before it was never played nor shown); frame k stays the position after k
+        #: actions either way
+        self.first = 1 if actions and dict(actions[0]["action"]).get("type") == "deal" else 0
         move = 0
-        for k, entry in enumerate(match["actions"], start=1):
+        for k, entry in enumerate(actions, start=1):
             action = entry["action"]
             seat = game.to_move
             events = game.apply(action, entry.get("seat"))
             move = 0 if action.get("type") == "deal" else move + 1
             self.frames.append(self._frame(game, k, move, self._describe(seat, action, events)))
-        self.index = 0
+        self.index = self.first
 
     # ------------------------------------------------------------------ building
 
@@ -129,7 +135,7 @@ class Replay:
         return self.frames[-1].hand_number
 
     def go(self, index: int) -> None:
-        self.index = max(0, min(len(self.frames) - 1, index))
+        self.index = max(self.first, min(len(self.frames) - 1, index))
 
     def next_move(self) -> None:
         self.go(self.index + 1)

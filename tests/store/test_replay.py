@@ -189,3 +189,39 @@ def test_replay_in_a_real_terminal(finished: tuple[dict, Game], home: Path) -> N
             raise AssertionError("the viewer did not quit on q")
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+def test_a_committed_match_starts_at_the_deal_that_was_played() -> None:
+    """A match whose deals were committed re-deals hand 1 as its first action: the seed's
+    deal before it was never played, so the replay never shows it — it starts, and Home and
+    ← stop, at the committed deal; the frames stay one per action (the coach's marks)."""
+    from rum500.coach.selfplay import bot_record
+    from rum500.rules.shuffle import commitment
+    from rum500.store.replay import Replay
+
+    secret = "ab" * 32
+    deal = {
+        "type": "deal",
+        "commitment": commitment(secret),
+        "secret": secret,
+        "contributions": [None, "cd" * 32],
+    }
+    match = bot_record(["random", "random"], 6, hands=1, committed=deal)
+    game = Game(2, 6, Options(target=500))
+    game.apply(dict(match["actions"][0]["action"]))
+    played = [sort_hand(game.view(s)["hand"]) for s in (0, 1)]
+    r = Replay(match)
+    assert r.index == r.frame.step == 1 and r.frame.hands == played
+    assert r.frames[0].hands != played  # the seed's deal, kept for the numbering only
+    r.go(0)
+    assert r.index == 1
+    r.next_move()
+    r.prev_move()
+    r.prev_move()
+    assert r.index == 1
+    r.next_hand()
+    r.prev_hand()
+    assert r.index == 1 and r.frame.hands == played
+    assert len(r.frames) == len(match["actions"]) + 1
+    plain = Replay(bot_record(["random", "random"], 6, hands=1))
+    assert plain.index == plain.frame.step == 0  # a match dealt from its seed starts at 0
