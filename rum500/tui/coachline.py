@@ -26,22 +26,25 @@ from rum500.tui import describe
 from rum500.tui.tableview import TableView
 from rum500.tui.worker import Worker
 
-#: worlds sampled per candidate move: a hand's ten to twenty decisions take a second or two
-#: on a loaded core, well inside the review's time
-BUDGET = 16
+#: worlds sampled per candidate move (None: ``rum500 analyse``'s default, so that the line
+#: and the analysis of the match judge a decision alike but for the seed; at budget 16 the
+#: line once called a loss of 59 points the analysis did not see): a hand's ten to twenty
+#: decisions take a few seconds, inside the review's time
+BUDGET: int | None = None
 #: the moves a decision can be (a "Rummy!" call is judged only by ``rum500 analyse``)
 KINDS = ("draw", "meld", "layoff", "discard", "end_hand")
 
-#: one decision for the worker: (view, known, played, budget, seed)
-Item = tuple[dict, list[list[int]], dict, int, str]
+#: one decision for the worker: (view, known, played, budget — None: the default —, seed)
+Item = tuple[dict, list[list[int]], dict, int | None, str]
 
 
 def judge(item: Item) -> dict:
     """One decision judged (in the worker process): ``{best, loss, stderr}``."""
     from rum500.coach.analysis import analyse_decision
+    from rum500.coach.search import DEFAULT_BUDGET
 
     view, known, played, budget, seed = item
-    v = analyse_decision(view, known, played, budget=budget, seed=seed)
+    v = analyse_decision(view, known, played, budget=budget or DEFAULT_BUDGET, seed=seed)
     return {"best": v.best, "loss": float(v.loss), "stderr": float(v.stderr)}
 
 
