@@ -103,13 +103,18 @@ _review_timeout = _seconds(1.0, 600.0)
 _claim_window = _seconds(0.5, 10.0)
 
 
-def _review(p: argparse.ArgumentParser) -> None:
+def _review(p: argparse.ArgumentParser, solo: bool = False) -> None:
     p.add_argument(
         "--review-timeout",
         type=_review_timeout,
-        default=30.0,
+        default=None if solo else 30.0,
         metavar="SECONDS",
-        help=_("after a hand, deal anyway when not everyone pressed Enter by then (30)"),
+        help=_(
+            "after a hand, deal anyway when you have not pressed Enter by then "
+            "(default: wait for you; 30 with --lan)"
+        )
+        if solo
+        else _("after a hand, deal anyway when not everyone pressed Enter by then (30)"),
     )
 
 
@@ -292,7 +297,7 @@ def _table_commands(sub: Any) -> None:
         metavar="SECONDS",
         help=_("pause before each bot move (0.7)"),
     )
-    _review(p)
+    _review(p, solo=True)
     _table_options(p)
 
     p = sub.add_parser("learn", help=_("a first hand that teaches the game, against one bot"))

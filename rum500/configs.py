@@ -54,7 +54,7 @@ class PlayConfig(Screen):
     lan: bool = False
     resume: str | None = None  # "solo": the newest unfinished solo match, else its id
     bot_delay: float | None = None  # None: the screen's default pause
-    review_timeout: float = 30.0
+    review_timeout: float | None = None  # None: wait for the player (30 s with --lan)
     claim_window: float = 3.0
 
 

@@ -32,7 +32,9 @@ class HostConfig:
     journal: GameLog | None = None  # the game log (rum500/host/gamelog.py)
     resume_game: Game | None = None
     resume_seats: list[dict] | None = None
-    review_timeout: float = 30.0  # after a hand, deal anyway when not all are ready by then
+    #: after a hand, deal anyway when not all are ready by then (None: no deadline — the
+    #: next hand waits for every connected player's ready: ``rum500 play``'s solo table)
+    review_timeout: float | None = 30.0
     claim_window: float = CLAIM_WINDOW  # "Rummy!" calls: seconds after each discard
     deal_pause: float = 3.0  # unused since the hand-end review (kept for old callers)
     takeover_after: float | None = 60.0  # None: never play an away player's seat

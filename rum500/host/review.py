@@ -11,6 +11,7 @@ only source of time, so a test drives it by hand.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable
 
@@ -18,7 +19,8 @@ from collections.abc import Callable, Iterable
 class ReviewWindow:
     """Who said ready since the hand ended, and when the host deals anyway."""
 
-    def __init__(self, length: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, length: float | None, clock: Callable[[], float] = time.monotonic) -> None:
+        #: seconds the review lasts at most (None: no deadline, :meth:`left` is infinite)
         self.length = length
         self.clock = clock
         #: the seats that said ready in this review
@@ -29,6 +31,9 @@ class ReviewWindow:
     def open(self) -> None:
         """A hand ended: nobody is ready yet; the full length to go."""
         self.ready.clear()
+        if self.length is None:
+            self.until = math.inf
+            return
         self.until = self.clock() + max(0.0, self.length)
 
     def close(self) -> None:
@@ -54,7 +59,8 @@ class ReviewWindow:
         return [s for s in humans if s not in self.ready]
 
     def left(self) -> float:
-        """Seconds until the host deals anyway (0.0 when none is open, or it is due)."""
+        """Seconds until the host deals anyway (0.0 when none is open, or it is due;
+        infinite with no deadline)."""
         if self.until is None:
             return 0.0
         return max(0.0, self.until - self.clock())

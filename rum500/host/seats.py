@@ -28,6 +28,7 @@ import concurrent.futures
 import contextlib
 import functools
 import logging
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -196,6 +197,8 @@ class SeatDriver:
         seat = server.seats[table.to_move]
         if table.review_open:  # the dealer deals when every connected human is ready, or at
             wait = table.review_left() if table.waiting() else 0.0  # the timeout — and not
+            if math.isinf(wait):
+                return None  # (no deadline: when they are ready)
             return seat.index, max(wait, table.deal_due())  # before the contributions
         if table.claim_open:  # "Rummy!" calls: bots' calls, then the host closes the window
             self._ask_bots()

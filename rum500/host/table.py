@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
@@ -254,7 +255,7 @@ class GameTable:
             out["present"] = self.humans()
         if self.review_open:
             out["review"] = {"at": at, "ready": sorted(self.ready)}
-            if timed:
+            if timed and math.isfinite(self.review_left()):
                 out["review"]["seconds_left"] = round(self.review_left(), 3)
         if self.claim_open and self.claim_window.open:
             out["claim"] = {"at": at, "passed": sorted(self.claim_window.passed)}
@@ -272,7 +273,8 @@ class GameTable:
         at = len(game.actions)
         review, claim = windows.get("review"), windows.get("claim")
         if self.review_open and isinstance(review, dict) and review.get("at") == at:
-            left = _seconds_in(review.get("seconds_left"), self.config.review_timeout)
+            longest = self.config.review_timeout
+            left = _seconds_in(review.get("seconds_left"), math.inf if longest is None else longest)
             self.review.carry(_seats_in(review.get("ready"), self.seats), left)
         carried = False
         if self.claim_open and isinstance(claim, dict) and claim.get("at") == at:
@@ -402,7 +404,7 @@ class GameTable:
             {
                 "hand": self.game.hand_number,
                 "waiting": self.waiting(),
-                "seconds_left": round(self.review_left(), 2),
+                "seconds_left": _seconds_out(self.review_left()),
             }
             if self.review_open
             else None
@@ -563,6 +565,11 @@ def _seats_in(value: object, seats: int) -> set[int]:
     if not isinstance(value, list):
         return set()
     return {s for s in value if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < seats}
+
+
+def _seconds_out(left: float) -> float | None:
+    """A window's seconds left as the view says them: None with no deadline."""
+    return round(left, 2) if math.isfinite(left) else None
 
 
 def _seconds_in(value: object, longest: float) -> float:

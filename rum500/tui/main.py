@@ -198,7 +198,10 @@ def solo_config(args: PlayConfig, name: str) -> HostConfig:
         bot_delay=DEFAULT_BOT_DELAY if args.bot_delay is None else args.bot_delay,
         coach=True,  # a solo table: the review's coach line is on
     )
-    config.review_timeout = args.review_timeout
+    # alone against bots nobody waits for the player: the review waits as long as they read
+    # (open on the LAN, others may sit down: then 30 s, as a host's)
+    timeout = args.review_timeout
+    config.review_timeout = 30.0 if timeout is None and args.lan else timeout
     config.claim_window = args.claim_window
     config.options.validate(config.players)
     return config

@@ -110,6 +110,22 @@ async def test_the_timeout_deals_when_nobody_says_ready(make_host, clients):
     assert host.table.game.actions[n] == {"type": "deal"}
 
 
+async def test_with_no_deadline_the_review_waits_for_the_ready(make_host, clients):
+    """``review_timeout=None`` (``rum500 play``'s solo table): the view says no seconds, the
+    host does not deal however long the player reads, and deals at their ready."""
+    host = await make_host(players=2, bots=1, review_timeout=None, options=LONG, seed=5)
+    ann = await clients(host, "Ann")
+    view = await play_to_review(ann)
+    assert view["review"]["waiting"] == [ann.seat] and view["review"]["seconds_left"] is None
+    assert host.table.windows()["review"] == {"at": len(host.table.game.actions), "ready": []}
+    n = len(host.table.game.actions)
+    await asyncio.sleep(1.0)  # bots are instant at this table: a deal would have come
+    assert host.table.game.hand_number == 1 and len(host.table.game.actions) == n
+    await ann.act({"type": "ready"})
+    msg = await next_state(ann, lambda m: m["view"]["hand_number"] == 2)
+    assert msg["view"]["review"] is None and host.table.game.actions[n] == {"type": "deal"}
+
+
 async def test_ready_is_refused_outside_the_review_and_for_spectators(make_host, clients):
     host = await make_host(players=2, bots=1, review_timeout=600, options=LONG)
     ann = await clients(host, "Ann")
@@ -454,6 +470,20 @@ def test_the_review_timeout_comes_from_the_command_line():
     assert config_from_args(args).review_timeout == 5.0
     args = build_parser().parse_args(["host", "--name", "T"])
     assert config_from_args(args).review_timeout == 30.0
+
+
+def test_rum500_play_waits_for_the_player_unless_told_or_open_on_the_lan():
+    from rum500.cli import build_parser, command_config
+    from rum500.tui.main import solo_config
+
+    def timeout(*argv: str) -> float | None:
+        args = command_config(build_parser().parse_args(["play", *argv]))
+        return solo_config(args, "Ann").review_timeout
+
+    assert timeout() is None
+    assert timeout("--review-timeout", "5") == 5.0
+    assert timeout("--lan") == 30.0
+    assert timeout("--lan", "--review-timeout", "7") == 7.0
 
 
 class BlindBot:

@@ -94,6 +94,23 @@ async def test_the_review_holds_the_deal_until_enter(table: Running) -> None:
     assert any("ready for the next hand" in line for line in m.feed.log)
 
 
+async def test_alone_against_bots_the_review_has_no_countdown() -> None:
+    """``rum500 play``'s table (no review timeout): no countdown under the review, the
+    table waits for Ann's Enter however long she reads."""
+    async with open_table(review_timeout=None) as table:
+        m = table.model
+        await play_to_the_end_of_the_hand(table)
+        await until(lambda: m.review.open and m.overlay == "sheet")
+        assert m.review.seconds_left() is None
+        footer = shown(sheets.review_footer(m))
+        assert "Waiting for: Ann" in footer and "dealt in" not in footer
+        assert m.review.wait_text() == "Waiting for Ann."
+        await asyncio.sleep(0.5)
+        assert m.tableview.phase == "hand_over"
+        table.keys("\r")
+        await until(lambda: m.tableview.view["hand_number"] == 2)
+
+
 async def test_a_spectator_sees_the_review_and_enter_closes_it(table: Running) -> None:
     watcher = NetSession(table.host.address, table.host.port, name="Eve", spectate=True)
     await watcher.open()
