@@ -260,6 +260,10 @@ def build_parser() -> argparse.ArgumentParser:
     _table_commands(sub)
     _sim_command(sub)
     _log_commands(sub)
+    for choice in sub._choices_actions:  # `rum500 play --help` says what play is, too
+        command = sub.choices[choice.dest]
+        if command.description is None:
+            command.description = choice.help
     return parser
 
 
@@ -426,7 +430,7 @@ def _log_commands(sub: Any) -> None:
     ``salvage``."""
     p = sub.add_parser("history", help=_("past matches"))
     _common(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     p.add_argument("--limit", type=_positive, default=50, help=_("newest N matches (50)"))
     p.add_argument(
         "--all",
@@ -437,7 +441,7 @@ def _log_commands(sub: Any) -> None:
     p = sub.add_parser("stats", help=_("statistics per player"))
     _common(p)
     p.add_argument("player", nargs="?", help=_("one player's name"))
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     _analyse_command(sub)
 
     p = sub.add_parser("replay", help=_("step through a finished match"))

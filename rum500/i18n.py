@@ -74,6 +74,13 @@ def pgettext(context: str, message: str) -> str:
     return _translation.pgettext(context, message)
 
 
+def decimal(x: float, digits: int, sign: bool = False) -> str:
+    """``x`` with ``digits`` decimals (a ``+`` before a positive one with ``sign``), with the
+    current language's decimal separator (``3,30`` in Russian)."""
+    text = f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+    return text.replace(".", pgettext("decimal separator", "."))
+
+
 #: argparse's own messages that a user can meet: argparse reads them with gettext's
 #: module-level functions, so our catalog carries them (listed here so that extraction
 #: keeps them) and :func:`translate_argparse` points argparse at it

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
 from rum500.coach.analysis import Decision, HandAnalysis, MatchAnalysis, analyse_seats
-from rum500.i18n import N_, _, ngettext
+from rum500.i18n import N_, _, decimal, ngettext
 from rum500.store import log as L
 from rum500.store.db import StoreError, open_db, reading
 
@@ -184,20 +184,16 @@ def row(a: MatchAnalysis) -> dict:
 def report(a: MatchAnalysis) -> str:
     """The analysis of one seat as text: the match's figures, a line per hand, the biggest
     mistakes with their positions."""
+    n, lost, err = len(a.decisions), round(a.loss), round(a.luck_stderr)
     lines = [
         _("Game {id}, seat {seat} ({name})").format(id=a.game_id, seat=a.seat, name=a.name),
-        ngettext(
-            "{n} decision analysed: error rate {rate:.2f} points per decision ({lost:.0f} "
-            "points lost); luck {luck:+.0f} ± {err:.0f} points",
-            "{n} decisions analysed: error rate {rate:.2f} points per decision ({lost:.0f} "
-            "points lost); luck {luck:+.0f} ± {err:.0f} points",
-            len(a.decisions),
-        ).format(
-            n=len(a.decisions),
-            rate=a.error_rate,
-            lost=a.loss,
-            luck=a.luck,
-            err=a.luck_stderr,
+        _("{decisions}: {rate} ({lost}); {luck}").format(
+            decisions=ngettext("{n} decision analysed", "{n} decisions analysed", n).format(n=n),
+            rate=_("error rate {rate} points per decision").format(rate=decimal(a.error_rate, 2)),
+            lost=ngettext("{n} point lost", "{n} points lost", lost).format(n=lost),
+            luck=ngettext("luck {luck} ± {n} point", "luck {luck} ± {n} points", err).format(
+                luck=f"{a.luck:+.0f}", n=err
+            ),
         ),
         "",
         _hand_table(a.hands),
@@ -207,6 +203,8 @@ def report(a: MatchAnalysis) -> str:
         lines += ["", _("Biggest mistakes:")]
         for k, d in enumerate(mistakes, 1):
             lines += _mistake(k, d)
+    elif not a.decisions:
+        lines += ["", _("Nothing to judge: this seat had no move with a choice to make.")]
     else:
         lines += ["", _("No mistake found: every move played was the best the analysis found.")]
     return "\n".join(lines)
@@ -220,7 +218,7 @@ def _hand_table(hands: list[HandAnalysis]) -> str:
             [
                 str(h.hand),
                 str(h.decisions),
-                f"{h.error_rate:.2f}",
+                decimal(h.error_rate, 2),
                 f"{h.loss:.0f}",
                 f"{h.luck:+.0f} ± {h.luck_stderr:.0f}",
                 "-" if h.score is None else str(h.score),
@@ -235,16 +233,16 @@ def _mistake(k: int, d: Decision) -> list[str]:
     melds = "; ".join(" ".join(m["cards"]) for m in p["melds"]) or "-"
     return [
         _(
-            "{k}. hand {hand}, action {index}: {played} — better: {best} (lost {loss:.1f} ± "
-            "{err:.1f} points)"
+            "{k}. hand {hand}, action {index}: {played} — better: {best} (lost {loss} ± "
+            "{err} points)"
         ).format(
             k=k,
             hand=d.hand,
             index=d.index,
             played=describe(d.played, p),
             best=describe(d.best, p),
-            loss=d.loss,
-            err=d.stderr,
+            loss=decimal(d.loss, 1),
+            err=decimal(d.stderr, 1),
         ),  # fmt: skip
         "   " + _("hand: {cards}").format(cards=" ".join(p["hand"]) or "-"),
         "   " + _("discard pile: {cards}").format(cards=" ".join(p["discard_pile"]) or "-"),

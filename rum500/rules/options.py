@@ -39,9 +39,9 @@ MAX_FIRST_MELD = 200
 #: the title of each group of options (``OptionSpec.group``): the command line's argument
 #: groups
 GROUP_TITLES = {
-    "§9": N_("table options (RULES.md §9)"),
-    "§11": N_("house rules (RULES.md §11)"),
-    "§12": N_("family variants (RULES.md §12)"),
+    "§9": N_("table options (docs/rules.md §9)"),
+    "§11": N_("house rules (docs/rules.md §11)"),
+    "§12": N_("family variants (docs/rules.md §12)"),
 }
 OFF = N_("off")
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 import sqlite3
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rum500.i18n import N_, _, ngettext
+from rum500.i18n import N_, _, decimal, ngettext
 from rum500.store import exchange
 from rum500.store import log as L
 from rum500.store.db import StoreError, db_path, describe, open_db, reading
@@ -51,6 +53,16 @@ def _local(stamp: str | None) -> str:
         return dt.datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
     except ValueError:
         return stamp
+
+
+def _blocks(rows: list[list[str]], groups: list[tuple[int, ...]]) -> str:
+    """``rows`` (a header, then one row per player) for a narrow terminal: a block per row,
+    its first cell, then a line per group of columns, each ``header value``."""
+    head, out = rows[0], []
+    for r in rows[1:]:
+        out.append(r[0])
+        out += ["  " + " · ".join(f"{head[k]} {r[k]}" for k in g) for g in groups]
+    return "\n".join(out)
 
 
 def _table(rows: list[list[str]], right: set[int]) -> str:
@@ -241,7 +253,7 @@ def run_stats(args: StatsConfig) -> int:
                 str(s["wins"]),
                 f"{100 * s['win_rate']:.0f}%",
                 str(s["hands"]),
-                f"{mean:.1f}" if mean is not None else "-",
+                decimal(mean, 1) if mean is not None else "-",
                 _("{total} (game {id})").format(total=best["total"], id=best["game_id"])
                 if best
                 else "-",
@@ -249,14 +261,20 @@ def run_stats(args: StatsConfig) -> int:
                 *_analysis_cells(s),
             ]
         )
-    print(_table(rows, right={1, 2, 3, 4, 5, 7, 8, 9, 10}))
-    print(_("best: highest final total in one match; run: longest run of wins in a row"))
-    print(
+    text = _table(rows, right={1, 2, 3, 4, 5, 7, 8, 9, 10})
+    columns = shutil.get_terminal_size((80, 24)).columns
+    if max(map(len, text.splitlines())) > columns:
+        text = _blocks(rows, [(1, 2, 3, 7), (4, 5, 6), (8, 9, 10)])
+    print(text)
+    notes = [
+        _("best: highest final total in one match; run: longest run of wins in a row"),
         _(
             "error rate: points lost per decision, luck/hand: points the cards were worth a "
             "hand, over the matches analysed ('rum500 analyse'; docs/analysis.md)"
-        )
-    )
+        ),
+    ]
+    for note in notes:
+        print(textwrap.fill(note, width=max(40, columns)))
     return 0
 
 
@@ -264,8 +282,8 @@ def _analysis_cells(s: dict) -> list[str]:
     """Error rate, luck per hand and ``analysed of matches`` (``-`` when none analysed)."""
     rate, luck = s.get("error_rate"), s.get("luck_per_hand")
     return [
-        f"{rate:.2f}" if rate is not None else "-",
-        f"{luck:+.1f}" if luck is not None else "-",
+        decimal(rate, 2) if rate is not None else "-",
+        decimal(luck, 1, sign=True) if luck is not None else "-",
         _("{n} of {of}").format(n=s.get("analysed", 0), of=s["matches"]),
     ]
 

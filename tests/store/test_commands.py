@@ -66,7 +66,9 @@ def test_history_lists_every_match_newest_first(
     assert "Bob, Ann, Cleo" in lines[2]
 
 
-def test_stats_per_player(three: list[Game], capsys: pytest.CaptureFixture[str]) -> None:
+def test_stats_per_player(
+    three: list[Game], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, _ = run(capsys, "stats", "--json")
     assert code == 0
     table = {s["name"]: s for s in json.loads(out)}
@@ -85,8 +87,14 @@ def test_stats_per_player(three: list[Game], capsys: pytest.CaptureFixture[str])
         assert s["longest_win_run"] == wins  # two matches: a run of wins is all of them
     code, out, _ = run(capsys, "stats", "ann", "--json")
     assert [s["name"] for s in json.loads(out)] == ["Ann"]
+    monkeypatch.setenv("COLUMNS", "200")
     code, out, _ = run(capsys, "stats")
     assert code == 0 and out.splitlines()[0].split()[:3] == ["player", "matches", "wins"]
+    monkeypatch.setenv("COLUMNS", "80")  # the table is wider: a block per player
+    code, out, _ = run(capsys, "stats")
+    assert code == 0 and out.splitlines()[0] == "Ann" and max(map(len, out.splitlines())) <= 80
+    assert out.splitlines()[1] == "  matches 2 · wins 1 · win rate 50% · run 1"
+    assert any(line.startswith("  error rate - · luck/hand - · ") for line in out.splitlines())
     code, _, err = run(capsys, "stats", "Zed")
     assert code == 1 and "no finished match of a player named 'Zed'" in err
 
