@@ -286,12 +286,18 @@ def _not_opened(p: Position, card: str) -> str | None:
 def discard(p: Position) -> Outcome | None:
     """d: discard the selected card: this ends the turn. With nothing selected, the first d
     selects the card under the cursor and the second discards it (no discard by a stray
-    cursor). None: no card to discard."""
+    cursor); the cursor moved to another card in between, that d selects that card instead.
+    None: no card to discard."""
     if why := need_turn(p) or need_play_phase(p):
         return why
     chosen = p.selection.selected_cards()
     if len(chosen) > 1:
         return Say(_("Select just one card to discard."), error=True)
+    here = p.selection.cursor_card() if p.selection.zone is Zone.HAND else None
+    if chosen and chosen == [p.selection.armed] and here not in (None, p.selection.armed):
+        p.selection.selected.clear()  # d selected it, then the cursor moved on: start again
+        chosen = []
+    p.selection.armed = None
     card = chosen[0] if chosen else p.selection.cursor_card()
     if card is None:
         return None
@@ -300,6 +306,7 @@ def discard(p: Position) -> Outcome | None:
         if not chosen:
             p.selection.zone = Zone.HAND
             p.selection.selected[card] += 1
+            p.selection.armed = card
             return Say(
                 _("Press d again to discard {card} (or select another card).").format(card=shown)
             )

@@ -36,6 +36,9 @@ class Selection:
         self.meld_cursor = 0
         self.selected: Counter[str] = Counter()
         self.choosing_meld_for: str | None = None  # a card waiting for its lay-off meld
+        #: the card a first d selected (the next d discards it — or, the cursor moved to
+        #: another card since, selects that one instead: the card the player now points at)
+        self.armed: str | None = None
 
     # ------------------------------------------------------------------ reading
 

@@ -84,8 +84,7 @@ async def test_d_with_nothing_selected_selects_first() -> None:
         model.feed.message
         == f"Press d again to discard {render.describe.card_text(card)} (or select another card)."
     )
-    model.selection.move(1)  # the cursor moves on; the selected card is still the one d discards
-    model.discard()
+    model.discard()  # the cursor has not moved: d discards the card it selected
     await settle()
     assert model.sent[-1] == {"type": "discard", "card": card}
 

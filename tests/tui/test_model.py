@@ -82,6 +82,28 @@ async def test_draw_from_stock_then_discard_under_cursor() -> None:
     assert Counter(model.tableview.hand()) == Counter(session.game.view(0)["hand"])
 
 
+async def test_the_cursor_moved_after_a_first_d_retargets_the_discard() -> None:
+    """d selected the card under the cursor; the player moves the cursor to another card
+    and presses d: that card is selected instead (never the one left behind), and the next
+    d discards it. A card selected with space stays the one discarded."""
+    model, session = await seated()
+    model.draw_stock()
+    await settle()
+    first = model.selection.cursor_card()
+    model.discard()
+    model.selection.move(1)
+    other = model.selection.cursor_card()
+    assert other is not None and other != first
+    model.discard()
+    await settle()
+    assert model.sent == [{"type": "draw", "source": "stock"}]  # nothing discarded yet
+    assert model.selection.selected_cards() == [other] and "Press d again" in model.feed.message
+    model.discard()
+    await settle()
+    assert model.sent[-1] == {"type": "discard", "card": other}
+    assert {"type": "discard", "card": other} in session.game.actions
+
+
 async def test_space_selects_and_sort_keeps_cursor() -> None:
     model, _session = await seated()
     model.selection.move(3)
