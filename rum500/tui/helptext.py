@@ -41,8 +41,9 @@ def keys_text() -> str:
         "  c              chat\n"
         "  ?              this help (↑ ↓ scroll, Esc closes)\n"
         "  q, Ctrl-C      leave (asks first during a match)\n"
-        "  On the table: + marks the card you just drew; green, what the others did\n"
-        "  in their last turn; 9♦←2 is a 9♦ laid off by player 2.\n"
+        "  On the table: + marks the card you just drew; green (and a * after the\n"
+        "  pile's top card), what the others did in their last turn; 9♦←2 is a 9♦ laid\n"
+        "  off by player 2.\n"
         "  Mouse: click a card to select it, a pile card to choose the depth (again to\n"
         "  take), a meld to lay off on it, a key in the bottom line to use it."
     )

@@ -7,6 +7,7 @@ reverse/bold/underline form so it survives ``NO_COLOR``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Protocol
 
@@ -395,10 +396,12 @@ def pile_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
     depth = model.selection.pile_index()
     legal = model.tableview.legal_pile_indices()
     focused = model.selection.zone == Zone.PILE
+    # what the cursor would take: only while this seat draws (not once it has drawn)
+    taking = focused and bool(model.tableview.legal("draw"))
     fresh = {m.discarded for m in model.changes.moves.values() if m.discarded}
     for i, c in enumerate(cards):
         extra = ""
-        if focused and depth is not None and i >= depth:
+        if taking and depth is not None and i >= depth:
             extra = "class:take"
         if focused and i == depth:
             extra += " class:cursor"
@@ -408,7 +411,7 @@ def pile_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
         if i == len(cards) - 1 and c in fresh and not (focused and depth is not None):
             frags = frags + [("class:fresh", "*")]
         tokens.append((frags, False, focused and i == depth))
-    if focused and depth is not None:
+    if taking and depth is not None:
         n = len(cards) - depth
         tokens.append(
             (
@@ -521,7 +524,8 @@ def hand_heading(model: TableModel) -> StyleAndTextTuples:
     out.append(("class:score.pos", _("on the table {n:+d}").format(n=table)))
     out.append(("class:dim", " · "))
     out.append(("class:score.neg", _("in hand -{n}").format(n=left)))
-    if model.changes.drawn:
+    held = Counter(model.tableview.hand())
+    if any(held[c] for c in model.changes.drawn):  # (not once the cards drawn went down)
         out.append(("class:dim", " · "))
         out.append(("class:drawn", "+"))
         out.append(("class:dim", " " + _("just drawn")))

@@ -421,3 +421,24 @@ async def test_second_click_on_a_pile_card_takes_from_there() -> None:
         assert model.sent == [{"type": "draw", "source": "discard", "index": top}]
     else:
         assert model.sent == [] and model.feed.message.startswith("You may not take")
+
+
+def _text(fragments: object) -> str:
+    return "".join(f[1] for f in fragments)  # type: ignore[attr-defined]
+
+
+async def test_the_pile_and_hand_marks_go_once_they_are_no_longer_true() -> None:
+    """The pile's "← take" only while this seat draws; "+ just drawn" only while a card
+    drawn is still in the hand."""
+    model, session = await seated()
+    model.click_pile(len(model.tableview.pile()) - 1)  # the cursor on the pile
+    assert "← take 1 card" in _text(render.pile(model))
+    model.draw_stock()
+    await settle()
+    model.selection.zone = Zone.PILE  # the cursor back on the pile after the draw
+    assert "← take" not in _text(render.pile(model))  # drawn from the stock: nothing to take
+    assert "just drawn" in _text(render.hand_heading(model))
+    drawn = next(iter(model.changes.drawn))
+    model.tableview.view = dict(model.tableview.view)  # the drawn card leaves the hand
+    model.tableview.view["hand"] = [c for c in model.tableview.view["hand"] if c != drawn]
+    assert "just drawn" not in _text(render.hand_heading(model))
