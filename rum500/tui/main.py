@@ -167,7 +167,28 @@ def run_play(args: PlayConfig) -> int:
         config = solo_config(args, name)
     except ValueError as e:
         return _fail(str(e))
-    return _run(_cli_host(config, name, args, interactive_start=False))
+    return _run(_cli_host(config, name, args, interactive_start=False, note=_left_note(args)))
+
+
+def _left_note(args: PlayConfig) -> str | None:
+    """A new ``rum500 play`` while a solo match waits unfinished: the screen's first line
+    says so, and how to go on with it (else it would be silently passed over, and this
+    new match become the newest to resume)."""
+    if args.resume is not None:
+        return None
+    from rum500.store.log import solo_to_continue
+
+    left = solo_to_continue()
+    if left is None:
+        return None
+    return _(
+        "Game {id} is unfinished (after {hands} hands, totals {totals}): this is a new game; "
+        "q, then rum500 play --resume {id}, goes on with that one."
+    ).format(
+        id=left["game_id"],
+        hands=left["hands"],
+        totals=" / ".join(str(t) for t in left["totals"] or []),
+    )
 
 
 def run_learn(args: LearnConfig) -> int:
@@ -226,7 +247,11 @@ def run_host(args: HostingConfig) -> int:
 
 
 async def _cli_host(
-    config: Any, name: str, args: PlayConfig | HostingConfig, interactive_start: bool
+    config: Any,
+    name: str,
+    args: PlayConfig | HostingConfig,
+    interactive_start: bool,
+    note: str | None = None,
 ) -> int:
     try:
         return await host_and_play(
@@ -236,6 +261,7 @@ async def _cli_host(
             args=args,
             interactive_start=interactive_start,
             say_resume=True,
+            note=note,
         )
     except SessionError as e:
         return _fail(str(e))
@@ -252,11 +278,13 @@ async def host_and_play(
     output: Any = None,
     model: TableModel | None = None,
     say_resume: bool = False,
+    note: str | None = None,
 ) -> int:
     """Host ``config``'s table in this process and play at it; the host closes when the
     player leaves. ``interactive_start``: wait for players (g starts with bots), else the
     free seats get bots at once. ``say_resume``: a solo match left unfinished prints, after
-    the screen, how to pick it up. The game log is attached by
+    the screen, how to pick it up. ``note``: the screen's first line (unless the game log
+    has one). The game log is attached by
     :func:`~rum500.handoff.serving.serving` (``args``: the match to resume, if any). Raises
     :class:`SessionError` with a message."""
     from rum500.handoff.serving import serving  # host + game log + handoff room
@@ -268,7 +296,8 @@ async def host_and_play(
         async with serving(config, keep_log=True, resume=args, on_note=notes.append) as served:
             started = True
             name = config.host_player or name  # resumed: the name of the seat taken back
-            note, model = _resumed_note(config, name, ascii, notes[0] if notes else None, model)
+            first = notes[0] if notes else note
+            note, model = _resumed_note(config, name, ascii, first, model)
             return await _play_hosted(
                 served,
                 config,

@@ -98,3 +98,19 @@ def test_headless_resume_with_a_player_of_no_seat(home: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == ["rum500: " + REFUSAL.format(name="Bob")]
+
+
+def test_a_new_solo_game_says_an_older_one_waits_unfinished(home: Path) -> None:
+    """``rum500 play`` with a solo match left unfinished: the new screen's first line names
+    it and how to go on with it; with --resume, or with none left, there is no such line."""
+    from rum500.cli import build_parser, command_config
+    from rum500.tui.main import _left_note
+
+    args = command_config(build_parser().parse_args(["play", "--name", "Ann"]))
+    assert _left_note(args) is None  # nothing left yet
+    leave_a_match(["Ann"], bots=1)
+    note = _left_note(args)
+    assert note is not None and note.startswith("Game 1 is unfinished (after ")
+    assert "rum500 play --resume 1" in note
+    resuming = command_config(build_parser().parse_args(["play", "--resume"]))
+    assert _left_note(resuming) is None
