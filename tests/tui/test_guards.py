@@ -181,6 +181,30 @@ def test_leaving_a_table_we_host_says_it_closes_it() -> None:
     assert "closes it" not in solo.host_player.quit_question()
 
 
+def test_the_leave_question_never_parts_a_key_from_its_meaning() -> None:
+    """At 80 columns the solo question (it says how to resume) wraps, but never between
+    "y" and "= leave" (nor "n" and "= stay")."""
+    from rum500.tui.overlays import quit
+
+    game = position(["KS KH KD 5C 2C", "4H 5H 6H 9C"], pile="2D 3D")
+    solo = at(game, lobby=[{"name": "You"}, {"name": "Bot 1", "bot": True}])
+    solo.host_player.hosting = True
+    solo.host_player.saved_game = lambda: 12
+
+    class Kit:
+        def screen_width(self) -> int:
+            return 80
+
+        def window(self, get_text, **kw):  # type: ignore[no-untyped-def]
+            return get_text
+
+    text = "".join(f[1] for f in quit.body(solo, Kit())())  # type: ignore[arg-type, operator]
+    lines = text.replace("\u00a0", " ").split("\n")
+    assert len(lines) > 1 and all(len(line) <= 74 for line in lines)
+    assert not any(line.rstrip().endswith((" y", " n")) for line in lines)
+    assert not any(line.lstrip().startswith("=") for line in lines)
+
+
 def test_take_n_cards_is_said_in_proper_plural() -> None:
     game = position(["KS KH KD 5C 2C", "4H 5H 6H 9C"], pile="2D 3D 4D")
     model = at(game)

@@ -38,7 +38,8 @@ def keys(model: Leaving) -> list[Key]:
 def body(model: Leaving, kit: Kit) -> AnyContainer:
     def lines() -> list[render.Line]:
         """The quit question, wrapped to the overlay's width (it may say how to resume)."""
-        question = [("class:label", model.host_player.quit_question())]
+        text = model.host_player.quit_question().replace(" = ", "\u00a0=\u00a0")
+        question = [("class:label", text)]  # (never "y" at a line's end, "= leave" below)
         return wrap_text(question, kit.screen_width() - 6, indent=0, ascii=model.ascii)
 
     return kit.window(lambda: render.joined(lines()), height=lambda: Dimension.exact(len(lines())))
