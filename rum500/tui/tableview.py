@@ -11,6 +11,7 @@ it to the parts that read it (the selection, the host player).
 
 from __future__ import annotations
 
+import re
 import time
 
 from rum500 import cards as C
@@ -18,6 +19,9 @@ from rum500.i18n import _, from_host
 from rum500.rules.options import Options
 from rum500.rules.scoring import hand_cost
 from rum500.tui.countdown import deadline, whole_seconds_left
+
+#: the name a host gives a bot seat by default (rum500/host/seats.py)
+_BOT_NAME = re.compile(r"Bot ([1-9][0-9]?)")
 
 
 class TableView:
@@ -198,7 +202,8 @@ class TableView:
         self.lobby = msg
         seats = msg.get("seats")
         if isinstance(seats, list):
-            self.names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats]
+            names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats]
+            self.names = self._shown(names)
             self.away = {i for i, s in enumerate(seats) if isinstance(s, dict) and s.get("away")}
         self.table_name = str(msg.get("table") or self.table_name)
         addresses = msg.get("addresses")
@@ -228,11 +233,26 @@ class TableView:
         self.view = view
         self._set_takeover(view.get("takeover"))
         if isinstance(view.get("names"), list):
-            self.names = [str(n or "") for n in view["names"]]
+            self.names = self._shown([str(n or "") for n in view["names"]])
         if len(self.names) < view["players"]:
             self.names += [""] * (view["players"] - len(self.names))
         if view["phase"] == "game_over":
             self.finished = True
+
+    def _shown(self, names: list[str]) -> list[str]:
+        """The seats' names as this player reads them: a bot the host named ``Bot 3`` (its
+        default, in the host's words) is "Bot 3" in this player's language."""
+        seats = (self.lobby or {}).get("seats")
+        if not isinstance(seats, list):
+            return names
+        out = []
+        for i, name in enumerate(names):
+            seat = seats[i] if i < len(seats) else None
+            number = _BOT_NAME.fullmatch(name)
+            if number and isinstance(seat, dict) and seat.get("bot"):
+                name = _("Bot {n}").format(n=number.group(1))
+            out.append(name)
+        return out
 
     def _set_takeover(self, takeover: object) -> None:
         """The view's away countdowns (seconds from now) as moments on our clock."""
