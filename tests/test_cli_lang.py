@@ -57,7 +57,7 @@ def test_history_in_russian(home: Path, argv: list[str], locale: str | None) -> 
     r = rum500(home, *argv, locale=locale)
     assert r.returncode == 0, r.stderr
     head = r.stdout.splitlines()[0].split()
-    assert head == ["игра", "дата", "стол", "игроки", "победитель", "итоги", "состояние"]
+    assert head == ["партия", "дата", "стол", "игроки", "победитель", "итоги", "состояние"]
     assert "закончена" in r.stdout and "finished" not in r.stdout
 
 
@@ -66,23 +66,25 @@ def test_english_stays_english(home: Path) -> None:
     assert r.stdout.splitlines()[0].split()[:3] == ["game", "date", "table"]
     r = rum500(home, "history", locale="ru_RU.UTF-8")  # the locale says Russian …
     r_en = rum500(home, "--lang", "en", "history", locale="ru_RU.UTF-8")  # … --lang wins
-    assert r.stdout.split()[0] == "игра" and r_en.stdout.split()[0] == "game"
+    assert r.stdout.split()[0] == "партия" and r_en.stdout.split()[0] == "game"
 
 
 def test_stats_in_russian(home: Path) -> None:
     r = rum500(home, "--lang", "ru", "stats")
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines()[0].split()[:3] == ["игрок", "партии", "победы"]
-    assert "(бот: random)" in r.stdout
-    legend = r.stdout.splitlines()[-2:]  # the columns' legend, then the coach's figures'
-    assert legend[0].startswith("лучшая: наибольший итог одной партии"), legend
-    assert legend[1].startswith("ошибки: потерянные очки на решение"), legend
+    lines = r.stdout.splitlines()  # wider than 80 columns in Russian: a block per player
+    assert lines[0] == "Bob (бот: random)" and max(map(len, lines)) <= 80
+    assert lines[1] == "  партии 1 · победы 1 · доля побед 100% · серия 1"
+    assert lines[2].startswith("  коны 1 · в среднем за кон 132,0 · ")  # a decimal comma
+    legend = " ".join(lines[-3:])  # the columns' legend, then the coach's figures', wrapped
+    assert legend.startswith("лучшая: наибольший итог одной партии"), legend
+    assert "ошибки: потерянные очки на решение" in legend, legend
 
 
 def test_export_import_and_replay_in_russian(home: Path, tmp_path: Path) -> None:
     file = tmp_path / "match.json"
     r = rum500(home, "--lang", "ru", "export", "1", str(file))
-    assert (r.returncode, r.stdout) == (0, f"игра 1 записана в {file}\n")
+    assert (r.returncode, r.stdout) == (0, f"партия 1 записана в {file}\n")
     r = rum500(home, "--lang", "ru", "export", "1", str(file))
     assert r.returncode == 1
     assert r.stderr == (
@@ -91,16 +93,18 @@ def test_export_import_and_replay_in_russian(home: Path, tmp_path: Path) -> None
     r = rum500(home, "--lang", "ru", "import", str(file))
     assert r.returncode == 1
     assert r.stderr == (
-        "rum500: эта партия уже есть в журнале игр как игра 1 (ничего не импортировано)\n"
+        "rum500: эта партия уже есть в журнале игр как партия 1 (ничего не импортировано)\n"
     )
     (home / "games.sqlite3").unlink()
     r = rum500(home, "--lang", "ru", "import", str(file))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("импортирована как игра 1 (Ann, Bob; победитель ")
+    assert r.stdout.startswith("импортирована как партия 1 (Ann, Bob; победитель ")
     r = rum500(home, "--lang", "ru", "import", "/dev/zero")
     assert r.stderr.startswith("rum500: /dev/zero слишком велик для партии rum500")
     r = rum500(home, "--lang", "ru", "replay", "99")
-    assert r.stderr == "rum500: в журнале игр нет игры 99 ('rum500 history' покажет все игры)\n"
+    assert r.stderr == (
+        "rum500: в журнале игр нет партии 99 ('rum500 history' покажет все партии)\n"
+    )
     r = rum500(home, "--lang", "ru", "replay", "1")  # no terminal here
     assert r.stderr == "rum500: для просмотра партии нужен терминал\n"
 

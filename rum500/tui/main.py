@@ -32,7 +32,7 @@ from rum500.configs import (
     host_config,
 )
 from rum500.host.addresses import parse_address
-from rum500.i18n import _, set_language
+from rum500.i18n import _, ngettext, set_language
 from rum500.tui.connection import NetSession, SessionError
 from rum500.tui.model import TableModel
 
@@ -181,9 +181,12 @@ def _left_note(args: PlayConfig) -> str | None:
     left = solo_to_continue()
     if left is None:
         return None
-    return _(
+    return ngettext(
+        "Game {id} is unfinished (after {hands} hand, totals {totals}): this is a new game; "
+        "q, then rum500 play --resume {id}, goes on with that one.",
         "Game {id} is unfinished (after {hands} hands, totals {totals}): this is a new game; "
-        "q, then rum500 play --resume {id}, goes on with that one."
+        "q, then rum500 play --resume {id}, goes on with that one.",
+        left["hands"],
     ).format(
         id=left["game_id"],
         hands=left["hands"],

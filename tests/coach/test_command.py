@@ -113,3 +113,36 @@ def test_an_unfinished_match_is_analysed_as_far_as_it_was_played(tmp_path: Path)
     r = rum500(home, "analyse", "--player", "Ann", "--budget", "4")
     assert r.returncode == 0, r.stderr
     assert "game 1 is not finished: analysing the 12 actions played so far" in r.stdout
+
+
+def test_the_report_in_russian_has_its_own_plurals_and_decimal_commas() -> None:
+    """The summary's points take the plural of their own number (1 очко, 63 очка … — not
+    the decisions' plural), the error rate a decimal comma; a seat with nothing to judge
+    says so rather than "no mistake"."""
+    from rum500.coach.analysis import Decision, HandAnalysis, MatchAnalysis
+    from rum500.coach.command import report
+    from rum500.i18n import set_language
+
+    position = {"hand": ["KS"], "discard_pile": ["2C"], "melds": [], "stock": 20}
+    mistake = Decision(
+        4, 1, 0, "discard", {"type": "discard", "card": "KS"},
+        {"type": "discard", "card": "2C"}, 63.25, 2.5, 3, 64, position,
+    )  # fmt: skip
+    hand = HandAnalysis(1, decisions=2, loss=63.25, deal_luck=1.0, deal_luck_stderr=44.0)
+    hand.mistakes = [mistake]
+    done = MatchAnalysis(7, 0, "Ann", 32, 0, True, 10, [mistake, mistake], [hand])
+    empty = MatchAnalysis(8, 0, "Ann", 32, 0, False, 1, [], [HandAnalysis(1)])
+    try:
+        set_language("ru")
+        text = report(done)
+        assert "разобрано 2 решения: ошибки: 63,25 очка на решение" in text, text
+        assert "(потеряно 126 очков); везение +1 ± 44 очка" in text, text
+        assert "(потеряно 63,2 ± 2,5 очка)" in text or "(потеряно 63,3 ± 2,5 очка)" in text
+        assert "Разбирать нечего" in report(empty)
+        set_language("en")
+        text = report(done)
+        assert "2 decisions analysed: error rate 63.25 points per decision" in text, text
+        assert "(126 points lost); luck +1 ± 44 points" in text, text
+        assert "No mistake found" not in report(empty) and "Nothing to judge" in report(empty)
+    finally:
+        set_language("en")

@@ -60,7 +60,7 @@ def hand_cards(screen: str, label: str) -> list[str]:
         if i and (not line.strip() or line[0] not in " [+"):
             break
         text = line[len(label) :] if i == 0 else line
-        text = text.split("  must play")[0].split("  сыграть")[0]
+        text = text.split("  must play")[0].split("  нужно сыграть")[0]
         cards += ["".join(m) for m in CARD.findall(text)]
     return cards
 

@@ -244,7 +244,7 @@ def log_a_lan_match(home: Path) -> None:
     ("lang", "says"),
     [
         ("en", "game 1 is not a solo match (2 people at its table: Ann, Bob)"),
-        ("ru", "игра 1 — не одиночная (за её столом 2 человека: Ann, Bob)"),
+        ("ru", "партия 1 — не одиночная (за её столом 2 человека: Ann, Bob)"),
     ],
 )
 def test_play_resume_of_a_lan_match_says_to_host_it(term: Term, lang: str, says: str) -> None:
@@ -273,7 +273,7 @@ def test_replay_in_russian_with_hands_sorted_as_the_client_sorts_them(term: Term
     with Journal(term.home / "games.sqlite3") as j:
         game = play(j, 4, ["Ann", "Bob", "Cleo"], target=150)
     term.run("--lang ru replay 1")
-    screen = term.wait(lambda s: "Запись игры 1" in s, "the replay")
+    screen = term.wait(lambda s: "Запись партии 1" in s, "the replay")
     assert f"Кон 1 из {game.hand_number}" in screen and "Колода:" in screen
     assert "Сброс (снизу → вверх):" in screen and "сдаёт" in screen
     assert "←/→ ход · ↑/↓ кон" in screen
@@ -291,7 +291,7 @@ def test_replay_in_russian_with_hands_sorted_as_the_client_sorts_them(term: Term
         assert codes == sorted(codes, key=lambda t: C.sort_key_by_suit(C.parse(t))), row
     term.keys("End")
     screen = term.wait(lambda s: "выигрывает партию." in s, "the end of the match")
-    assert "окончен — счёт: на столе − в руке = очки" in screen
+    assert "окончен — счёт: на столе − на руке = очки" in screen
     for line in screen.splitlines():
         if "всего" in line:
             assert not re.search(r"-\d", line), line  # one minus sign: −

@@ -285,7 +285,7 @@ async def test_refusals_are_translated_by_their_template() -> None:
         # the local check of a meld says exactly why, in the player's language
         model.selection.selected = Counter(["KS", "AS", "2S"])
         model.meld_selected()  # shown in hand order: 2♠ К♠ Т♠
-        why = "секвенция не может идти через туз (К-Т-2)"
+        why = "серия не может идти через туз (К-Т-2)"
         assert model.feed.message == f"2♠ К♠ Т♠ — не комбинация: {why}."
 
         async def refuse(action: dict) -> None:
@@ -442,3 +442,23 @@ async def test_the_pile_and_hand_marks_go_once_they_are_no_longer_true() -> None
     model.tableview.view = dict(model.tableview.view)  # the drawn card leaves the hand
     model.tableview.view["hand"] = [c for c in model.tableview.view["hand"] if c != drawn]
     assert "just drawn" not in _text(render.hand_heading(model))
+
+
+def test_a_bot_named_by_the_host_is_named_in_the_players_language() -> None:
+    """The host names its bots "Bot N" (the wire's words, in the log too): a Russian
+    player's screen says "Бот N"; a person who chose the name "Bot 2" keeps it."""
+    model = TableModel(name="Ann")
+    lobby = {
+        "type": "lobby",
+        "seats": [{"name": "Ann"}, {"name": "Bot 1", "bot": True}, {"name": "Bot 2"}],
+    }
+    try:
+        set_language("ru")
+        model.tableview.take_lobby(lobby)
+        assert model.tableview.names == ["Ann", "Бот 1", "Bot 2"]
+        assert model.tableview.player_name(1) == "Бот 1"
+        set_language("en")
+        model.tableview.take_lobby(lobby)
+        assert model.tableview.names == ["Ann", "Bot 1", "Bot 2"]
+    finally:
+        set_language("en")
