@@ -179,7 +179,7 @@ def refusal(
             if key == "reason":
                 fields[key] = _(str(value))
             elif key in ("card", "cards", "meld_cards"):
-                fields[key] = " ".join(_card_or_text(c, ascii) for c in str(value).split())
+                fields[key] = _sep().join(_card_or_text(c, ascii) for c in str(value).split())
             else:
                 fields[key] = value
         try:

@@ -168,3 +168,18 @@ def test_the_pile_is_said_with_each_number_apart_from_its_card() -> None:
     assert pile, "the upcard is on the pile"
     expected = "; ".join(f"{k}: {narrate.spoken_card(c)}" for k, c in enumerate(pile, start=1))
     assert line.endswith(f"from the top: {expected}."), line
+
+
+def test_a_refusal_lists_its_cards_in_words_with_commas() -> None:
+    """Heard, not seen: the cards of a refusal are a list a listener can follow."""
+    from rum500.rules.melds import IllegalMove
+    from rum500.tui import describe
+
+    e = IllegalMove("{cards} is not a meld: {reason}", cards="3S 5S 9S", reason="not a run")
+    describe.speak_cards(True)
+    try:
+        said = describe.refusal(str(e), e.template, e.params)
+    finally:
+        describe.speak_cards(False)
+    assert said.startswith("3 of spades, 5 of spades, 9 of spades is not a meld"), said
+    assert describe.refusal(str(e), e.template, e.params).startswith("3♠ 5♠ 9♠ is not a meld")
