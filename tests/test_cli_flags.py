@@ -175,7 +175,7 @@ def test_review_timeout_reaches_the_host_config(
 
     seen: list = []
 
-    async def capture(config, name, args, interactive_start):  # noqa: ANN001, ANN202
+    async def capture(config, name, args, interactive_start, note=None):  # noqa: ANN001, ANN202
         seen.append(config)
         return 0
 
