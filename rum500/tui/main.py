@@ -428,16 +428,15 @@ async def find_table(name: str, timeout: float) -> tuple[str, int, str | None]:
     """The address and the id of the LAN table called ``name``, or with that id
     (``SessionError`` if none answers)."""
     try:
-        from net.discovery import browse
+        from net.discovery import find
     except ImportError:
         raise SessionError(_("LAN discovery is not available: join by HOST:PORT.")) from None
-    try:
-        tables = await browse(timeout)
+    try:  # as soon as that table answers, however slowly the others do (up to ``timeout``)
+        table = await find(name, timeout)
     except OSError as e:
         raise SessionError(_("cannot look for tables: {why}").format(why=e)) from None
-    for t in tables:
-        if t.name == name or name.lower() in (t.name.lower(), t.table_id):
-            return t.address, t.port, t.table_id or None
+    if table is not None:
+        return table.address, table.port, table.table_id or None
     raise SessionError(
         _("no table called {name!r} answered on the LAN; try HOST:PORT.").format(name=name)
     )
