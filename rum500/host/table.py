@@ -255,8 +255,9 @@ class GameTable:
             out["present"] = self.humans()
         if self.review_open:
             out["review"] = {"at": at, "ready": sorted(self.ready)}
-            if timed and math.isfinite(self.review_left()):
-                out["review"]["seconds_left"] = round(self.review_left(), 3)
+            left = self.review_left()
+            if timed and math.isfinite(left):  # (no deadline: none to carry)
+                out["review"]["seconds_left"] = round(left, 3)
         if self.claim_open and self.claim_window.open:
             out["claim"] = {"at": at, "passed": sorted(self.claim_window.passed)}
             if timed:

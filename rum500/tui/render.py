@@ -7,7 +7,6 @@ reverse/bold/underline form so it survives ``NO_COLOR``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Protocol
 
@@ -524,8 +523,8 @@ def hand_heading(model: TableModel) -> StyleAndTextTuples:
     out.append(("class:score.pos", _("on the table {n:+d}").format(n=table)))
     out.append(("class:dim", " · "))
     out.append(("class:score.neg", _("in hand -{n}").format(n=left)))
-    held = Counter(model.tableview.hand())
-    if any(held[c] for c in model.changes.drawn):  # (not once the cards drawn went down)
+    held = set(model.tableview.hand())
+    if any(c in held for c in model.changes.drawn):  # (not once the cards drawn went down)
         out.append(("class:dim", " · "))
         out.append(("class:drawn", "+"))
         out.append(("class:dim", " " + _("just drawn")))

@@ -13,6 +13,20 @@ ALL = [
 ]
 
 
+def committed_deal() -> dict:
+    """A committed deal action for two seats (docs/rules.md "A deal nobody can stack"): a
+    fixed secret, seat 1's contribution, seat 0 contributing none."""
+    from rum500.rules.shuffle import commitment
+
+    secret = "ab" * 32
+    return {
+        "type": "deal",
+        "commitment": commitment(secret),
+        "secret": secret,
+        "contributions": [None, "cd" * 32],
+    }
+
+
 def bot_match(levels: list[str], seed: int, hands: int = 1) -> dict:
     """The first ``hands`` hands of a match between bots, as the game log keeps it."""
     return bot_record(levels, seed, hands)

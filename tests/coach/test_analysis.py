@@ -177,16 +177,9 @@ def test_a_committed_match_measures_hand_1s_luck_on_the_hand_the_seat_held() -> 
     taken from the re-dealt hand, the one the seat saw — never the seed's, shown to no one."""
     from rum500.coach.analysis import new_game, tasks_of
     from rum500.coach.selfplay import bot_record
-    from rum500.rules.shuffle import commitment
+    from tests.coach.conftest import committed_deal
 
-    secret = "ab" * 32
-    deal = {
-        "type": "deal",
-        "commitment": commitment(secret),
-        "secret": secret,
-        "contributions": [None, "cd" * 32],
-    }
-    record = bot_record(["hard", "hard"], 6, hands=1, committed=deal)
+    record = bot_record(["hard", "hard"], 6, hands=1, committed=committed_deal())
     game = new_game(record)
     seed_dealt = [list(game.view(s)["hand"]) for s in (0, 1)]
     game.apply(dict(record["actions"][0]["action"]), record["actions"][0]["seat"])

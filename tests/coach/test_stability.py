@@ -104,12 +104,8 @@ RUN_WITH_7H = [meld("7H", "8H", "9H"), meld("7H", "8H", "9H", "10H"), meld("7S",
 SEVENS_WITH_7H = [meld("8H", "9H", "10H"), meld("7S", "7H", "7D", "7C")]
 
 
-def test_the_rest_of_a_turn_is_worked_out_once_per_move_not_per_world(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The hard bot plays the rest of the turn from the seat's view, the same in every
-    world: it is asked as often at budget 8 as at budget 32 (before: once a world), and
-    each world's value is the one it has with the rest played there."""
+def _count_bot_choices(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time the hard bot of the rest of a turn chooses."""
     asked: list[int] = []
 
     class Counting(S.HardBot):
@@ -118,6 +114,16 @@ def test_the_rest_of_a_turn_is_worked_out_once_per_move_not_per_world(
             return super().choose(view)
 
     monkeypatch.setattr(S, "HardBot", Counting)
+    return asked
+
+
+def test_the_rest_of_a_turn_is_worked_out_once_per_move_not_per_world(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hard bot plays the rest of the turn from the seat's view, the same in every
+    world: it is asked as often at budget 8 as at budget 32 (before: once a world), and
+    each world's value is the one it has with the rest played there."""
+    asked = _count_bot_choices(monkeypatch)
     counts = []
     for budget in (8, 32):
         asked.clear()
@@ -155,14 +161,7 @@ def test_a_stock_draw_replays_the_rest_of_the_turn_of_a_card_drawn_before(
     drawn = {w.stock[-1] for w in worlds}
     assert 1 < len(memo) == len(drawn) < len(worlds)
 
-    asked: list[int] = []
-
-    class Counting(S.HardBot):
-        def choose(self, view):  # type: ignore[no-untyped-def]
-            asked.append(1)
-            return super().choose(view)
-
-    monkeypatch.setattr(S, "HardBot", Counting)
+    asked = _count_bot_choices(monkeypatch)
     real = S.value
 
     def without_memo(w, a, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]

@@ -196,17 +196,10 @@ def test_a_committed_match_starts_at_the_deal_that_was_played() -> None:
     deal before it was never played, so the replay never shows it — it starts, and Home and
     ← stop, at the committed deal; the frames stay one per action (the coach's marks)."""
     from rum500.coach.selfplay import bot_record
-    from rum500.rules.shuffle import commitment
     from rum500.store.replay import Replay
+    from tests.coach.conftest import committed_deal
 
-    secret = "ab" * 32
-    deal = {
-        "type": "deal",
-        "commitment": commitment(secret),
-        "secret": secret,
-        "contributions": [None, "cd" * 32],
-    }
-    match = bot_record(["random", "random"], 6, hands=1, committed=deal)
+    match = bot_record(["random", "random"], 6, hands=1, committed=committed_deal())
     game = Game(2, 6, Options(target=500))
     game.apply(dict(match["actions"][0]["action"]))
     played = [sort_hand(game.view(s)["hand"]) for s in (0, 1)]
