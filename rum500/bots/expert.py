@@ -57,6 +57,7 @@ from rum500.rules.game import (
     Phase,
     action_of,
 )
+from rum500.rules.melds import card_mask
 from rum500.rules.options import Options
 from rum500.rules.scoring import hand_values
 
@@ -157,11 +158,40 @@ def determinize(
 
 
 def paired_count(hand: list[int]) -> int:
-    """How many cards of ``hand`` have a partner in it (:func:`rum500.bots.hands.partners`)."""
-    return sum(1 for c in hand if partners(c, hand))
+    """How many cards of ``hand`` have a partner in it (:func:`rum500.bots.hands.partners`):
+    with a joker every card (a joker partners every card, and every card a joker), else the
+    cards whose :data:`NEAR` the hand meets."""
+    if any(c >= C.DECK_SIZE for c in hand):
+        return len(hand)
+    held = set(hand)
+    near = NEAR
+    return sum(1 for c in hand if not held.isdisjoint(near[c]))
 
 
 def _position(v: SeatView, hands: list[list[int]], stock: list[int], rng: random.Random) -> Game:
+    """The world: the view's public position with ``hands`` and ``stock``, and a random
+    state of its own (drawn from ``rng``). Built once per view (:func:`_template`, checked by
+    :meth:`Game.from_dict`); each world is a copy of it with its own cards."""
+    seed = rng.getrandbits(32)
+    global _TEMPLATE
+    kept = _TEMPLATE
+    if kept is None or kept[0] is not v:
+        kept = _TEMPLATE = (v, _template(v, hands, stock))
+    g = kept[1].copy()
+    g.hands = [list(h) for h in hands]
+    g._cm = [card_mask(h) for h in g.hands]
+    g.stock = list(stock)
+    g.rng = random.Random(seed)
+    g._rng_shared = False
+    return g
+
+
+#: the last view :func:`_position` built a world for, and that world, kept as the template of
+#: the view's next worlds (the view kept with it: it is the same object only while alive)
+_TEMPLATE: tuple[SeatView, Game] | None = None
+
+
+def _template(v: SeatView, hands: list[list[int]], stock: list[int]) -> Game:
     view = v.raw
     state = {
         "version": 1,
@@ -169,7 +199,7 @@ def _position(v: SeatView, hands: list[list[int]], stock: list[int], rng: random
         "seed": 0,
         "options": dict(view["options"]),
         "deck": None,
-        "rng": list(random.Random(rng.getrandbits(32)).getstate()),
+        "rng": list(random.Random(0).getstate()),
         "actions": [],
         "totals": list(v.totals),
         "results": [],

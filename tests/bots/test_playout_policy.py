@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rum500 import cards as C
 from rum500.bots import make_bot
-from rum500.bots.expert import NEAR, policy
+from rum500.bots.expert import NEAR, paired_count, policy
 from rum500.bots.hands import partners
 from rum500.rules import Game, Options, Phase
 from rum500.rules.game import MOVE_DISCARD
@@ -28,6 +28,14 @@ def test_near_says_what_partners_counts(hand: list[int]) -> None:
     for card in hand:
         if card < C.DECK_SIZE:
             assert (partners(card, hand) == 0) == (not joker and held.isdisjoint(NEAR[card]))
+
+
+@given(CARDS)
+@settings(max_examples=300, deadline=None)
+def test_paired_count_counts_what_partners_counts(hand: list[int]) -> None:
+    """The sampled opponents' hands (:func:`expert.determinize`) are chosen by this count:
+    read from the table, it must be the count card by card."""
+    assert paired_count(hand) == sum(1 for c in hand if partners(c, hand))
 
 
 def test_an_ace_partners_both_ends_of_its_suit() -> None:
