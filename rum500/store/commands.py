@@ -184,9 +184,13 @@ def run_salvage(args: SalvageConfig) -> int:
             print(_("game {id}: lost — {why}").format(id=game, why=r["problem"]))
         elif r["problem"]:
             if r["of"]:
-                of = _("{n} of {of} actions").format(n=r["actions"], of=r["of"])
+                of = ngettext("{n} of {of} action", "{n} of {of} actions", r["of"]).format(
+                    n=r["actions"], of=r["of"]
+                )
             else:
-                of = _("the first {n} actions").format(n=r["actions"])
+                of = ngettext("the first action", "the first {n} actions", r["actions"]).format(
+                    n=r["actions"]
+                )
             print(
                 _(
                     "game {id}: {of} saved as game {new} (unfinished: it can be resumed) — {why}"
@@ -194,17 +198,22 @@ def run_salvage(args: SalvageConfig) -> int:
             )
         else:
             print(
-                _("game {id}: whole ({n} actions) as game {new}").format(
-                    id=game, n=r["actions"], new=new
-                )
+                ngettext(
+                    "game {id}: whole ({n} action) as game {new}",
+                    "game {id}: whole ({n} actions) as game {new}",
+                    r["actions"],
+                ).format(id=game, n=r["actions"], new=new)
             )
     if not saved:
         print(_("nothing could be read from {file}: no new log written").format(file=source))
         return 1
     print(
-        _(
+        ngettext(
+            "{saved} of {all} match written to {target}. To use it as your game log: "
+            "move {source} aside, then move {target} to {source}.",
             "{saved} of {all} matches written to {target}. To use it as your game log: "
-            "move {source} aside, then move {target} to {source}."
+            "move {source} aside, then move {target} to {source}.",
+            len(report),
         ).format(saved=len(saved), all=len(report), target=target, source=source)
     )
     return 0

@@ -287,3 +287,19 @@ def test_salvage_keeps_the_readable_beginning_of_an_unfinished_last_match(
     status, actions = got[ids[2]]
     assert status == "playing" and report[2]["actions"] == len(actions)
     assert 0 < len(actions) < 1200 and actions == games[2].actions[: len(actions)]
+
+
+def test_salvage_in_russian_agrees_its_counts(home: Path, tmp_path: Path) -> None:
+    """The report counts actions with the number's own form (1 and 21: «действие», 2–4:
+    «действия», else «действий»), not one plural for every count."""
+    counts = (21, 22, 25)
+    for seed, n in enumerate(counts, 1):
+        with Journal() as j:
+            g = play(j, seed=seed, stop_after=n)
+        assert len(g.actions) == n
+    r = rum500(home.parent, "--lang", "ru", "salvage", "--out", str(tmp_path / "s.sqlite3"))
+    assert r.returncode == 0, r.stderr
+    words = {21: "21 действие", 22: "22 действия", 25: "25 действий"}
+    for k, n in enumerate(counts, 1):
+        assert f"партия {k}: целиком ({words[n]}) как партия" in r.stdout, r.stdout
+    assert "Записано партий: 3 из 3" in r.stdout, r.stdout
