@@ -188,7 +188,7 @@ def run_salvage(args: SalvageConfig) -> int:
                     n=r["actions"], of=r["of"]
                 )
             else:
-                of = ngettext("the first action", "the first {n} actions", r["actions"]).format(
+                of = ngettext("the first {n} action", "the first {n} actions", r["actions"]).format(
                     n=r["actions"]
                 )
             print(
