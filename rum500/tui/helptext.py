@@ -34,7 +34,7 @@ def keys_text() -> str:
         "  h              hint: the strongest bot's move, one key away from playing it\n"
         "  r, x           (Rummy! calls) call Rummy! on the discard / no call\n"
         "  1 … 9          answer a question: what a joker stands for, which meld\n"
-        "  o              sort the hand by suit / by rank\n"
+        "  o              sort the hand by suit / by rank (kept for the next table)\n"
         "  Esc            clear the selection\n"
         "  Enter          after a hand: ready for the next one (the review)\n"
         "  p              the score of every hand so far\n"

@@ -63,6 +63,17 @@ def _deck(screen: Screen) -> None:
     use_four_colours(screen.four_colour or settings.four_colour())
 
 
+def table_model(name: str, ascii: bool) -> TableModel:
+    """The table screen's model for a player here: the hand sorted as at the last table
+    (key o), and every change of that order kept for the next one (settings.json)."""
+    from rum500.tui import settings
+
+    model = TableModel(name=name, ascii=ascii)
+    model.tableview.sort_mode = settings.hand_sort()
+    model.keep_sort = lambda mode: settings.save(hand_sort=mode)
+    return model
+
+
 def player_name(args: Any) -> str:
     """The player's name: ``--player`` where the command has it (``host``: ``--name`` names
     the table there), else ``--name``; by default the login name."""
@@ -139,7 +150,7 @@ async def play_at(
     await session.open()
     if on_joined is not None:
         on_joined()
-    model = model or TableModel(name=name, ascii=ascii)
+    model = model or table_model(name, ascii)
     model.tableview.address = session.key
     model.host_player.start_now = start_now
     if session.guest is not None:  # after a handoff or a failover this process may host
@@ -338,7 +349,7 @@ def _resumed_note(
         hand=game.hand_number,
         totals=" / ".join(str(t) for t in game.totals),
     )
-    model = model or TableModel(name=name, ascii=ascii)
+    model = model or table_model(name, ascii)
     model.feed.log.append(note)
     return note, model
 
@@ -362,7 +373,7 @@ async def _play_hosted(
         note = _(
             "Hosting {table} on port {port}. Press g to fill free seats with bots and start."
         ).format(table=host.table_name, port=host.port)
-    model = model or TableModel(name=name, ascii=ascii)
+    model = model or table_model(name, ascii)
     model.host_player.host_here(room.mover.successors, room.mover.hand_over)
     model.host_player.saved_game = lambda: getattr(config.journal, "game_id", None)
     model.host_player.set_table_hint = host.set_hint

@@ -104,6 +104,8 @@ class TableModel:
         self.send_chat = chat
         self.spawn: Spawn = spawn or _default_spawn
         self.ascii = ascii
+        #: keeps the hand's sort order (key o) for the next table: the reason when it cannot
+        self.keep_sort: Callable[[str], str | None] | None = None
         self._init_overlays()
         #: what our own host lets its player do (start with bots, the hint for all, hand over)
         self.host_player = HostPlayer(
@@ -325,10 +327,12 @@ class TableModel:
 
     def toggle_sort(self) -> None:
         self.selection.flip_sort()
-        if self.tableview.sort_mode == "rank":
-            self.feed.say(_("Hand sorted by rank."))
-        else:
-            self.feed.say(_("Hand sorted by suit."))
+        rank = self.tableview.sort_mode == "rank"
+        said = _("Hand sorted by rank.") if rank else _("Hand sorted by suit.")
+        why = self.keep_sort(self.tableview.sort_mode) if self.keep_sort is not None else None
+        if why:
+            said += " " + _("(Not kept for the next table: {why}.)").format(why=why)
+        self.feed.say(said)
 
     def click_hand(self, i: int) -> None:
         self.selection.zone = Zone.HAND
