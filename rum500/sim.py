@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING
 from rum500 import cards as C
 from rum500.bots import LEVELS, make_bot
 from rum500.rules import Game, Options, Phase
+from rum500.workers import quiet_worker
 
 if TYPE_CHECKING:
     from rum500.configs import SimConfig
@@ -164,18 +164,13 @@ def _count_digs(events: list[dict], digging: list[list[int]], dug: list[list[int
                 dug[seat] = []
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the pool and says so once."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_matches(work: list[MatchTask], jobs: int) -> Iterator[MatchResult]:
     """Results in match order, played on ``jobs`` processes."""
     if jobs <= 1 or len(work) <= 1:
         yield from map(play_match, work)
         return
     chunk = max(1, min(8, len(work) // (jobs * 8)))
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=quiet_worker) as pool:
         try:
             yield from pool.map(play_match, work, chunksize=chunk)
         except BaseException:

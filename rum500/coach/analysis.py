@@ -30,6 +30,7 @@ from rum500.coach import search as S
 from rum500.coach.search import DEFAULT_BUDGET, Verdict
 from rum500.rules import Game, Options
 from rum500.rules.game import Phase
+from rum500.workers import end_with_parent
 
 #: the JSON record's version (docs/analysis.md)
 FORMAT = 1
@@ -405,7 +406,7 @@ def _map(tasks: list[_Task], jobs: int, progress: Progress | None) -> list[tuple
         return out
     # one task at a time: a decision takes from milliseconds to seconds, and a chunk of them
     # left to one process at the end keeps the other waiting
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=end_with_parent) as pool:
         for r in pool.imap(_run, tasks, chunksize=1):
             out.append(r)
             if progress:

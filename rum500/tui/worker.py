@@ -12,6 +12,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
+from rum500.workers import end_with_parent
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -26,7 +28,9 @@ class Worker:
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=end_with_parent,  # a screen killed outright takes it along
             )
         return self._pool
 
