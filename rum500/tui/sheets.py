@@ -12,7 +12,7 @@ from typing import Protocol
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from rum500.i18n import _, ngettext
+from rum500.i18n import _, ngettext, pgettext
 from rum500.rules.melds import Meld
 from rum500.rules.options import OPTION_SPECS, Options
 from rum500.rules.scoring import meld_points
@@ -243,7 +243,8 @@ def score_table_lines(model: SheetTable, width: int = 76) -> list[Line]:
     if not n:
         return []
     col = max(6, min(12, (width - 6) // max(1, n)))
-    head: Line = [("class:label", f"{_('Hand'):<6}")]
+    number = pgettext("the score table's column of hand numbers", "Hand")
+    head: Line = [("class:label", f"{number:<6}")]
     for s in range(n):
         head.append(
             (
@@ -278,7 +279,8 @@ def score_table_lines(model: SheetTable, width: int = 76) -> list[Line]:
             if out:
                 line[-1] = (line[-1][0], line[-1][1] + "*")
         lines.append(cut(line, width, model.ascii))
-    total: Line = [("class:label", f"{_('Total'):<6}")]
+    label = _("Total")
+    total: Line = [("class:label", f"{label:<6}")]
     for s in range(n):
         total.append(("class:label", f"{v['totals'][s]:>{col}}"))
     lines.append(total)

@@ -230,3 +230,22 @@ async def test_two_players_the_deal_waits_for_both() -> None:
         for pump in pumps:
             pump.cancel()
         await host.close()
+
+
+def test_the_score_tables_column_of_hands_is_kon_in_russian() -> None:
+    """«Hand» is two words in Russian: the score table's column of hand numbers is «Кон» (the
+    score sheet's column of the points left in hand is another message)."""
+    from rum500 import i18n
+    from rum500.rules import Game
+
+    g = Game(2, seed=1)
+    while g.to_move is not None and g.hand_number == 1:
+        g.apply(g.legal_actions()[-1], g.to_move)
+    model = TableModel(name="Ann")
+    model.apply_message({"type": "state", "view": g.view(0), "events": []})
+    try:
+        i18n.set_language("ru")
+        table = shown(sheets.score_table_lines(model))
+    finally:
+        i18n.set_language("en")
+    assert g.results and table.split()[0] == "Кон", table
