@@ -306,7 +306,11 @@ def _board(model: TableModel) -> list[AnyContainer]:
         _part(model, "pile", lambda p: (p.pile, p.pile_focus, True)),
         _part(model, "melds", lambda p: (p.melds, p.meld_focus, False)),
         _part(model, "hand", lambda p: (p.hand, p.hand_focus, False)),
-        _lines_window(model, "recent", lambda p: p.recent),
+        _lines_window(
+            model,
+            "recent",
+            lambda p: render.recent_shown(p.recent, p.h["recent"], p.cols, model.ascii),
+        ),
         Window(
             height=lambda: Dimension.exact(plan(model).h["rule"]),
             char="-" if model.ascii else "─",

@@ -266,7 +266,7 @@ def _flags(model: TableModel, s: int, compact: bool) -> str:
             flags.append(_("(away: bot in {n} s)").format(n=left))
     if s == v.get("dealer"):
         flags.append(_("(D)"))
-    if s == v.get("seat") and not compact:
+    if s == v.get("seat"):  # (two players a line too: colour alone is no mark)
         flags.append(_("(you)"))
     watcher = model.shoulder.shown_to(s)  # over the shoulder: every seat sees it
     if watcher is not None:
@@ -710,6 +710,23 @@ def recent_lines(model: TableModel, width: int = 80) -> list[Line]:
                 )
             lines += wrap(tokens, width, indent=2)[0]
     return lines
+
+
+def recent_shown(lines: list[Line], k: int, width: int, ascii: bool = False) -> list[Line]:
+    """The first ``k`` of :func:`recent_lines`; where that cuts a player's turn (the next
+    line goes on with it), the last line shown says so with "…" instead of ending on a "·"
+    (the whole turn is in the log; its discard on the pile, marked)."""
+    shown = lines[:k]
+    if not shown or k >= len(lines):
+        return shown
+    nxt = lines[k]
+    if not (nxt and nxt[0] == ("", "  ")):  # the next line is another player's
+        return shown
+    last = list(shown[-1])
+    style, text = last[-1][0], last[-1][1]
+    last[-1] = (style, text.removesuffix(" ·"))
+    mark = "..." if ascii else "…"
+    return [*shown[:-1], cut([*last, ("class:dim", " " + mark)], width, ascii)]
 
 
 def key_lines(keys: list[tuple[str, str, Callable[[], object]]], width: int = 80) -> list[Line]:

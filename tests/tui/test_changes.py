@@ -267,6 +267,8 @@ def test_the_away_countdown_survives_the_compact_players_block() -> None:
     shown = lines_text(lines)
     assert "Bar (bot in 42 s)" in shown or "Bar (bot in 41 s)" in shown
     assert all(render.width_of(line) <= 80 for line in lines)
+    # two players a line: the player's own row still says so in words, not by colour alone
+    assert " 1 You (you)" in shown or " 1 You (D) (you)" in shown, shown
 
 
 def test_with_no_room_for_the_log_the_newest_chat_line_stays_in_sight() -> None:
@@ -279,3 +281,30 @@ def test_with_no_room_for_the_log_the_newest_chat_line_stays_in_sight() -> None:
     plan = Plan(model, (80, 24))
     assert plan.h["chat"] == 1 and sum(plan.h.values()) == 24
     assert text(render.last_chat(model)) == "Chat: Bo: nice meld"
+
+
+def test_a_turn_cut_short_in_the_recent_lines_ends_with_an_ellipsis() -> None:
+    """At 80 columns a long turn takes two lines; with room for one the line shown ends in
+    "…", not on a dangling "·", and a line that is a turn's end is shown as it is."""
+    g = Game(4, seed=3)
+    view = g.view(0)
+    model = TableModel(name="You")
+    model.apply_message({"type": "welcome", "seat": 0})
+    events = [
+        {"type": "draw", "seat": 3, "source": "discard", "cards": ["10H", "3S", "JH", "AD"]},
+        {"type": "meld", "seat": 3, "meld": 0, "cards": ["10S", "10H", "10C"]},
+        {"type": "layoff", "seat": 3, "card": "JH", "meld": 1},
+        {"type": "discard", "seat": 3, "card": "QC"},
+    ]
+    view["melds"] = [
+        {"id": 0, "kind": "set", "cards": ["10S", "10H", "10C"], "by": [3, 3, 3], "owner": 3},
+        {"id": 1, "kind": "run", "cards": ["9H", "10D", "JH"], "by": [1, 1, 3], "owner": 1},
+    ]
+    model.apply_message({"type": "state", "view": view, "events": events})
+    lines = render.recent_lines(model, 80)
+    assert len(lines) == 2, lines_text(lines)
+    one = lines_text(render.recent_shown(lines, 1, 80))
+    assert one.endswith(" …") and not one.endswith("· …") and "discarded" not in one, one
+    assert render.width_of(render.recent_shown(lines, 1, 80)[0]) <= 80
+    assert lines_text(render.recent_shown(lines, 2, 80)) == lines_text(lines)
+    assert "discarded Q♣" in lines_text(lines)
