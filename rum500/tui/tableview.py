@@ -43,6 +43,8 @@ class TableView:
         self.table_options: dict = {}
         self.hint_allowed = True  # the lobby message's "hint": the host may turn it off
         self.failover_note = ""  # the lobby's sentence about failover
+        #: the spectators of the last seats list (id -> name; None before the first)
+        self.watching: dict[int, str] | None = None
         self.finished = False
 
     # ------------------------------------------------------------------ the match
@@ -193,6 +195,7 @@ class TableView:
             self.table_options = {str(k)[:30]: v for k, v in list(changed.items())[:20]}
         self.spectator = msg.get("seat") is None
         self.my_seat = msg.get("seat")
+        self.watching = None  # a (re)connection: its host numbers its spectators afresh
 
     def take_lobby(self, msg: dict) -> list[str]:
         """The host's seats list (names, who is away, addresses, the hint, failover).
@@ -226,6 +229,32 @@ class TableView:
         if note and note != self.failover_note:
             said.append(note)
         self.failover_note = note
+        said += self._watchers_changed(msg.get("watchers"))
+        return said
+
+    def _watchers_changed(self, watchers: object) -> list[str]:
+        """Who started or stopped watching since the last seats list (nothing on the first:
+        who watches then is in the lobby's list); every player and spectator is told."""
+        if not isinstance(watchers, list):
+            return []
+        now = {
+            w["id"]: _clean_name(w.get("name"))
+            for w in watchers[:64]
+            if isinstance(w, dict) and isinstance(w.get("id"), int)
+        }
+        before, self.watching = self.watching, now
+        if before is None:
+            return []
+        said = [
+            _("{name} is watching this table.").format(name=name)
+            for ident, name in now.items()
+            if ident not in before
+        ]
+        said += [
+            _("{name} stopped watching.").format(name=name)
+            for ident, name in before.items()
+            if ident not in now
+        ]
         return said
 
     def take_view(self, view: dict) -> None:
@@ -265,3 +294,8 @@ class TableView:
                 at = deadline(left, now, 86400.0)  # None for NaN and infinity
                 if at is not None:
                     self.takeover[seat] = at
+
+
+def _clean_name(name: object) -> str:
+    """A spectator's name as the log shows it (at most 24 characters, one line)."""
+    return " ".join(str(name or "?").split())[:24] or "?"

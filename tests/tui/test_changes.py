@@ -308,3 +308,32 @@ def test_a_turn_cut_short_in_the_recent_lines_ends_with_an_ellipsis() -> None:
     assert render.width_of(render.recent_shown(lines, 1, 80)[0]) <= 80
     assert lines_text(render.recent_shown(lines, 2, 80)) == lines_text(lines)
     assert "discarded Q♣" in lines_text(lines)
+
+
+def test_players_are_told_who_starts_and_stops_watching() -> None:
+    """A spectator's arrival and departure are in every log (the seats list says who
+    watches); who watched already when this player came is not news, nor is a reconnection
+    (the host numbers its spectators afresh)."""
+    model = TableModel(name="Ann")
+    model.apply_message({"type": "welcome", "seat": 0})
+    seats = [{"name": "Ann"}, {"name": "Bob"}]
+
+    def lobby(*watchers: tuple[int, str]) -> None:
+        model.apply_message(
+            {
+                "type": "lobby",
+                "state": "playing",
+                "seats": seats,
+                "watchers": [{"id": i, "name": n} for i, n in watchers],
+            }
+        )
+
+    lobby((5, "Dee"))
+    assert not any("watching" in line for line in model.feed.log)
+    lobby((5, "Dee"), (7, "Cat"))
+    assert model.feed.log[-1] == "Cat is watching this table."
+    lobby((7, "Cat"))
+    assert model.feed.log[-1] == "Dee stopped watching."
+    model.apply_message({"type": "welcome", "seat": 0})
+    lobby((2, "Cat"))  # the same spectator, at the next host (another number)
+    assert model.feed.log[-1] == "Dee stopped watching."
