@@ -272,8 +272,15 @@ class NetSession:
             attempt += 1
             left = until - time.monotonic()
             if left <= 0:
-                why = _("the host stopped answering: no answer for {n} s")
-                model.host_closed(why.format(n=round(REJOIN_FOR)))
+                why = _("the host stopped answering: no answer for {n} s").format(
+                    n=round(REJOIN_FOR)
+                )
+                if not model.tableview.spectator:
+                    why += " " + _(
+                        "— the match is kept on the host's machine: once it hosts it again "
+                        "(rum500 host --resume), join that table again to take your seat back"
+                    )
+                model.host_closed(why)
                 return False
             try:
                 await self.client.reconnect(timeout=min(5.0, max(0.5, left)))

@@ -131,7 +131,11 @@ def test_a_host_killed_with_no_standby_is_said_keys_stop_and_the_screen_gives_up
         end = time.monotonic() + 10
         while "stopped answering" not in err.read_text() and time.monotonic() < end:
             time.sleep(0.05)
-        assert err.read_text().strip() == "rum500: the host stopped answering: no answer for 60 s"
+        assert err.read_text().strip() == (
+            "rum500: the host stopped answering: no answer for 60 s — the match is kept on the "
+            "host's machine: once it hosts it again (rum500 host --resume), join that table "
+            "again to take your seat back"
+        )
     finally:
         bea.close()
         if host.poll() is None:

@@ -219,4 +219,8 @@ async def test_a_host_gone_without_standby_is_said_the_keys_stop_and_it_gives_up
         assert model.sent == []  # nothing was sent
         with pytest.raises(SessionError, match="the host stopped answering: no answer for 3 s"):
             await asyncio.wait_for(screen, 30)  # … then back where it came from, saying why
-        assert model.closed_by_host == "the host stopped answering: no answer for 3 s"
+        assert model.closed_by_host == (  # and what to do to play on
+            "the host stopped answering: no answer for 3 s — the match is kept on the host's "
+            "machine: once it hosts it again (rum500 host --resume), join that table again to "
+            "take your seat back"
+        )
