@@ -331,15 +331,44 @@ def run_export(args: ExportConfig) -> int:
     try:
         with reading() as conn:
             mid = L.resolve(conn, args.game_id)
+            doc = exchange.export_document(conn, mid)
             if args.file == "-":
-                doc = exchange.export_document(conn, mid)
                 print(json.dumps(doc, ensure_ascii=False, indent=1))
-                return 0
-            exchange.write_export(conn, mid, Path(args.file), overwrite=args.force)
+            else:
+                exchange.write_export(conn, mid, Path(args.file), overwrite=args.force)
     except StoreError as e:
         return fail(e.said())
-    print(_("game {id} written to {file}").format(id=mid, file=args.file))
+    if args.file != "-":
+        print(_("game {id} written to {file}").format(id=mid, file=args.file))
+    hand = _hand_under_way(doc["match"])
+    if hand is not None:  # in the file as dealt: every hand and the stock's order
+        print(
+            _(
+                "game {id} is not finished: the file shows every card of hand {hand}, still "
+                "under way — share it only once the match is over"
+            ).format(id=mid, hand=hand),
+            file=sys.stderr,
+        )
     return 0
+
+
+def _hand_under_way(match: dict) -> int | None:
+    """The number of the hand ``match`` (an export's) is in the middle of, None when it is
+    between hands or over (or does not replay)."""
+    from rum500.coach.analysis import new_game
+    from rum500.rules.game import Phase
+
+    if match.get("status") == "finished":
+        return None
+    try:
+        game = new_game(match)
+        for entry in match["actions"]:
+            game.apply(dict(entry["action"]), entry.get("seat"))
+    except Exception:  # (not this command's to judge: verify and import say why)
+        return None
+    if game.winner is not None or game.phase is Phase.HAND_OVER:
+        return None
+    return game.hand_number
 
 
 def run_import(args: ImportConfig) -> int:

@@ -339,3 +339,31 @@ def test_a_file_cut_inside_a_string_is_called_truncated(
     bad = tmp_path / "cut.json"
     bad.write_text(text[:inside])
     _import_fails(capsys, bad, "truncated")
+
+
+def test_exporting_a_match_in_the_middle_of_a_hand_warns_that_it_shows_that_hand(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file holds every hand as dealt: in the middle of a hand, that hand's cards and
+    stock — export says so. Between hands, and for a finished match, nothing is hidden."""
+    whole = play(None, 5, ["Ann", "Bob"], target=100000, stop_after=400)
+    replayed = Game(2, 5, Options(target=100000))
+    between = None  # the number of actions after which hand 1 is over
+    for k, action in enumerate(whole.actions):
+        replayed.apply(action)
+        if replayed.phase.value == "hand_over":
+            between = k + 1
+            break
+    assert between is not None and whole.hand_number > 1
+    with Journal() as j:
+        play(j, 5, ["Ann", "Bob"], target=100000, stop_after=between + 5)  # hand 2 under way
+    with Journal() as j:
+        play(j, 5, ["Ann", "Bob"], target=100000, stop_after=between)  # between hands 1, 2
+    with Journal() as j:
+        play(j, 5, ["Ann", "Bob"], target=150)  # finished
+    code, out, err = run(capsys, "export", "1", str(tmp_path / "a.json"))
+    assert code == 0 and "game 1 written to" in out
+    assert "game 1 is not finished: the file shows every card of hand 2, still under way" in err
+    for game_id in ("2", "3"):
+        code, out, err = run(capsys, "export", game_id, str(tmp_path / f"{game_id}.json"))
+        assert code == 0 and err == "", (game_id, err)
