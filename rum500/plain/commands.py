@@ -207,9 +207,13 @@ def _lay(m: PlainModel, args: list[str]) -> None:
         m.selection.zone = Zone.HAND
     else:
         if not number.isdigit() or int(number) not in ids:
-            m.feed.say(
-                _("There is no meld {n} on the table (table lists them).").format(n=number), True
-            )
+            if not ids:
+                said = _("There is no meld {n}: no meld is on the table yet.").format(n=number)
+            else:  # (numbered as the host numbers them, from 0: as table and the log say)
+                said = _(
+                    "There is no meld {n} on the table: its melds are {numbers} (table lists them)."
+                ).format(n=number, numbers=", ".join(str(i) for i in ids))
+            m.feed.say(said, True)
             return
         m.selection.zone = Zone.MELDS
         m.selection.meld_cursor = ids.index(int(number))

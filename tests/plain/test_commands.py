@@ -86,7 +86,7 @@ def test_a_meld_of_cards_not_held_and_a_lay_off_on_no_meld_are_refused() -> None
 
     said = asyncio.run(main())
     assert said[0].startswith("You do not hold ")
-    assert said[1] == "There is no meld 77 on the table (table lists them)."
+    assert said[1] == "There is no meld 77: no meld is on the table yet."
     assert said[2].startswith("lay CARD on N")
 
 
@@ -183,3 +183,26 @@ def test_a_refusal_lists_its_cards_in_words_with_commas() -> None:
         describe.speak_cards(False)
     assert said.startswith("3 of spades, 5 of spades, 9 of spades is not a meld"), said
     assert describe.refusal(str(e), e.template, e.params).startswith("3♠ 5♠ 9♠ is not a meld")
+
+
+def test_a_lay_off_on_a_meld_number_not_on_the_table_names_the_numbers_there() -> None:
+    """Melds are numbered as the host numbers them, from 0 (as table and the log say them):
+    a number not on the table is answered with the numbers that are."""
+    from rum500.rules import Game
+
+    said: list[str] = []
+    m = PlainModel(name="You", out=said.append)
+    m.sent = []
+    m.send = lambda a: m.sent.append(a)  # type: ignore[method-assign]
+    view = Game(2, seed=1).view(0)
+    view["hand"] = ["6D", "9C", "KS"]
+    view["phase"], view["turn"] = "play", 0
+    view["melds"] = [
+        {"id": 0, "kind": "run", "cards": ["3D", "4D", "5D"], "by": [1, 1, 1], "owner": 1},
+        {"id": 1, "kind": "set", "cards": ["QH", "QS", "QC"], "by": [1, 1, 1], "owner": 1},
+    ]
+    m.apply_message({"type": "welcome", "seat": 0})
+    m.apply_message({"type": "state", "view": view, "events": []})
+    commands.run(m, "lay 6D on 2")
+    assert said[-1] == "There is no meld 2 on the table: its melds are 0, 1 (table lists them)."
+    assert m.sent == []
