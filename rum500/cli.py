@@ -446,7 +446,9 @@ def _log_commands(sub: Any) -> None:
 
     p = sub.add_parser("replay", help=_("step through a finished match"))
     _common(p)
-    p.add_argument("game_id")
+    p.add_argument(
+        "game_id", nargs="?", metavar="GAME_ID", help=_("the match (default: the newest finished)")
+    )
     who = p.add_mutually_exclusive_group()
     who.add_argument(
         "--seat",

@@ -194,10 +194,10 @@ class AnalyseConfig(Screen):
 
 @dataclass(frozen=True)
 class ReplayConfig(Screen):
-    """``rum500 replay GAME_ID`` (a number or ``last``)."""
+    """``rum500 replay [GAME_ID]`` (None: the newest finished match)."""
 
     command: ClassVar[str] = "replay"
-    game_id: str = "last"
+    game_id: str | None = None
     seat: int | None = None  # --seat: the coach marks this seat's decisions
     player: str | None = None  # --player: the same, by name
 

@@ -307,11 +307,20 @@ def _bot_mark(bot: str | None) -> str:
 
 
 def finished_match(game_id: object) -> dict:
-    """The finished match ``game_id`` (a number or ``last``) as :func:`rum500.store.log.
-    load_match` reads it, for ``rum500 replay``; a :class:`StoreError` saying why not (an
-    unfinished match names the command that resumes it)."""
+    """The finished match ``game_id`` (a number; None: the newest finished one) as
+    :func:`rum500.store.log.load_match` reads it, for ``rum500 replay``; a
+    :class:`StoreError` saying why not (an unfinished match names the command that resumes
+    it)."""
     with reading() as conn:
-        mid = L.resolve(conn, game_id)
+        if game_id is None:
+            row = conn.execute("SELECT max(id) FROM matches WHERE status = 'finished'").fetchone()
+            if row is None or row[0] is None:
+                raise StoreError(
+                    N_("the game log holds no finished match to replay yet: finish one first")
+                )
+            mid = int(row[0])
+        else:
+            mid = L.resolve(conn, game_id)
         match = L.load_match(conn, mid)
     if match["status"] != "finished":
         command = "play" if L.is_solo(match["seats"]) else "host"  # as it was started
@@ -355,13 +364,14 @@ def run_export(args: ExportConfig) -> int:
 def _hand_under_way(match: dict) -> int | None:
     """The number of the hand ``match`` (an export's) is in the middle of, None when it is
     between hands or over (or does not replay)."""
-    from rum500.coach.analysis import new_game
+    from rum500.rules import Game, Options
     from rum500.rules.game import Phase
 
     if match.get("status") == "finished":
         return None
     try:
-        game = new_game(match)
+        options = Options.from_dict(dict(match["options"]))
+        game = Game(int(match["players"]), int(match["seed"]), options, match.get("deck"))
         for entry in match["actions"]:
             game.apply(dict(entry["action"]), entry.get("seat"))
     except Exception:  # (not this command's to judge: verify and import say why)

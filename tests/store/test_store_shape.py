@@ -81,3 +81,14 @@ def test_an_unfinished_match_is_not_replayed(home: Path) -> None:
     with pytest.raises(StoreError) as e:
         finished_match(1)
     assert "rum500 play --resume 1" in e.value.said()
+
+
+def test_replay_with_no_game_id_takes_the_newest_finished_match(home: Path) -> None:
+    with Journal() as j:
+        play(j, seed=1, names=["Ann", "Bob"], stop_after=30)
+    with pytest.raises(StoreError, match="no finished match to replay yet"):
+        finished_match(None)
+    for seed, stop in ((2, None), (3, None), (4, 30)):  # the newest is unfinished
+        with Journal() as j:
+            play(j, seed=seed, names=["Ann", "Bob"], stop_after=stop)
+    assert finished_match(None)["id"] == 3
