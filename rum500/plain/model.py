@@ -68,7 +68,7 @@ class PlainFeed(Feed):
 
     def say(self, text: str, error: bool = False) -> None:
         super().say(text, error)
-        if text:
+        if text and not (self.log and self.log[-1] == text):  # (said as it was logged)
             self.said(text)
 
     def heard_chat(self, who: str, text: object) -> None:

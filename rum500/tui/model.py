@@ -228,6 +228,9 @@ class TableModel:
         if begins and self.tableview.my_turn and view["phase"] == "draw":
             self.selection.turn_begins()
             self.feed.say(self.tableview.draw_prompt())
+        elif old_turn is None and self.tableview.my_turn and view["phase"] == "play":
+            # joined or resumed in the middle of my turn (drawn already): say where it is
+            self.feed.say(_("Your turn: meld, lay off, then discard."))
         elif view["turn"] != old_turn and self.feed.message and not self.feed.message_is_error:
             self.feed.message = ""
         if self.lesson is not None and (said := self.lesson.follow(view)):

@@ -94,6 +94,12 @@ def test_bad_commands_get_a_clear_line_and_lose_nothing() -> None:
     code, _err = p.close()  # the end of the input: the seat is left as q leaves it
     assert code == 0
     assert "Game " in p.seen[-1] and "rum500 play --resume" in p.seen[-1]
+    again = Plain("--plain", "play", "--resume", "--bot-delay", "0", "--name", "Ann")
+    again.until("Your hand")
+    assert "Your turn: meld, lay off, then discard." in again.until("Your turn")  # drawn: play
+    again.close()
+    resumed = [line for line in again.seen if line.startswith("Resumed game")]
+    assert len(resumed) == 1, again.seen[:8]  # said once, not as a log line and again
 
 
 def test_the_russian_voice() -> None:
