@@ -156,7 +156,8 @@ async def play_at(
     if session.guest is not None:  # after a handoff or a failover this process may host
         session.guest.on_hosting = lambda: host_here(model, session.guest)
         session.guest.on_cut_off = model.host_player.host_gone
-    if note:
+    if note:  # the status line, and the log: it stays in sight once the status moves on
+        model.feed.log.append(note)
         model.feed.say(note)
     runner = getattr(model, "run_session", None)  # the plain mode's loop, not the screen
     if runner is not None:
@@ -350,7 +351,6 @@ def _resumed_note(
         totals=" / ".join(str(t) for t in game.totals),
     )
     model = model or table_model(name, ascii)
-    model.feed.log.append(note)
     return note, model
 
 

@@ -124,6 +124,14 @@ def test_play_resume_goes_on_with_the_solo_match(term: Term) -> None:
     term.wait(lambda s: "Your turn: meld" not in s, "the turn going on")
 
 
+def test_a_new_solo_game_says_on_screen_that_an_older_one_waits(term: Term) -> None:
+    """The note stays in sight (the log) once the status line has moved on to the turn."""
+    leave_a_solo_match(term)
+    term.run("play --bots 2 --seed 12 --bot-delay 0 --name Ann")
+    screen = term.wait(lambda s: "Your turn: draw" in s, "my turn in the new game")
+    assert "Game 1 is unfinished (after 0 hands" in " ".join(screen.split()), screen
+
+
 def leave_a_solo_match(term: Term) -> tuple[list[str], str, str]:
     """Play a solo match up to my first draw, then leave it; the position left."""
     term.run("play --bots 2 --seed 11 --bot-delay 0 --name Ann")
