@@ -195,7 +195,13 @@ class HostPlayer:
         self.successors = successors
         self.hand_over = hand_over
         if taken_over:
-            text = _("You host this table now: leaving closes it for everyone; H hands it on.")
+            if successors():
+                text = _("You host this table now: leaving closes it for everyone; H hands it on.")
+            else:  # (H shows once a player who can host is back)
+                text = _(
+                    "You host this table now: leaving closes it for everyone, and nobody here "
+                    "can take it over yet."
+                )
             self.feed.log.append(text)
             self.feed.say(text)
         self.on_change()

@@ -522,7 +522,10 @@ def hand_heading(model: TableModel) -> StyleAndTextTuples:
     out.append(("class:dim", " · "))
     out.append(("class:score.pos", _("on the table {n:+d}").format(n=table)))
     out.append(("class:dim", " · "))
-    out.append(("class:score.neg", _("in hand -{n}").format(n=left)))
+    if left:
+        out.append(("class:score.neg", _("in hand -{n}").format(n=left)))
+    else:  # (no "-0": nothing counts against me)
+        out.append(("class:dim", _("nothing in hand")))
     held = set(model.tableview.hand())
     if any(c in held for c in model.changes.drawn):  # (not once the cards drawn went down)
         out.append(("class:dim", " · "))

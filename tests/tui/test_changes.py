@@ -120,6 +120,9 @@ async def test_the_running_score_of_the_hand_is_always_shown() -> None:
     )
     heading = text(render.hand_heading(model))
     assert f"on the table +0 · in hand -{cost}" in heading
+    model.tableview.view = {**model.tableview.view, "hand": []}  # gone out: no "-0"
+    heading = text(render.hand_heading(model))
+    assert "nothing in hand" in heading and "-0" not in heading, heading
 
 
 @pytest.mark.parametrize("phase", ["draw", "play"])

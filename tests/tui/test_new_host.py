@@ -224,3 +224,15 @@ async def test_a_host_gone_without_standby_is_said_the_keys_stop_and_it_gives_up
             "machine: once it hosts it again (rum500 host --resume), join that table again to "
             "take your seat back"
         )
+
+
+def test_a_new_host_with_nobody_to_hand_it_to_is_not_told_to_press_h() -> None:
+    """After a failover the others may all be gone: no H on the key bar, none in the words."""
+    from rum500.tui.model import TableModel
+
+    m = TableModel(name="Bea")
+    m.host_player.host_here(lambda: [], lambda *a, **k: None, taken_over=True)
+    said = m.feed.log[-1]
+    assert said.startswith("You host this table now: leaving closes it for everyone")
+    assert "H " not in said and "nobody here can take it over yet" in said
+    assert "H" not in keys(m)
