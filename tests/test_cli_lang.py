@@ -56,9 +56,12 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_history_in_russian(home: Path, argv: list[str], locale: str | None) -> None:
     r = rum500(home, *argv, locale=locale)
     assert r.returncode == 0, r.stderr
-    head = r.stdout.splitlines()[0].split()
-    assert head == ["партия", "дата", "стол", "игроки", "победитель", "итоги", "состояние"]
-    assert "закончена" in r.stdout and "finished" not in r.stdout
+    lines = r.stdout.splitlines()  # wider than 80 columns in Russian: a block per match
+    assert max(map(len, lines)) <= 80, r.stdout
+    assert lines[0].startswith("партия 1 · ") and "закончена" in lines[0], lines[0]
+    assert lines[1].startswith("  стол ") and " · игроки Ann, Bob" in lines[1], lines[1]
+    assert lines[2].startswith("  победитель ") and " · итоги " in lines[2], lines[2]
+    assert "finished" not in r.stdout
 
 
 def test_english_stays_english(home: Path) -> None:
@@ -74,8 +77,9 @@ def test_stats_in_russian(home: Path) -> None:
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()  # wider than 80 columns in Russian: a block per player
     assert lines[0] == "Bob (бот: random)" and max(map(len, lines)) <= 80
-    assert lines[1] == "  партии 1 · победы 1 · доля побед 100% · серия 1"
-    assert lines[2].startswith("  коны 1 · в среднем за кон 132,0 · ")  # a decimal comma
+    assert lines[1].startswith("  партии 1 · победы 1 · доля побед 100% · лучшая ")
+    assert lines[1].endswith(" · серия 1")  # the best match's total beside the matches
+    assert lines[2] == "  коны 1 · в среднем за кон 132,0"  # a decimal comma
     legend = " ".join(lines[-3:])  # the columns' legend, then the coach's figures', wrapped
     assert legend.startswith("лучшая: наибольший итог одной партии"), legend
     assert "ошибки: потерянные очки на решение" in legend, legend

@@ -65,6 +65,21 @@ def _blocks(rows: list[list[str]], groups: list[tuple[int, ...]]) -> str:
     return "\n".join(out)
 
 
+def _history_blocks(rows: list[list[str]], width: int) -> str:
+    """``history``'s rows for a narrow terminal: a block per match — its number, date and
+    state; its table and players; its winner and totals — each line wrapped to ``width``."""
+    head, out = rows[0], []
+    for r in rows[1:]:
+        lines = [
+            f"{head[0]} {r[0]} · {r[1]} · {r[6]}",
+            f"  {head[2]} {r[2]} · {head[3]} {r[3]}",
+            f"  {head[4]} {r[4]} · {head[5]} {r[5]}",
+        ]
+        for line in lines:
+            out += textwrap.wrap(line, width=max(40, width), subsequent_indent="    ") or [""]
+    return "\n".join(out)
+
+
 def _table(rows: list[list[str]], right: set[int]) -> str:
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     lines = []
@@ -148,7 +163,11 @@ def run_history(args: HistoryConfig) -> int:
                 state,
             ]
         )
-    print(_table(rows, right={0}))
+    text = _table(rows, right={0})
+    columns = shutil.get_terminal_size((80, 24)).columns
+    if max(map(len, text.splitlines())) > columns:
+        text = _history_blocks(rows, columns)
+    print(text)
     if note:
         print(note)
     if damaged:
@@ -273,7 +292,7 @@ def run_stats(args: StatsConfig) -> int:
     text = _table(rows, right={1, 2, 3, 4, 5, 7, 8, 9, 10})
     columns = shutil.get_terminal_size((80, 24)).columns
     if max(map(len, text.splitlines())) > columns:
-        text = _blocks(rows, [(1, 2, 3, 7), (4, 5, 6), (8, 9, 10)])
+        text = _blocks(rows, [(1, 2, 3, 6, 7), (4, 5), (8, 9, 10)])  # best: a match's
     print(text)
     notes = [
         _("best: highest final total in one match; run: longest run of wins in a row"),

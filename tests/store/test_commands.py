@@ -42,8 +42,9 @@ def three(home: Path) -> list[Game]:
 
 
 def test_history_lists_every_match_newest_first(
-    three: list[Game], capsys: pytest.CaptureFixture[str]
+    three: list[Game], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # room for the table (narrower: a block a match)
     code, out, _ = run(capsys, "history", "--all", "--json")
     assert code == 0
     h = json.loads(out)
@@ -64,6 +65,13 @@ def test_history_lists_every_match_newest_first(
     assert lines[0].split()[:3] == ["game", "date", "table"]
     assert "unfinished" in lines[1] and "Ann, Dan" in lines[1]
     assert "Bob, Ann, Cleo" in lines[2]
+    monkeypatch.setenv("COLUMNS", "60")
+    code, out, _ = run(capsys, "history", "--all")
+    lines = out.splitlines()
+    assert code == 0 and max(map(len, lines)) <= 60, out
+    assert lines[0].startswith("game 3 · ") and "unfinished" in lines[0]
+    assert lines[1].startswith("  table Kitchen · players Ann, Dan"), lines[1]
+    assert lines[2].startswith("  winner - · totals "), lines[2]
 
 
 def test_stats_per_player(

@@ -30,7 +30,7 @@ def rum500(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
         stdin=subprocess.DEVNULL,
-        env={**os.environ, "RUM500_HOME": str(home)},
+        env={**os.environ, "RUM500_HOME": str(home), "COLUMNS": "200"},  # history: a table
     )
 
 
