@@ -9,8 +9,9 @@ must be played: a lay-off on the bot's run) and melds ``QS KS AS``; the third tu
 A :class:`Step` is a situation over the view (when its text shows), a goal over the view
 (when it is done), the moves it lets through and why another move is weak. :class:`Lesson`
 is the port the table screen's model uses: :meth:`Lesson.text` (the panel),
-:meth:`Lesson.check` (the move filter: None lets the move go, a sentence keeps it back) and
-:meth:`Lesson.follow` (each new view). A move the engine refuses never reaches the filter:
+:meth:`Lesson.check` (the move filter: None lets the move go, a sentence keeps it back),
+:meth:`Lesson.follow` (each new view) and :meth:`Lesson.advise` (the hint: the move a step asks
+for, never one the filter keeps back). A move the engine refuses never reaches the filter:
 the screen says the engine's reason, as at any table.
 """
 
@@ -81,7 +82,8 @@ def layoff_of(*cards: str) -> Callable[[dict], bool]:
 @dataclass
 class Step:
     """One lesson: ``when`` its text shows, ``goal`` (over the view) done, ``allows`` the
-    moves let through, ``why`` a sentence for any other move (with the cards' text)."""
+    moves let through, ``why`` a sentence for any other move (with the cards' text). A move
+    that would take a card a later step's text names is not let through (tests/learn)."""
 
     name: str
     when: Check
@@ -91,6 +93,9 @@ class Step:
     why: Callable[[dict, View, Callable[[str], str]], str]
     #: the goal is cards on the table: looked at again each view (a take-back undoes it)
     recheck: bool = False
+    #: the move the text asks for, which the hint (h) offers before another it allows
+    #: (None: any move it allows)
+    wants: Callable[[dict, View], bool] | None = None
 
 
 def _kind(a: dict) -> str:
@@ -132,10 +137,10 @@ def _why_discard(a: dict, v: View, c: Callable[[str], str]) -> str:
 def _why_dig(a: dict, v: View, c: Callable[[str], str]) -> str:
     if _kind(a) == "stock":
         return _(
-            "Weak: the pile holds {e} for Bob's run and {q} for your {k} {a}. Dig: ↑ up to "
-            "the pile, Home, then t."
+            "Weak: the pile holds {e} for Bob's run and {q} for your {k} {a}. Dig: ↑ ↑ to the "
+            "pile, Home, then t."
         ).format(e=c("8C"), q=c("QS"), k=c("KS"), a=c("AS"))
-    return _("Deeper: {e} at the bottom fits Bob's run too. Put the cursor on {e}, then t.").format(
+    return _("Deeper: {e} at the bottom fits Bob's run too. ↑ ↑ to the pile, Home, then t.").format(
         e=c("8C")
     )
 
@@ -147,9 +152,13 @@ def _why_dug(a: dict, v: View, c: Callable[[str], str]) -> str:
 
 
 def _why_high(a: dict, v: View, c: Callable[[str], str]) -> str:
-    return _("Meld {q} {k} {a} before you discard: held, they count 35 against you.").format(
-        q=c("QS"), k=c("KS"), a=c("AS")
-    )
+    if _kind(a) == "discard":
+        return _("Meld {q} {k} {a} before you discard: held, they count 35 against you.").format(
+            q=c("QS"), k=c("KS"), a=c("AS")
+        )
+    return _(
+        "Not yet: keep {n} and the fours for going out next turn (lesson 8). Meld {q} {k} {a} now."
+    ).format(n=c("9C"), q=c("QS"), k=c("KS"), a=c("AS"))
 
 
 def _why_out(a: dict, v: View, c: Callable[[str], str]) -> str:
@@ -181,15 +190,12 @@ def _going_out(a: dict, v: View) -> bool:
 
 
 def _lay_dug(a: dict, v: View) -> bool:
-    return layoff_of("8C", "9C")(a) or meld_of("QS", "KS", "AS")(a)
+    return layoff_of("8C")(a) or meld_of("QS", "KS", "AS")(a)
 
 
 def _high(a: dict, v: View) -> bool:
-    return meld_of("QS", "KS", "AS")(a) or layoff_of("9C")(a)
-
-
-def _second_discard(a: dict, v: View) -> bool:
-    return _discard_junk(a, v) or layoff_of("9C")(a)
+    """Only the high run: 9♣ stays in hand for lesson 8, whose text lays it off."""
+    return meld_of("QS", "KS", "AS")(a)
 
 
 def _stock(a: dict, v: View) -> bool:
@@ -257,7 +263,7 @@ STEPS: list[Step] = [
         lambda v: v.get("must_play") == "8C" or on_table("8C")(v),
         lambda c: _(
             "Lesson 5, digging. You may take any card of the pile with every card above it. "
-            "{e} fits Bob's run: ↑ up to the pile, Home (its bottom card), then t."
+            "{e} fits Bob's run: ↑ ↑ to the pile, Home (its bottom card), then t."
         ).format(e=c("8C")),
         lambda a, v: _kind(a) == "pile" and a.get("index") == 0,
         _why_dig,
@@ -273,6 +279,7 @@ STEPS: list[Step] = [
         _lay_dug,
         _why_dug,
         recheck=True,
+        wants=lambda a, v: layoff_of("8C")(a),
     ),
     Step(
         "high",
@@ -293,7 +300,7 @@ STEPS: list[Step] = [
         lambda c: _("Now throw a card you cannot use ({j} or {t}) and keep the fours.").format(
             j=c("JD"), t=c("10S")
         ),
-        _second_discard,
+        _discard_junk,
         _why_discard,
     ),
     Step(
@@ -371,6 +378,23 @@ class Lesson:
         if s.when(v):
             return self.step_text(s)
         return _("Bob is playing: watch the pile and the melds.")
+
+    def advise(self, view: View, advice: dict | None) -> dict | None:
+        """The hint (h) at ``view``: the move the step's text asks for, so that the hint
+        never offers a move the lesson keeps back — ``advice`` (the bot's) when it is that
+        move, else the first legal move that is; None when the step allows none (the
+        review). Where the step's situation does not hold, ``advice`` as it is."""
+        s = self.step()
+        if s is None or not s.when(view):
+            return advice  # as :meth:`check` lets any move go there
+        ok = [s.wants or s.allows, s.allows]
+        legal = [a for a in view.get("legal_actions") or [] if isinstance(a, dict)]
+        for fits in ok:
+            if advice is not None and fits(advice, view):
+                return advice
+            if found := next((a for a in legal if fits(a, view)), None):
+                return found
+        return None
 
     def check(self, action: dict, view: View | None = None) -> str | None:
         """None: the move may go; else why it is weak here (it is not sent)."""

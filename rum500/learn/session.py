@@ -2,12 +2,15 @@
 (:mod:`rum500.learn.script`), the learner at seat 0 and the scripted bot at seat 1, as a
 session of the terminal client (:class:`rum500.tui.app.Session`: ``act``, ``chat``,
 ``pump``, ``close``). No socket, no host: the messages it gives the model are the host's
-(welcome, lobby, state with the public events), the refusals the engine's own.
+(welcome, lobby, state with the public events), the refusals the engine's own — but for two
+things: the lesson is one hand, so its end offers no deal (:meth:`LessonSession.state`), and
+the hint (``h``) is the move the lesson asks for (:meth:`LessonSession.follow_lesson_hint`).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from rum500 import cards as C
 from rum500.i18n import _
@@ -47,7 +50,13 @@ class LessonSession:
         return [self.name, _("Bob")]
 
     def state(self, events: list[dict]) -> dict:
+        """The learner's view as the host sends it; once the hand is over, without the deal
+        (the lesson ends with its review: the screen offers no next hand, q leaves)."""
         view = self.game.view(0)
+        if view.get("phase") in ("hand_over", "game_over"):
+            view["legal_actions"] = [
+                a for a in view.get("legal_actions") or [] if a.get("type") != "deal"
+            ]
         view["names"] = self.names()
         view["review"] = None
         view["takeover"] = None
@@ -88,9 +97,23 @@ class LessonSession:
             self.model.feed.heard_chat(self.name, text)
             self.model.on_change()
 
+    def follow_lesson_hint(self, model: TableModel) -> None:
+        """The hint (``h``, the plain mode's ``hint``) offers the move the lesson asks for
+        (:meth:`rum500.learn.script.Lesson.advise`), never one it keeps back: the bot's
+        advice, checked by the model's lesson."""
+        bot: Callable[[dict], Awaitable[dict | None]] = model.advise
+
+        async def advise(view: dict) -> dict | None:
+            advice = await bot(view)
+            lesson = model.lesson
+            return lesson.advise(view, advice) if isinstance(lesson, script.Lesson) else advice
+
+        model.advise = advise
+
     async def pump(self, model: TableModel) -> None:
         """The welcome, the seats, the deal; then the bot's turns as they come."""
         self.model = model
+        self.follow_lesson_hint(model)
         model.apply_message(
             {"type": "welcome", "seat": 0, "name": self.name, "table": _("Lesson"), "info": {}}
         )

@@ -123,6 +123,12 @@ def _why_over(a: dict, v: View, c: Card) -> str:
     return _("The lesson ends with this review: quit leaves.")
 
 
+def _why_high(a: dict, v: View, c: Card) -> str:
+    return _(
+        "Not yet: keep {n} and the fours for going out next turn (lesson 8). Type meld QS KS AS."
+    ).format(n=c("9C"))
+
+
 #: each step's "why not", the commands named
 PLAIN_WHYS: dict[str, Callable[[dict, View, Card], str]] = {
     "stock": _why_stock,
@@ -131,6 +137,7 @@ PLAIN_WHYS: dict[str, Callable[[dict, View, Card], str]] = {
     "discard": _why_discard,
     "dig": _why_dig,
     "dug": _why_dug,
+    "high": _why_high,
     "discard2": _why_discard,
     "out": _why_out,
     "review": _why_over,

@@ -126,8 +126,17 @@ def lesson(term: Tmux, mistakes: bool) -> None:
     assert "+95" in screen
     screen = term.wait(lambda s: "Lesson 9, the score" in s.replace("\n  ", " "), what="Lesson 9")
     assert "rum500 play" in screen.replace("\n  ", " ")
-    term.keys("Enter")  # deal the next hand: the lesson ends here
+    assert "Press Enter to close." in screen and "deal" not in key_bar(screen)
+    term.keys("Enter")  # closes the review: the lesson ends here, no next hand is offered
+    screen = term.wait(lambda s: "Enter review" in s, what="the review closed")
+    assert "deal" not in key_bar(screen)
+    assert "The lesson ends with this review: q leaves." in screen.replace("\n  ", " ")
+    term.keys("n")  # a deal asked for all the same: the lesson says why not
     term.wait(lambda s: "The lesson ends with this review" in s.replace("\n  ", " "))
+
+
+def key_bar(screen: str) -> str:
+    return next(line for line in screen.splitlines() if "q quit" in line)
 
 
 def test_the_whole_lesson(term: Tmux) -> None:
