@@ -194,14 +194,11 @@ class HostPlayer:
         self.hosting = True
         self.successors = successors
         self.hand_over = hand_over
-        if taken_over:
-            if successors():
-                text = _("You host this table now: leaving closes it for everyone; H hands it on.")
-            else:  # (H shows once a player who can host is back)
-                text = _(
-                    "You host this table now: leaving closes it for everyone, and nobody here "
-                    "can take it over yet."
-                )
+        if taken_over:  # (the others come back after: H shows once one of them can host)
+            text = _(
+                "You host this table now: leaving closes it for everyone; H hands it on once "
+                "another player here can host."
+            )
             self.feed.log.append(text)
             self.feed.say(text)
         self.on_change()

@@ -498,11 +498,21 @@ class TableModel:
                 self.close_top()
             self._submit({"type": "deal"})
         elif self.tableview.phase == "hand_over":
-            self._need_turn()
+            if why := self.lesson_over():
+                self.feed.say(why, error=True)
+            else:
+                self._need_turn()
         else:
             self.feed.say(
                 _("You can deal only when a hand is over and it is your deal."), error=True
             )
+
+    def lesson_over(self) -> str | None:
+        """A lesson's (``rum500 learn``) hand is over: what it says of the next hand it does
+        not deal (else None)."""
+        if self.lesson is None or self.tableview.phase != "hand_over":
+            return None
+        return self.lesson.check({"type": "deal"}, self.tableview.view)
 
     # ------------------------------------------------------------------ take back, confirm
 

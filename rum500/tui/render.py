@@ -760,6 +760,8 @@ def status(model: TableModel) -> StyleAndTextTuples:
     if v["phase"] == "hand_over":
         if model.review.open:
             return [("class:info", model.review.wait_text())]
+        if over := model.lesson_over():
+            return [("class:info", over)]
         return [
             (
                 "class:info",

@@ -34,7 +34,7 @@ def listening(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-HOSTS_NOW = "You host this table now: leaving closes it for everyone; H hands it on."
+HOSTS_NOW = "You host this table now: leaving closes it for everyone; H hands it on once"
 
 
 def test_the_new_host_is_told_warned_on_q_and_hands_the_table_back_with_h(
