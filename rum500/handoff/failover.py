@@ -72,7 +72,8 @@ NOTES = {
     "off": N_("failover is off: if this host goes, the match waits for it"),
     "two": N_(
         "failover is off: with two people at the table the standby would hold the key to "
-        "every hand (host with --failover on to allow it)"
+        "every hand, so if this host goes the match waits for it (host with --failover on to "
+        "allow it)"
     ),
     "two_on": N_(
         "failover is on, and nobody else holds a share: the standby's machine holds the key, "

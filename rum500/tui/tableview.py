@@ -225,7 +225,7 @@ class TableView:
         if isinstance(failover, dict):
             note = from_host(
                 failover.get("note"), failover.get("template"), failover.get("params")
-            )[:200]
+            )[:300]
         if note and note != self.failover_note:
             said.append(note)
         self.failover_note = note

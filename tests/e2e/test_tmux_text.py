@@ -200,7 +200,8 @@ def test_two_people_options_log_and_the_hosts_hint_switch(term: Tmux, tmp_path: 
         # the failover note, a line longer than the log's column: whole, on two rows
         note = (
             "failover is off: with two people at the table the standby would hold the key "
-            "to every hand (host with --failover on to allow it)"
+            "to every hand, so if this host goes the match waits for it (host with "
+            "--failover on to allow it)"
         )
         screen = term.wait(lambda s: "allow it)" in s, what="the failover note")
         log = flat("\n".join(line.split("│")[0] for line in screen.splitlines()))

@@ -101,7 +101,8 @@ def test_the_log_wraps_its_lines_and_keeps_the_newest_in_sight() -> None:
     model = _table()
     note = (
         "failover is off: with two people at the table the standby would hold the key to "
-        "every hand (host with --failover on to allow it)"
+        "every hand, so if this host goes the match waits for it (host with --failover on to "
+        "allow it)"
     )
     model.feed.log.extend(["— Hand 1: Ann deals; the upcard is 6♠.", note])
     plan = Plan(model, (80, 24))
