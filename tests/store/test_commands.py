@@ -101,7 +101,12 @@ def test_stats_per_player(
     monkeypatch.setenv("COLUMNS", "80")  # the table is wider: a block per player
     code, out, _ = run(capsys, "stats")
     assert code == 0 and out.splitlines()[0] == "Ann" and max(map(len, out.splitlines())) <= 80
-    assert out.splitlines()[1] == "  matches 2 · wins 1 · win rate 50% · run 1"
+    best = table["Ann"]["best_match"]  # the best match beside the matches, not the hands
+    assert out.splitlines()[1] == (
+        f"  matches 2 · wins 1 · win rate 50% · best {best['total']} (game {best['game_id']})"
+        " · run 1"
+    )
+    assert out.splitlines()[2].startswith("  hands ") and "best" not in out.splitlines()[2]
     assert any(line.startswith("  error rate - · luck/hand - · ") for line in out.splitlines())
     code, _, err = run(capsys, "stats", "Zed")
     assert code == 1 and "no finished match of a player named 'Zed'" in err
