@@ -423,3 +423,16 @@ def options_text(options: object) -> str:
     if not isinstance(options, dict):
         return ""
     return " ".join(f"{k}={v}" for k, v in options.items())
+
+
+def level_name(level: str) -> str:
+    """A bot level as the player reads it, in the player's language (``stats``, the lobby's
+    form); the command line and the game log keep the English word (``--bot-level hard``)."""
+    names = {
+        "random": pgettext("bot level", "random"),
+        "easy": pgettext("bot level", "easy"),
+        "medium": pgettext("bot level", "medium"),
+        "hard": pgettext("bot level", "hard"),
+        "expert": pgettext("bot level", "expert"),
+    }
+    return names.get(level, level)

@@ -76,7 +76,7 @@ def test_stats_in_russian(home: Path) -> None:
     r = rum500(home, "--lang", "ru", "stats")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()  # wider than 80 columns in Russian: a block per player
-    assert lines[0] == "Bob (бот: random)" and max(map(len, lines)) <= 80
+    assert lines[0] == "Bob (бот: случайный)" and max(map(len, lines)) <= 80  # the level too
     assert lines[1].startswith("  партии 1 · победы 1 · доля побед 100% · лучшая ")
     assert lines[1].endswith(" · серия 1")  # the best match's total beside the matches
     assert lines[2] == "  коны 1 · в среднем за кон 132,0"  # a decimal comma

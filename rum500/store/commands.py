@@ -322,7 +322,9 @@ def _bot_mark(bot: str | None) -> str:
         return ""
     if bot in ("bot", "True", "1"):
         return " " + _("(bot)")
-    return " " + _("(bot: {level})").format(level=bot)
+    from rum500.narrate import level_name
+
+    return " " + _("(bot: {level})").format(level=level_name(bot))
 
 
 def finished_match(game_id: object) -> dict:

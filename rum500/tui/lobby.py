@@ -88,8 +88,9 @@ class Field:
 
 def _levels() -> list[tuple[Any, str]]:
     from rum500.bots import LEVELS
+    from rum500.narrate import level_name
 
-    return [(name, name) for name in LEVELS]
+    return [(name, level_name(name)) for name in LEVELS]
 
 
 #: the widest whole number a form's line takes (four digits typed)

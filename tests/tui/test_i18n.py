@@ -188,3 +188,17 @@ def test_russian_says_kon_for_a_hand_and_razdacha_for_a_deal() -> None:
         if "вышел из игры" in russian and re.search(r"\bwent out\b", english):
             wrong.append((english, russian))
     assert not wrong, "\n".join(f"{e!r} -> {r!r}" for e, r in wrong)
+
+
+def test_bot_levels_are_named_in_the_players_language_and_kept_in_english() -> None:
+    """The lobby's form shows a level in Russian; the value it sets stays the command line's
+    word (``--bot-level hard``)."""
+    from rum500.tui.lobby import _levels
+
+    try:
+        i18n.set_language("ru")
+        shown = dict(_levels())
+    finally:
+        i18n.set_language("en")
+    assert shown["hard"] == "сильный" and shown["random"] == "случайный"
+    assert dict(_levels())["hard"] == "hard"
