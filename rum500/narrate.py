@@ -25,6 +25,7 @@ at all. Phrases of the translated voices are the catalog's msgids (marked with `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -436,3 +437,14 @@ def level_name(level: str) -> str:
         "expert": pgettext("bot level", "expert"),
     }
     return names.get(level, level)
+
+
+#: the name a host gives a bot (``Bot 3``, in the host's words: the log keeps it so)
+_BOT_NAME = re.compile(r"Bot ([1-9][0-9]?)")
+
+
+def shown_name(name: str, bot: bool) -> str:
+    """A seat's name as this player reads it: a bot named ``Bot 3`` (the host's default) is
+    "Bot 3" in the player's language; any other name as it is."""
+    number = _BOT_NAME.fullmatch(name) if bot else None
+    return _("Bot {n}").format(n=number.group(1)) if number else name

@@ -5,6 +5,7 @@ argument, an invalid choice, ``--help`` with our flags' help."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -203,3 +204,17 @@ def test_a_store_error_is_english_in_itself_and_russian_when_said(tmp_path: Path
         assert e.said() == f"журнал игр {tmp_path / 'games.sqlite3'} — папка, а не файл"
     finally:
         set_language("en")
+
+
+def test_a_bot_the_host_named_is_named_in_russian_in_history_and_stats(home: Path) -> None:
+    """``Bot 1`` (the host's default name for a bot, kept so in the log) reads «Бот 1»; a
+    person called Bot is not renamed, and the JSON keeps the log's words."""
+    with Journal() as j:
+        play(j, 2, ["Ann", "Bot 1"])  # seat 1 is a bot (tests/store/conftest.match_info)
+    r = rum500(home, "--lang", "ru", "history")
+    assert "Ann, Бот 1" in r.stdout and "Bot 1" not in r.stdout, r.stdout
+    r = rum500(home, "--lang", "ru", "stats")
+    assert "Бот 1 (бот: случайный)" in r.stdout, r.stdout
+    r = rum500(home, "--lang", "ru", "history", "--json")
+    assert json.loads(r.stdout)[0]["players"] == ["Ann", "Bot 1"]
+    assert json.loads(r.stdout)[0]["bots"] == [False, True]

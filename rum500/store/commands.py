@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rum500.i18n import N_, _, decimal, ngettext
+from rum500.narrate import shown_name
 from rum500.store import exchange
 from rum500.store import log as L
 from rum500.store.db import StoreError, db_path, describe, open_db, reading
@@ -152,13 +153,16 @@ def run_history(args: HistoryConfig) -> int:
         if m.get("damaged"):
             state = _("DAMAGED: {why}").format(why=m["damaged"])
             damaged += 1
+        bots = m.get("bots") or [False] * len(m["players"])
+        names = [shown_name(n, b) for n, b in zip(m["players"], bots, strict=False)]
+        winner = m.get("winner_seat")
         rows.append(
             [
                 str(m["id"]),
                 _local(m["date"]),
                 m["table"] or "-",
-                ", ".join(m["players"]),
-                m["winner"] or "-",
+                ", ".join(names),
+                names[winner] if m["winner"] and winner is not None else m["winner"] or "-",
                 _totals(m["totals"]),
                 state,
             ]
@@ -276,7 +280,7 @@ def run_stats(args: StatsConfig) -> int:
         mean = s["mean_hand_score"]
         rows.append(
             [
-                s["name"] + _bot_mark(s["bot"]),
+                shown_name(s["name"], bool(s["bot"])) + _bot_mark(s["bot"]),
                 str(s["matches"]),
                 str(s["wins"]),
                 f"{100 * s['win_rate']:.0f}%",

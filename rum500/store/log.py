@@ -223,6 +223,12 @@ def history(conn: sqlite3.Connection, limit: int = 50, everything: bool = False)
     out = []
     for mid, created, finished, table, players, status, winner, totals, hands, source in rows:
         names = _names(conn, mid, players)
+        bots = {
+            seat
+            for (seat,) in conn.execute(
+                "SELECT seat FROM seats WHERE match_id = ? AND bot IS NOT NULL", (mid,)
+            )
+        }
         damage = check_match(conn, mid)
         out.append(
             {
@@ -231,6 +237,7 @@ def history(conn: sqlite3.Connection, limit: int = 50, everything: bool = False)
                 "finished_at": finished,
                 "table": table,
                 "players": names,
+                "bots": [k in bots for k in range(players)],
                 "status": status,
                 "winner": names[winner] if winner is not None and 0 <= winner < players else None,
                 "winner_seat": winner,

@@ -11,17 +11,16 @@ it to the parts that read it (the selection, the host player).
 
 from __future__ import annotations
 
-import re
 import time
 
 from rum500 import cards as C
 from rum500.i18n import _, from_host
+from rum500.narrate import shown_name
 from rum500.rules.options import Options
 from rum500.rules.scoring import hand_cost
 from rum500.tui.countdown import deadline, whole_seconds_left
 
 #: the name a host gives a bot seat by default (rum500/host/seats.py)
-_BOT_NAME = re.compile(r"Bot ([1-9][0-9]?)")
 
 
 class TableView:
@@ -277,10 +276,7 @@ class TableView:
         out = []
         for i, name in enumerate(names):
             seat = seats[i] if i < len(seats) else None
-            number = _BOT_NAME.fullmatch(name)
-            if number and isinstance(seat, dict) and seat.get("bot"):
-                name = _("Bot {n}").format(n=number.group(1))
-            out.append(name)
+            out.append(shown_name(name, isinstance(seat, dict) and bool(seat.get("bot"))))
         return out
 
     def _set_takeover(self, takeover: object) -> None:
