@@ -218,3 +218,40 @@ def test_a_bot_the_host_named_is_named_in_russian_in_history_and_stats(home: Pat
     r = rum500(home, "--lang", "ru", "history", "--json")
     assert json.loads(r.stdout)[0]["players"] == ["Ann", "Bot 1"]
     assert json.loads(r.stdout)[0]["bots"] == [False, True]
+
+
+def test_a_narrow_russian_history_never_breaks_a_name(home: Path) -> None:
+    with Journal() as j:
+        play(j, 3, ["Ann", "Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5"])
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL")}
+    env.update(RUM500_HOME=str(home), LANG="C.UTF-8", PYTHONPATH=str(ROOT))
+    for width in range(40, 52):  # (some width of these falls inside a name)
+        r = subprocess.run(
+            [sys.executable, "-m", "rum500", "--lang", "ru", "history"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**env, "COLUMNS": str(width)},
+        )
+        lines = r.stdout.splitlines()
+        assert max(map(len, lines)) <= width, r.stdout
+        assert not any(line.rstrip(",").endswith("Бот") for line in lines), (width, r.stdout)
+        assert "Бот 5" in r.stdout
+
+
+def test_replay_and_the_plain_seats_list_name_bots_in_russian(home: Path) -> None:
+    from rum500 import i18n
+    from rum500.plain.model import seats_text
+    from rum500.store.commands import finished_match
+    from rum500.tui.replay import ReplayModel
+
+    with Journal() as j:
+        play(j, 4, ["Ann", "Bot 1"])
+    try:
+        i18n.set_language("ru")
+        model = ReplayModel(finished_match(None))
+        seats = seats_text([{"name": "Ann"}, {"name": "Bot 1", "bot": True}])
+    finally:
+        i18n.set_language("en")
+    assert model.names == ["Ann", "Бот 1"]
+    assert seats == "Места: Ann, Бот 1 (бот)."

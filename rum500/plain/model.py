@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rum500.i18n import _, ngettext
-from rum500.narrate import SPOKEN, narrate, spoken_card, spoken_cards
+from rum500.narrate import SPOKEN, narrate, shown_name, spoken_card, spoken_cards
 from rum500.plain import words
 from rum500.tui import describe
 from rum500.tui.feed import Feed
@@ -349,7 +349,8 @@ def seats_text(seats: list) -> str:
         if not isinstance(s, dict) or not s.get("name"):
             said.append(_("free"))
         elif s.get("bot"):
-            said.append(_("{name} (bot)").format(name=str(s["name"])[:24]))
+            name = shown_name(str(s["name"])[:24], True)
+            said.append(_("{name} (bot)").format(name=name))
         else:
             said.append(str(s["name"])[:24])
     return _("Seats: {seats}.").format(seats=", ".join(said))

@@ -70,14 +70,17 @@ def _history_blocks(rows: list[list[str]], width: int) -> str:
     """``history``'s rows for a narrow terminal: a block per match — its number, date and
     state; its table and players; its winner and totals — each line wrapped to ``width``."""
     head, out = rows[0], []
+    keep = "\u00a0"  # a name is never broken across lines ("Бот 3")
     for r in rows[1:]:
+        players = ", ".join(name.replace(" ", keep) for name in r[3].split(", "))
         lines = [
             f"{head[0]} {r[0]} · {r[1]} · {r[6]}",
-            f"  {head[2]} {r[2]} · {head[3]} {r[3]}",
-            f"  {head[4]} {r[4]} · {head[5]} {r[5]}",
+            f"  {head[2]} {r[2]} · {head[3]} {players}",
+            f"  {head[4]} {r[4].replace(' ', keep)} · {head[5]} {r[5]}",
         ]
         for line in lines:
-            out += textwrap.wrap(line, width=max(40, width), subsequent_indent="    ") or [""]
+            wrapped = textwrap.wrap(line, width=max(40, width), subsequent_indent="    ")
+            out += [w.replace(keep, " ") for w in wrapped] or [""]
     return "\n".join(out)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rum500 import cards as C
 from rum500.i18n import _
-from rum500.narrate import REPLAY, narrate, narrate_action
+from rum500.narrate import REPLAY, narrate, narrate_action, shown_name
 from rum500.rules import Game
 from rum500.store.log import new_game
 
@@ -63,7 +63,9 @@ class Replay:
 
     def __init__(self, match: dict) -> None:
         self.match = match
-        self.names = [s["name"] for s in match["seats"]]
+        #: the seats' names as the player reads them (a bot the host named "Bot 2" in the
+        #: player's language)
+        self.names = [shown_name(s["name"], bool(s.get("bot"))) for s in match["seats"]]
         game = new_game(match)
         dealt = _("{who} dealt").format(who=self._who(game.dealer))
         self.frames: list[Frame] = [self._frame(game, 0, 0, dealt)]

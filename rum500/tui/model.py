@@ -294,6 +294,7 @@ class TableModel:
             self.feed.rejoin_until = until
         if not self.feed.link_down:
             self.feed.link_down = True
+            self.feed.message = ""  # an answer the table gave before: no longer so
             if self.overlay in ("choose", "confirm", "chat"):  # their answer goes to the host
                 self.close_overlay()
         self.on_change()

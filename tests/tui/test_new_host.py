@@ -238,3 +238,15 @@ def test_a_new_host_with_nobody_to_hand_it_to_has_no_h_yet() -> None:
     m.host_player.host_here(lambda: [], lambda *a, **k: None, taken_over=True)
     assert m.feed.log[-1].endswith("H hands it on once another player here can host.")
     assert "H" not in keys(m)
+
+
+def test_an_answer_on_the_status_line_goes_when_the_link_goes() -> None:
+    """ "Wait for your turn: Bot 1 is playing." was the table's answer; with the host gone it
+    no longer holds (the banner says what does)."""
+    from rum500.tui.model import TableModel
+
+    m = TableModel(name="Bob")
+    m.feed.say("Wait for your turn: Bot 1 is playing.", error=True)
+    m.connection_lost(until=None)
+    assert m.feed.message == "" and m.feed.link_down
+    assert m.feed.banner.startswith("Connection lost")
