@@ -490,8 +490,11 @@ class TableModel:
         self.play(moves.end_hand(self))
 
     def deal(self) -> None:
-        """n: deal the next hand when it is my deal (during a review: I am ready)."""
-        if self.review.open:
+        """n: deal the next hand when it is my deal (during a review: I am ready). A lesson's
+        hand is its last: n says so and leaves its review open."""
+        if why := self.lesson_over():
+            self.feed.say(why, error=True)
+        elif self.review.open:
             self.review.ready()
         elif self.tableview.legal("deal"):
             self.sheet = None
@@ -499,10 +502,7 @@ class TableModel:
                 self.close_top()
             self._submit({"type": "deal"})
         elif self.tableview.phase == "hand_over":
-            if why := self.lesson_over():
-                self.feed.say(why, error=True)
-            else:
-                self._need_turn()
+            self._need_turn()
         else:
             self.feed.say(
                 _("You can deal only when a hand is over and it is your deal."), error=True
