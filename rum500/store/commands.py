@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rum500.i18n import N_, _, decimal, ngettext
-from rum500.narrate import shown_name
+from rum500.narrate import level_name, shown_name
 from rum500.store import exchange
 from rum500.store import log as L
 from rum500.store.db import StoreError, db_path, describe, open_db, reading
@@ -329,8 +329,6 @@ def _bot_mark(bot: str | None) -> str:
         return ""
     if bot in ("bot", "True", "1"):
         return " " + _("(bot)")
-    from rum500.narrate import level_name
-
     return " " + _("(bot: {level})").format(level=level_name(bot))
 
 

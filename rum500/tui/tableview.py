@@ -20,8 +20,6 @@ from rum500.rules.options import Options
 from rum500.rules.scoring import hand_cost
 from rum500.tui.countdown import deadline, whole_seconds_left
 
-#: the name a host gives a bot seat by default (rum500/host/seats.py)
-
 
 class TableView:
     """The host's latest view and seats, and the accessors the screen and the moves read."""
