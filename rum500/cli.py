@@ -190,7 +190,13 @@ def _flag_kind(spec: OptionSpec) -> dict[str, Any]:
 
 
 def _host_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", help=_("table name (default: the host's name)"))
+    p.add_argument(  # (--name: the older spelling; your own name is --player)
+        "--table",
+        "--name",
+        dest="name",
+        metavar="NAME",
+        help=_("the table's name (default: the host's name); --player names you"),
+    )
     p.add_argument("--player", help=_("your player name at the table"))
     p.add_argument("--players", type=_players, default=4, help=_("seats at the table (4)"))
     p.add_argument(

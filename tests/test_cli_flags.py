@@ -109,6 +109,9 @@ def test_host_player_is_named_by_player_and_table_by_name() -> None:
     assert (config.table_name, config.host_player) == ("Kitchen", "Ann")
     args = build_parser().parse_args(["play", "--name", "Ann"])
     assert player_name(args) == "Ann"
+    args = build_parser().parse_args(["host", "--table", "Kitchen", "--player", "Ann"])
+    config = host_config(command_config(args))  # --table: the same as host's --name
+    assert (config.table_name, config.host_player) == ("Kitchen", "Ann")
 
 
 def test_options_before_the_command_count() -> None:
