@@ -370,7 +370,7 @@ def run_export(args: ExportConfig) -> int:
             if args.file == "-":
                 print(json.dumps(doc, ensure_ascii=False, indent=1))
             else:
-                exchange.write_export(conn, mid, Path(args.file), overwrite=args.force)
+                exchange.write_export(doc, Path(args.file), overwrite=args.force)
     except StoreError as e:
         return fail(e.said())
     if args.file != "-":
@@ -390,16 +390,12 @@ def run_export(args: ExportConfig) -> int:
 def _hand_under_way(match: dict) -> int | None:
     """The number of the hand ``match`` (an export's) is in the middle of, None when it is
     between hands or over (or does not replay)."""
-    from rum500.rules import Game, Options
     from rum500.rules.game import Phase
 
     if match.get("status") == "finished":
         return None
-    try:
-        options = Options.from_dict(dict(match["options"]))
-        game = Game(int(match["players"]), int(match["seed"]), options, match.get("deck"))
-        for entry in match["actions"]:
-            game.apply(dict(entry["action"]), entry.get("seat"))
+    try:  # (the file writes the seed as text)
+        game = L.rebuild({**match, "seed": int(match["seed"])})
     except Exception:  # (not this command's to judge: verify and import say why)
         return None
     if game.winner is not None or game.phase is Phase.HAND_OVER:

@@ -54,10 +54,11 @@ def export_document(conn: sqlite3.Connection, mid: int) -> dict:
     return document(match)
 
 
-def write_export(conn: sqlite3.Connection, mid: int, file: Path, overwrite: bool = False) -> None:
-    """Write match ``mid`` to ``file`` atomically (a temporary file, then a rename). A file
-    already there is refused unless ``overwrite`` (``--force``)."""
-    text = json.dumps(export_document(conn, mid), ensure_ascii=False, indent=1) + "\n"
+def write_export(doc: dict, file: Path, overwrite: bool = False) -> None:
+    """Write the export document ``doc`` (:func:`export_document`) to ``file`` atomically (a
+    temporary file, then a rename). A file already there is refused unless ``overwrite``
+    (``--force``)."""
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     file = Path(file)
     target_dir = file.parent if str(file.parent) else Path(".")
     if not target_dir.is_dir():
