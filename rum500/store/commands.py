@@ -165,7 +165,7 @@ def run_history(args: HistoryConfig) -> int:
                 _local(m["date"]),
                 m["table"] or "-",
                 ", ".join(names),
-                names[winner] if m["winner"] and winner is not None else m["winner"] or "-",
+                (names[winner] or "-") if m["winner"] is not None else "-",
                 _totals(m["totals"]),
                 state,
             ]

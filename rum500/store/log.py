@@ -222,13 +222,7 @@ def history(conn: sqlite3.Connection, limit: int = 50, everything: bool = False)
     ).fetchall()
     out = []
     for mid, created, finished, table, players, status, winner, totals, hands, source in rows:
-        names = _names(conn, mid, players)
-        bots = {
-            seat
-            for (seat,) in conn.execute(
-                "SELECT seat FROM seats WHERE match_id = ? AND bot IS NOT NULL", (mid,)
-            )
-        }
+        names, bots = _seats(conn, mid, players)
         damage = check_match(conn, mid)
         out.append(
             {
@@ -237,7 +231,7 @@ def history(conn: sqlite3.Connection, limit: int = 50, everything: bool = False)
                 "finished_at": finished,
                 "table": table,
                 "players": names,
-                "bots": [k in bots for k in range(players)],
+                "bots": bots,
                 "status": status,
                 "winner": names[winner] if winner is not None and 0 <= winner < players else None,
                 "winner_seat": winner,
@@ -256,11 +250,19 @@ def not_played(conn: sqlite3.Connection) -> int:
 
 
 def _names(conn: sqlite3.Connection, mid: int, players: int) -> list[str]:
+    return _seats(conn, mid, players)[0]
+
+
+def _seats(conn: sqlite3.Connection, mid: int, players: int) -> tuple[list[str], list[bool]]:
+    """Each seat's name and whether a bot played it, from one read of the seats."""
     names = [f"seat {k}" for k in range(players)]
-    for seat, name in conn.execute("SELECT seat, name FROM seats WHERE match_id = ?", (mid,)):
+    bots = [False] * players
+    for seat, name, bot in conn.execute(
+        "SELECT seat, name, bot FROM seats WHERE match_id = ?", (mid,)
+    ):
         if 0 <= seat < players:
-            names[seat] = name
-    return names
+            names[seat], bots[seat] = name, bot is not None
+    return names, bots
 
 
 def save_analysis(conn: sqlite3.Connection, mid: int, row: dict) -> None:
