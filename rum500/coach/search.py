@@ -59,20 +59,30 @@ PLAYOUT_CAP = 600
 #: past the threshold that the other seed did not repeat (a paired difference of two moves
 #: varies by some 50 points from world to world).
 MISTAKE = 3.5
-#: The challenger is measured against the move played on fresh worlds (half the budget a
-#: round, at most 1 + MORE_ROUNDS rounds) until it is clear: from the second round on, a
-#: loss beyond CONFIRM standard errors is clearly a mistake, and one no longer above zero
-#: clearly none; in the first round only a challenger more than CLEAR standard errors
-#: *below* the move played stops the measuring (a loss after one round is never trusted).
-#: The worlds go where the call is in doubt.
+#: The challenger is measured against the move played on fresh worlds (after the first
+#: round, MEASURE_ROUND × the budget a round, at most 1 + MORE_ROUNDS rounds) until it is
+#: clear: from the second round on, a loss beyond CONFIRM standard errors is clearly a
+#: mistake, and one more than NONE_Z standard errors below zero clearly none; in the first
+#: round only a challenger more than CLEAR standard errors *below* the move played stops the
+#: measuring (a loss after one round is never trusted). The worlds go where the call is in
+#: doubt. Before (rounds of half the budget, no mistake as soon as the loss was no longer
+#: above zero, in doubt from CLEAR standard errors), two seeds named the same best move in
+#: 72% of the decisions one called a loss ≥ 5 at budget 32: in 41 of the 84 others both
+#: named the same better move and one measured it short of the line — stopped by one
+#: unlucky round at zero, or at the last round a little below it; a paired difference of
+#: two moves varies by 50–70 points from world to world, and a loss of 8 needs some 900
+#: worlds to stand 4 standard errors clear (bench/analyse.py's stability).
 CLEAR = 2.0
+MEASURE_ROUND = 2
 MORE_ROUNDS = 23
 CONFIRM = 4.0
-#: A loss still in doubt after those rounds — between CLEAR and CONFIRM standard errors,
-#: about the MISTAKE line — is measured on, at most DOUBT_ROUNDS rounds more, until it is
-#: not (at budget 32, 9 of the 18 calls that the other seed did not repeat on ten stability
-#: matches were such losses: the same best move, 3.5–4 standard errors in one run, 2.5–3.5
-#: in the other).
+NONE_Z = 1.0
+#: A loss still in doubt after those rounds — between DOUBT_FROM and CONFIRM standard
+#: errors above zero, about the MISTAKE line — is measured on, at most DOUBT_ROUNDS rounds
+#: more, until it is not (at budget 32, 9 of the 18 calls that the other seed did not
+#: repeat on ten stability matches were such losses: the same best move, 3.5–4 standard
+#: errors in one run, 2.5–3.5 in the other).
+DOUBT_FROM = 1.0
 DOUBT_ROUNDS = 24
 #: Unless the first round shows clearly no mistake, the best move is confirmed
 #: (:meth:`_Search.confirm`): the moves within RACE standard errors of the leader (paired)
@@ -340,6 +350,7 @@ def judge(
     s = _Search(view, known, rng, cands, seat, worlds[0], mine)
     half = max(1, len(worlds) // 2)
     s.fresh = half
+    s.measure_fresh = MEASURE_ROUND * budget
     chosen, judged = worlds[:half], worlds[half:] or worlds
     first = min(len(chosen), screen_worlds(budget))
     s.pool = list(chosen)
@@ -392,7 +403,8 @@ class _Search:
     ) -> None:
         self.view, self.known, self.rng, self.cands, self.seat = view, known, rng, cands, seat
         self.mine = mine
-        self.fresh = 1
+        self.fresh = 1  # worlds a round of the races
+        self.measure_fresh = 1  # worlds a round of measuring after the first
         self.rests: list[list[dict] | None] = []
         groups: dict[str, list[int]] = {}
         for k, a in enumerate(cands):
@@ -534,11 +546,12 @@ class _Search:
     ) -> tuple[float, float]:
         """Move ``k`` against the move played: on the worlds of the rounds already measured
         (for another challenger: the move played's values are kept), then on ``judged`` and
-        fresh worlds (:attr:`fresh` a round) until :func:`_no_mistake` or :func:`_mistake`,
+        fresh worlds (:attr:`measure_fresh` a round) until :func:`_no_mistake` or :func:`_mistake`,
         or ``rounds`` rounds in all (else 1 + :data:`MORE_ROUNDS`, and up to
         :data:`DOUBT_ROUNDS` more while the call is :func:`_in_doubt`). ``patient`` (the
-        race told the move played apart from ``k``): a loss no longer above zero does not
-        end it, only one clearly below (:func:`_no_mistake` as after the first round).
+        race told the move played apart from ``k``): a loss :data:`NONE_Z` standard errors
+        below zero does not end it, only one :data:`CLEAR` below (:func:`_no_mistake` as
+        after the first round).
         ``(loss, stderr)``."""
         diffs = []
         for w, theirs in self.measured:
@@ -554,7 +567,7 @@ class _Search:
                 or _mistake(loss, stderr, self.rounds)
             ):
                 break
-            batch = judged or worlds_of(self.view, self.known, self.rng, self.fresh)
+            batch = judged or worlds_of(self.view, self.known, self.rng, self.measure_fresh)
             judged = None
             for w in batch:
                 ours, theirs = self.value(w, k), self.value(w, self.mine)
@@ -642,10 +655,10 @@ def _paired(xs: Sequence[float | None], ys: Sequence[float | None]) -> tuple[flo
 def _no_mistake(loss: float, stderr: float, rounds: int) -> bool:
     """Clearly no mistake after ``rounds`` rounds of measuring: the challenger more than
     :data:`CLEAR` standard errors below the move played (or, with no spread, not above it);
-    from the second round on, no longer above it."""
+    from the second round on, more than :data:`NONE_Z` standard errors below it."""
     if -loss > CLEAR * stderr or (loss <= 0 and not stderr):
         return True
-    return rounds >= 2 and loss <= 0
+    return rounds >= 2 and -loss > NONE_Z * stderr
 
 
 def _mistake(loss: float, stderr: float, rounds: int) -> bool:
@@ -654,9 +667,9 @@ def _mistake(loss: float, stderr: float, rounds: int) -> bool:
 
 
 def _in_doubt(loss: float, stderr: float) -> bool:
-    """Whether the call of a loss is in doubt: between :data:`CLEAR` and :data:`CONFIRM`
-    standard errors above zero, about the :data:`MISTAKE` line."""
-    return stderr > 0 and CLEAR * stderr <= loss <= CONFIRM * stderr
+    """Whether the call of a loss is in doubt: between :data:`DOUBT_FROM` and
+    :data:`CONFIRM` standard errors above zero, about the :data:`MISTAKE` line."""
+    return stderr > 0 and DOUBT_FROM * stderr <= loss <= CONFIRM * stderr
 
 
 def _close(values: dict[int, list[float | None]], leader: int) -> list[int]:
