@@ -72,7 +72,11 @@ MISTAKE = 3.5
 #: unlucky round at zero, or at the last round a little below it; a paired difference of
 #: two moves varies by 50–70 points from world to world, and a loss of 8 needs some 900
 #: worlds to stand 4 standard errors clear (bench/analyse.py's stability).
-CLEAR = 2.0
+#: (CLEAR was 2: sixteen worlds at budget 32 seldom see the rare world where two moves
+#: part by a hundred points, so their standard error is often too small — about one in six
+#: of the runs that called no mistake where another seed called one stopped on the first
+#: round.)
+CLEAR = 3.0
 MEASURE_ROUND = 2
 MORE_ROUNDS = 23
 CONFIRM = 4.0
@@ -97,7 +101,10 @@ DOUBT_ROUNDS = 24
 #: the same best move in 48% of the decisions one called a loss ≥ 5 at budget 32: in 12 of
 #: the 13 others the second called no mistake — a better move it did not find, or a lay-off
 #: played that the first charged with a poor discard (bench/analyse.py's stability).
-RACE = 3.0
+#: (RACE was 3 and CONFIRM_CAP 8: a race looks again after every round, so a close move
+#: was now and then told apart by chance in one seed and not in the other; two seeds named
+#: different better moves about twice as often, bench/analyse.py's stability.)
+RACE = 4.0
 #: Two moves are told apart on at least this many worlds in common (a standard error taken
 #: from fewer is itself too uncertain).
 APART = 16
@@ -115,7 +122,7 @@ EQUAL_Z = 2.0
 #: shown equal: a move played within NEAR has its loss measured.
 NEAR = 5.0
 #: The confirmation's races sample at most CONFIRM_CAP × the budget worlds.
-CONFIRM_CAP = 8
+CONFIRM_CAP = 16
 #: Moves of the rest of a turn at most (:func:`end_turn`).
 TURN_CAP = 40
 #: The seat's turns a playout may take: in effect, to the end of the hand.

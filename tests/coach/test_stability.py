@@ -97,6 +97,27 @@ def test_a_loss_back_at_zero_for_a_round_is_measured_on() -> None:
     assert S._in_doubt(2.5, 2.0) and not S._in_doubt(1.5, 2.0) and not S._in_doubt(8.5, 2.0)
 
 
+def test_one_round_of_sixteen_worlds_ends_the_analysis_only_3_standard_errors_below() -> None:
+    """Sixteen worlds seldom see the rare world where two moves part by a hundred points,
+    so their standard error is often too small: the first round ends the analysis as no
+    mistake only when the challenger is more than 3 standard errors below the move played
+    (at 2, about one in six of the runs that called no mistake where another seed called one
+    stopped there)."""
+    assert not S._no_mistake(-5.5, 2.0, 1) and S._no_mistake(-6.5, 2.0, 1)
+    assert S._no_mistake(-2.5, 2.0, 2)  # later rounds: 1 standard error below, as before
+
+
+def test_a_race_tells_a_move_apart_only_4_standard_errors_below_the_leader() -> None:
+    """A race looks again after every round, so at 3 standard errors a close move was now
+    and then told apart by chance by one seed and not by the other: a move 3.5 standard
+    errors below the leader stays in the race, one 4.5 below is out."""
+    spread = [10.0, -10.0] * 50  # a paired difference's standard error of 1.005 points
+    leader = [0.0] * 100
+    near = [-3.5 + x for x in spread]
+    far = [-4.5 + x for x in spread]
+    assert S._close({0: leader, 1: near, 2: far}, 0) == [1]
+
+
 #: seat 0 holds four sevens and 7H 8H 9H 10H (the sevens and the run share 7H); seat 1
 #: goes out on its next turn (5S 6S, known, on 2S 3S 4S): holding the melds back is a big loss
 SEVENS = position(
