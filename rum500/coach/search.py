@@ -493,7 +493,8 @@ class _Search:
         """The best move of a decision that may be a mistake, confirmed (docs/analysis.md
         step 4): first the discard that the melds and lay-offs end their turn with is
         settled by a race of the discards (:meth:`race`); then every move, the one played
-        too, races the challenger ``best``. The races sample at most ``cap`` worlds in all.
+        too, races the challenger ``best``. The races sample at most ``cap`` worlds in all,
+        the discards' at most half of them: the moves' race always has worlds of its own.
         The move played leading, or shown :func:`_equal` to the leader, is no mistake;
         else of the leader and the other moves worth the same as it (:meth:`alike`), the
         one :func:`preferred` names. ``(that move, the others still within RACE standard
@@ -503,10 +504,11 @@ class _Search:
             discards = [k for k in self.discards() if _mean(table[k]) > -math.inf]
             if discards:
                 top = max(discards, key=lambda k: _mean(table[k]))
-                lead, close = self.race(top, discards, table, cap)
+                lead, close = self.race(top, discards, table, cap // 2)
                 lead = self.prefer(lead, close, table)
                 order = [lead, *sorted(discards, key=lambda k: -_mean(table[k]))]
                 self.end_with(order, table, self.pool)
+                self.spent = False  # that race's half: the moves' race has the rest
         runners = [k for k in self.moves if _mean(table[k]) > -math.inf]
         if best not in runners:
             runners.append(best)

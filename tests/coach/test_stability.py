@@ -360,6 +360,46 @@ def test_a_lay_off_ends_its_turn_with_the_discard_the_race_settles(
     assert v.best == layoff and v.loss == 0.0
 
 
+def test_the_moves_race_has_worlds_of_its_own_when_the_discards_race_spends_its_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discarding 2D or 9C is worth the same, too noisy to be shown so: the discards' race
+    (which discard the lay-off ends its turn with) samples all it may. It may sample only
+    half the confirmation's worlds, so the moves' race — the lay-off, 14 points better
+    than the move played in every world, against the discards — still races (before: the
+    discards' race spent them all, the lay-off was left on its first few worlds, and a
+    discard within a few points of it there was named by the rule; another seed named the
+    lay-off, a stability match's decision)."""
+    layoff = {"type": "layoff", "card": "7H", "meld": 0}
+    played = {"type": "discard", "card": "KS"}
+
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
+        if S.same_action(action, layoff):
+            return 14.0
+        if S.same_action(action, played):
+            return 0.0
+        if action.get("type") == "discard" and action["card"] in ("2D", "9C"):
+            return 10.0 + 30 * _noisy(w, action["card"])
+        return -100.0
+
+    races: list[tuple[int, int]] = []
+    race = S._Search.race
+
+    def counted(self, best, runners, table, cap):  # type: ignore[no-untyped-def]
+        before = self.raced
+        out = race(self, best, runners, table, cap)
+        races.append((before, self.raced))
+        return out
+
+    monkeypatch.setattr(S, "value", value)
+    monkeypatch.setattr(S._Search, "race", counted)
+    v = analyse_decision(LAYS_OFF.view(0), [[], []], played, budget=8, seed=1)
+    (_, discards), (start, end) = races
+    assert discards <= S.CONFIRM_CAP * 8 // 2 + 4  # the discards' share, a round over at most
+    assert end > start  # the moves raced on worlds of their own
+    assert v.best == layoff and v.loss == pytest.approx(14.0)
+
+
 def test_a_move_not_shown_worth_the_same_is_not_named_by_the_rule(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
