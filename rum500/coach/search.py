@@ -376,8 +376,12 @@ def judge(
     if best != mine:  # the challenger against the move played, on worlds the choice did not see
         loss, stderr = s.measure(best, judged, rounds=1)
         if not _no_mistake(loss, stderr, 1):  # worth naming well before it is measured further
-            best, ties, apart = s.confirm(best, table, CONFIRM_CAP * budget)
-            loss, stderr = s.measure(best, patient=apart) if best != mine else (0.0, 0.0)
+            named, ties, apart = s.confirm(best, table, CONFIRM_CAP * budget)
+            if named != mine:  # another move than the challenger: the first round is not enough
+                loss, stderr = s.measure(named, patient=apart, fresh=named != best)
+            best = named
+            if best == mine:
+                loss, stderr = 0.0, 0.0
     if loss <= MISTAKE * stderr or loss <= 0:
         best, loss, stderr, ties = mine, 0.0, 0.0, []
     return Verdict(
@@ -513,6 +517,13 @@ class _Search:
         if best not in runners:
             runners.append(best)
         lead, close = self.race(best, runners, table, cap)
+        rivals = [k for k in close if not _equal(table[k], table[lead])]
+        if self.mine == lead and self.spent and rivals:
+            # the races spent with the move played ahead of moves they could not tell from
+            # it: its lead may be chance, so the closest of them is measured against it
+            runner = max(rivals, key=lambda k: _paired(table[k], table[lead])[0])
+            named = self.prefer(runner, [k for k in rivals if k != runner], table)
+            return named, sorted(set(rivals) - {named}), False
         if self.mine == lead or (self.mine in close and _equal(table[self.mine], table[lead])):
             return self.mine, [], False
         others = [k for k in close if k != self.mine]
@@ -551,7 +562,12 @@ class _Search:
         return sorted({*ties, *self.mates.get(best, [])} - {best})
 
     def measure(
-        self, k: int, judged: list[Game] | None = None, rounds: int = 0, patient: bool = False
+        self,
+        k: int,
+        judged: list[Game] | None = None,
+        rounds: int = 0,
+        patient: bool = False,
+        fresh: bool = False,
     ) -> tuple[float, float]:
         """Move ``k`` against the move played: on the worlds of the rounds already measured
         (for another challenger: the move played's values are kept), then on ``judged`` and
@@ -560,7 +576,9 @@ class _Search:
         :data:`DOUBT_ROUNDS` more while the call is :func:`_in_doubt`). ``patient`` (the
         race told the move played apart from ``k``): a loss :data:`NONE_Z` standard errors
         below zero does not end it, only one :data:`CLEAR` below (:func:`_no_mistake` as
-        after the first round).
+        after the first round). ``fresh`` (``k`` is not the challenger the first round
+        measured: the confirmation named another move): the first round's worlds alone never
+        end it — sixteen worlds at budget 32 against the race's hundreds.
         ``(loss, stderr)``."""
         diffs = []
         for w, theirs in self.measured:
@@ -571,7 +589,7 @@ class _Search:
         cap = rounds or 1 + MORE_ROUNDS
         doubt = 0 if rounds else cap + DOUBT_ROUNDS
         while self.rounds < cap or (self.rounds < doubt and _in_doubt(loss, stderr)):
-            if self.rounds and (
+            if self.rounds > fresh and (
                 _no_mistake(loss, stderr, 1 if patient else self.rounds)
                 or _mistake(loss, stderr, self.rounds)
             ):
