@@ -23,10 +23,12 @@ shows clearly no mistake, the best move is *confirmed* before it is measured
 turn with, then every move (the one played too) races the challenger on fresh worlds until
 the leader is :data:`RACE` standard errors clear of each or shown worth the same (or
 :data:`CONFIRM_CAP` times the budget is spent: then those within :data:`NEAR` points count
-as worth the same); the move played leading or worth the same is no mistake; else of the
-leader and the moves worth the same, a rule that no seed changes names one
-(:func:`preferred`). That move is measured against the move played on the first round's
-worlds and fresh ones while the call is in doubt. A loss within :data:`MISTAKE` standard
+as worth the same); the move played leading (every other move told apart or worth the
+same) or worth the same is no mistake; else of the leader and the moves worth the same, a
+rule that no seed changes names one (:func:`preferred`) — when the races are spent with the
+move played ahead of moves not told apart, the closest of those. That move is measured
+against the move played on the first round's worlds and fresh ones while the call is in
+doubt. A loss within :data:`MISTAKE` standard
 errors of zero is called 0.
 """
 
@@ -499,11 +501,15 @@ class _Search:
         settled by a race of the discards (:meth:`race`); then every move, the one played
         too, races the challenger ``best``. The races sample at most ``cap`` worlds in all,
         the discards' at most half of them: the moves' race always has worlds of its own.
-        The move played leading, or shown :func:`_equal` to the leader, is no mistake;
-        else of the leader and the other moves worth the same as it (:meth:`alike`), the
-        one :func:`preferred` names. ``(that move, the others still within RACE standard
-        errors of the leader, whether the race told the move played apart from the
-        leader)``."""
+        The move played leading with every other move told apart or equal, or shown
+        :func:`_equal` to the leader, is no mistake; leading when the races are spent
+        (:attr:`spent`) with moves still within, its lead may be chance: the closest of
+        them (or the move :meth:`prefer` names among it and those worth the same) is named
+        and measured (before, that lead was no mistake: at budget 32, 2 of the 61 decisions
+        the stability runs disagreed on); else of the leader and the other moves worth the
+        same as it (:meth:`alike`), the one :func:`preferred` names. ``(that move, the
+        others still within RACE standard errors of the leader, whether the race told the
+        move played apart from the leader)``."""
         if self.meld_rests():
             discards = [k for k in self.discards() if _mean(table[k]) > -math.inf]
             if discards:
