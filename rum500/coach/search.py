@@ -379,11 +379,11 @@ def judge(
         loss, stderr = s.measure(best, judged, rounds=1)
         if not _no_mistake(loss, stderr, 1):  # worth naming well before it is measured further
             named, ties, apart = s.confirm(best, table, CONFIRM_CAP * budget)
-            if named != mine:  # another move than the challenger: the first round is not enough
-                loss, stderr = s.measure(named, patient=apart, fresh=named != best)
+            fresh = named != best  # named in the challenger's place: the first round is not enough
             best = named
-            if best == mine:
-                loss, stderr = 0.0, 0.0
+            loss, stderr = (
+                s.measure(best, patient=apart, fresh=fresh) if best != mine else (0.0, 0.0)
+            )
     if loss <= MISTAKE * stderr or loss <= 0:
         best, loss, stderr, ties = mine, 0.0, 0.0, []
     return Verdict(
@@ -523,13 +523,14 @@ class _Search:
         if best not in runners:
             runners.append(best)
         lead, close = self.race(best, runners, table, cap)
-        rivals = [k for k in close if not _equal(table[k], table[lead])]
-        if self.mine == lead and self.spent and rivals:
+        if self.mine == lead and self.spent:
             # the races spent with the move played ahead of moves they could not tell from
             # it: its lead may be chance, so the closest of them is measured against it
-            runner = max(rivals, key=lambda k: _paired(table[k], table[lead])[0])
-            named = self.prefer(runner, [k for k in rivals if k != runner], table)
-            return named, sorted(set(rivals) - {named}), False
+            rivals = [k for k in close if not _equal(table[k], table[lead])]
+            if rivals:
+                runner = max(rivals, key=lambda k: _paired(table[k], table[lead])[0])
+                named = self.prefer(runner, [k for k in rivals if k != runner], table)
+                return named, sorted(set(rivals) - {named}), False
         if self.mine == lead or (self.mine in close and _equal(table[self.mine], table[lead])):
             return self.mine, [], False
         others = [k for k in close if k != self.mine]

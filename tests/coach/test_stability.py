@@ -464,16 +464,8 @@ def _raced_then_measured(
     0; every other move -100): ``raced(world)`` in the worlds of the choice and of the race
     (else 10 points and a little noise), ``measured(n)`` in the n-th world the loss is
     measured on. Returns the worlds measured on, in order, as they are met."""
-    measuring = {"on": False}
+    measuring = _watch_measuring(monkeypatch)
     worlds: list[object] = []
-    real = S._Search.measure
-
-    def measure(self, k, judged=None, rounds=0, **kw):  # type: ignore[no-untyped-def]
-        measuring["on"] = True
-        try:
-            return real(self, k, judged, rounds, **kw)
-        finally:
-            measuring["on"] = False
 
     def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         if S.same_action(action, PLAYED):
@@ -486,9 +478,26 @@ def _raced_then_measured(
             worlds.append(w)
         return measured(worlds.index(w))
 
-    monkeypatch.setattr(S._Search, "measure", measure)
     monkeypatch.setattr(S, "value", value)
     return worlds
+
+
+def _watch_measuring(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Watch :meth:`rum500.coach.search._Search.measure`: the dict's ``on`` is 1 while a
+    measuring runs, ``done`` counts the measurings ended."""
+    phase = {"on": 0, "done": 0}
+    real = S._Search.measure
+
+    def measure(self, k, judged=None, rounds=0, **kw):  # type: ignore[no-untyped-def]
+        phase["on"] = 1
+        try:
+            return real(self, k, judged, rounds, **kw)
+        finally:
+            phase["on"] = 0
+            phase["done"] += 1
+
+    monkeypatch.setattr(S._Search, "measure", measure)
+    return phase
 
 
 def test_a_mistake_the_race_told_apart_is_not_dropped_on_a_noisy_zero(
@@ -535,14 +544,10 @@ def test_a_spent_race_the_move_played_leads_by_chance_measures_the_closest_move(
     ahead. Its lead may be chance: 2S is measured against it, and the loss the measuring
     shows (10 points in every world) is called (before: the move played leading the spent
     race was no mistake; another seed, 2S ahead in its race, called the loss)."""
-    seen: dict[int, int] = {}
-    keep: list[object] = []
+    number = _numbering()
 
     def raced(w: object) -> float:
-        if id(w) not in seen:
-            seen[id(w)] = len(seen)
-            keep.append(w)
-        return -1.0 + (30.0 if seen[id(w)] % 2 else -30.0)
+        return -1.0 + (30.0 if number(w) % 2 else -30.0)
 
     races: list[tuple[int, list[int]]] = []
     race = S._Search.race
@@ -568,22 +573,13 @@ def test_a_move_named_in_the_challengers_place_is_not_dropped_on_the_first_round
     longer enough to drop it (before: those four worlds ended the measuring, no mistake);
     the fresh worlds show it 10 points better, and the loss is called."""
     other = {"type": "discard", "card": "4D"}
-    phase = {"measure": 0, "on": False}
+    phase = _watch_measuring(monkeypatch)
     first_round: list[object] = []
-    real = S._Search.measure
-
-    def measure(self, k, judged=None, rounds=0, **kw):  # type: ignore[no-untyped-def]
-        phase["on"] = True
-        try:
-            return real(self, k, judged, rounds, **kw)
-        finally:
-            phase["on"] = False
-            phase["measure"] += 1
 
     def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         if S.same_action(action, PLAYED):
             return 0.0
-        if phase["on"] and phase["measure"] == 0:  # the first round: 2S against the move played
+        if phase["on"] and phase["done"] == 0:  # the first round: 2S against the move played
             if w not in first_round:
                 first_round.append(w)
             assert S.same_action(action, CHALLENGER)
@@ -593,12 +589,11 @@ def test_a_move_named_in_the_challengers_place_is_not_dropped_on_the_first_round
                 return (
                     [-20.0, -22.0, -18.0, -21.0][first_round.index(w)] if w in first_round else 10.0
                 )
-            return 20.0 if phase["measure"] else 5.0  # the race's worlds; the choice's
+            return 20.0 if phase["done"] else 5.0  # the race's worlds; the choice's
         if S.same_action(action, CHALLENGER):
-            return 0.0 if phase["measure"] else 10.0
+            return 0.0 if phase["done"] else 10.0
         return -100.0
 
-    monkeypatch.setattr(S._Search, "measure", measure)
     monkeypatch.setattr(S, "value", value)
     v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
     assert len(first_round) == 4
