@@ -38,8 +38,8 @@
    seed, the budget, the seat, the action's index, the hand, the kind, the move played and
    each run's verdict (``first``, ``second``: best move, loss, standard error, ties,
    worlds, candidates) — to read the disagreements, or to compare two versions of the
-   analysis on the same decisions. ``--seed 34`` gives seeds 7034 on, matches another run
-   (on 7024 on) has not seen.
+   analysis on the same decisions (``bench/rejudge.py`` judges a file's decisions again).
+   ``--seed 34`` gives seeds 7034 on, matches another run (on 7024 on) has not seen.
 
 Timings depend on what else the machine is doing. The figures of 2 and 3 are seeded, and in
 both the ``expert`` plays without its wall-clock guard, so their matches (and so the

@@ -1,0 +1,177 @@
+"""Re-judge decisions a stability run kept, with the analysis as it is now (issue 24's
+stability goal): minutes for a change to the search, where the whole run takes forty.
+
+    python bench/rejudge.py FILE [--which disagreed|agreed|all] [--limit N] [--jobs 2]
+                                 [--hands 2] [--out FILE]
+
+FILE is a ``bench/analyse.py --stability-out`` file. Its matches (``hard`` against
+``expert``, each line's ``match_seed``, their first ``--hands`` hands, as the stability run
+played them) are played again, and the decisions chosen are judged with both seeds exactly as
+the stability run judges them (seeds 1 and 2, the same per-decision seeds, the budget the file
+names). ``--which``: the decisions the two stored runs disagreed on (one calls a loss ≥ 5 and
+the other names another best move; the default), those they agreed on (a call of a loss ≥ 5
+that the other repeated), or every decision; ``--limit N``: the first N of them.
+
+It prints, for the decisions chosen: how many of the calls of a loss ≥ 5 each run makes the
+other repeats (the stability figure, both ways, on those decisions only), how many verdicts
+differ from the stored ones (0 for the code that wrote FILE: the analysis is reproducible),
+and the CPU seconds the judging took. ``--out FILE``: each decision as re-judged, a JSON line.
+A variant of the search that helps on the disagreements and leaves the agreements alone is
+worth a whole run; one that does not, is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rum500.bots import expert  # noqa: E402
+from rum500.coach import search as S  # noqa: E402
+from rum500.coach.analysis import tasks_of  # noqa: E402
+from rum500.coach.selfplay import bot_record  # noqa: E402
+
+#: the stability run's two seeds (bench/analyse.py's ``analyse_seats(..., seed=1)`` and 2)
+SEEDS = (1, 2)
+#: a call: the loss the stability goal counts
+CALL = 5.0
+#: a verdict's fields, as ``--stability-out`` keeps them
+KEEP = ("best", "loss", "stderr", "ties", "worlds", "candidates")
+
+
+def key_of(line: dict) -> tuple[int, int, int]:
+    return (int(line["match_seed"]), int(line["seat"]), int(line["index"]))
+
+
+def disagreed(line: dict) -> bool:
+    """Whether one stored run calls a loss ≥ :data:`CALL` and the other names another best
+    move."""
+    a, b = line["first"], line["second"]
+    return (a["loss"] >= CALL or b["loss"] >= CALL) and not S.same_action(a["best"], b["best"])
+
+
+def agreed(line: dict) -> bool:
+    """Whether a stored run calls a loss ≥ :data:`CALL` and the other names the same move."""
+    a, b = line["first"], line["second"]
+    return (a["loss"] >= CALL or b["loss"] >= CALL) and S.same_action(a["best"], b["best"])
+
+
+def chosen(lines: list[dict], which: str, limit: int | None) -> list[dict]:
+    pick = {"disagreed": disagreed, "agreed": agreed, "all": lambda _line: True}[which]
+    out = [line for line in lines if pick(line)]
+    return out[:limit] if limit is not None else out
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The stability figure both ways on a set of decisions, and how many verdicts moved."""
+
+    repeated: tuple[int, int]  # calls of the first (second) run the other repeats
+    calls: tuple[int, int]  # calls of a loss ≥ CALL by the first (second) run
+    changed: int  # verdicts that differ from the stored ones (best move or loss)
+    verdicts: int
+
+
+def figures(stored: list[dict], judged: dict[tuple[int, int, int], tuple[dict, dict]]) -> Figures:
+    """The figures of ``judged`` (each decision's two verdicts, by key) against ``stored``
+    (the lines of the decisions judged)."""
+    repeated, calls = [0, 0], [0, 0]
+    changed = verdicts = 0
+    for line in stored:
+        pair = judged.get(key_of(line))
+        if pair is None:
+            continue
+        for n, (mine, other) in enumerate((pair, pair[::-1])):
+            if mine["loss"] >= CALL:
+                calls[n] += 1
+                repeated[n] += S.same_action(mine["best"], other["best"])
+        for new, old in zip(pair, (line["first"], line["second"]), strict=True):
+            verdicts += 1
+            same = S.same_action(new["best"], old["best"])
+            changed += not (same and math.isclose(new["loss"], old["loss"], abs_tol=1e-9))
+    return Figures((repeated[0], repeated[1]), (calls[0], calls[1]), changed, verdicts)
+
+
+def _judge(item: tuple) -> tuple:
+    key, task, seed = item
+    rng = random.Random(f"{seed}:decision:{task.seat}:{task.index}")
+    start = time.process_time()
+    v = S.judge(task.view, task.known, task.played, task.budget, rng)
+    return key, seed, {k: getattr(v, k) for k in KEEP}, time.process_time() - start
+
+
+def rejudge(lines: list[dict], hands: int, jobs: int) -> tuple[dict, float]:
+    """Judge the decisions of ``lines`` with both seeds: ``({key: (first, second)}, CPU s)``."""
+    budgets = {int(line["budget"]) for line in lines}
+    if len(budgets) > 1:
+        raise SystemExit(f"the lines mix budgets {sorted(budgets)}: one budget a file")
+    budget = budgets.pop() if budgets else 32
+    wanted = {key_of(line) for line in lines}
+    tasks = {}
+    guard = expert.TIME_GUARD_S
+    expert.TIME_GUARD_S = math.inf  # the same match under any load (as bench/analyse.py)
+    try:
+        for match in sorted({k[0] for k in wanted}):
+            record = bot_record(["hard", "expert"], match, hands=hands or None)
+            for task in tasks_of(record, [0, 1], budget, 0)[0]:
+                key = (match, task.seat, task.index)
+                if task.what == "decision" and key in wanted:
+                    tasks[key] = task
+    finally:
+        expert.TIME_GUARD_S = guard
+    missing = wanted - set(tasks)
+    if missing:
+        raise SystemExit(
+            f"{len(missing)} decision(s) not in the matches played again (another --hands?): "
+            f"{sorted(missing)[:3]}"
+        )
+    items = [(key, tasks[key], seed) for key in sorted(wanted) for seed in SEEDS]
+    out: dict[tuple[int, int, int], dict[int, dict]] = {}
+    cpu = 0.0
+    with multiprocessing.Pool(max(1, jobs)) as pool:
+        for key, seed, verdict, took in pool.imap_unordered(_judge, items):
+            out.setdefault(key, {})[seed] = verdict
+            cpu += took
+    return {k: (v[SEEDS[0]], v[SEEDS[1]]) for k, v in out.items()}, cpu
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("file", type=Path, help="a bench/analyse.py --stability-out file")
+    p.add_argument("--which", choices=("disagreed", "agreed", "all"), default="disagreed")
+    p.add_argument("--limit", type=int)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--hands", type=int, default=2, help="the stability run's --hands")
+    p.add_argument("--out", type=Path, help="each decision as re-judged, a JSON line")
+    args = p.parse_args(argv)
+    lines = [json.loads(t) for t in args.file.read_text().splitlines() if t.strip()]
+    lines = chosen(lines, args.which, args.limit)
+    start = time.perf_counter()
+    judged, cpu = rejudge(lines, args.hands, args.jobs)
+    took = time.perf_counter() - start
+    f = figures(lines, judged)
+    if args.out is not None:
+        with args.out.open("w") as out:
+            for line in lines:
+                first, second = judged[key_of(line)]
+                out.write(json.dumps({**line, "first": first, "second": second}) + "\n")
+    print(
+        f"{len(lines)} decision(s) {args.which} in {args.file.name}, judged again with seeds "
+        f"{SEEDS[0]} and {SEEDS[1]}: the second run repeats {f.repeated[0]} of the first's "
+        f"{f.calls[0]} calls of a loss ≥ {CALL:g}, the first {f.repeated[1]} of the second's "
+        f"{f.calls[1]}; {f.changed} of {f.verdicts} verdicts differ from the stored ones; "
+        f"{cpu:.0f} CPU s ({took:.0f} s on --jobs {args.jobs})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
