@@ -143,12 +143,7 @@ def play_ladder_match(match: LadderMatch) -> dict:
     analysed; a seat not analysed has ``None`` as its error rate and decisions (lines
     without ``analysed``, from before, have both seats)."""
     start = time.perf_counter()
-    guard = expert.TIME_GUARD_S
-    expert.TIME_GUARD_S = math.inf  # its search ends on its own rule: the same under any load
-    try:
-        record = bot_record(list(match.seats), match.seed, hands=match.hands or None)
-    finally:
-        expert.TIME_GUARD_S = guard
+    record = unguarded_record(list(match.seats), match.seed, match.hands)
     seats = [0, 1] if match.level == "expert" else [match.seat]
     done = dict(
         zip(
@@ -171,6 +166,18 @@ def play_ladder_match(match: LadderMatch) -> dict:
         "decisions": [len(done[s].decisions) if s in done else None for s in (0, 1)],
         "took": round(time.perf_counter() - start, 2),
     }
+
+
+def unguarded_record(levels: list[str], seed: int, hands: int) -> dict:
+    """A bot match of ``levels`` (its first ``hands`` hands; 0: to 500), the ``expert``
+    without its wall-clock guard (:data:`rum500.bots.expert.TIME_GUARD_S`): its search ends
+    on its own rule, so the match is the same on a loaded machine as on a quiet one."""
+    guard = expert.TIME_GUARD_S
+    expert.TIME_GUARD_S = math.inf
+    try:
+        return bot_record(levels, seed, hands=hands or None)
+    finally:
+        expert.TIME_GUARD_S = guard
 
 
 def analysed(record: dict) -> list[int]:
@@ -404,13 +411,23 @@ def stability(args: argparse.Namespace) -> None:
         _stability(args, out)
 
 
+#: the stability run's two seeds, and its matches' players
+SEEDS = (1, 2)
+STABILITY_SEATS = ["hard", "expert"]
+#: the loss (points) from which the stability goal counts a call
+CALL = 5
+#: the fields of a verdict a ``--stability-out`` line keeps
+VERDICT_FIELDS = ("best", "loss", "stderr", "ties", "worlds", "candidates")
+
+
+def verdict_fields(d: object) -> dict:
+    """A decision's (or a verdict's) :data:`VERDICT_FIELDS`, as a ``--stability-out`` line
+    keeps them."""
+    return {k: getattr(d, k) for k in VERDICT_FIELDS}
+
+
 def _pair(seed: int, budget: int, x: Decision, y: Decision) -> dict:
     """A ``--stability-out`` line: one decision as the two runs judged it."""
-
-    def judged(d: Decision) -> dict:
-        keep = ("best", "loss", "stderr", "ties", "worlds", "candidates")
-        return {k: getattr(d, k) for k in keep}
-
     return {
         "match_seed": seed,
         "budget": budget,
@@ -419,8 +436,8 @@ def _pair(seed: int, budget: int, x: Decision, y: Decision) -> dict:
         "hand": x.hand,
         "kind": x.kind,
         "played": x.played,
-        "first": judged(x),
-        "second": judged(y),
+        "first": verdict_fields(x),
+        "second": verdict_fields(y),
     }
 
 
@@ -429,21 +446,17 @@ def _stability(args: argparse.Namespace, out: TextIO | None) -> None:
     decisions = second = 0
     for m in range(args.stability_matches):
         seed = args.seed + 7000 + m
-        guard = expert.TIME_GUARD_S
-        expert.TIME_GUARD_S = math.inf  # the same match under any load (as the ladder's)
-        try:
-            record = bot_record(["hard", "expert"], seed, hands=args.hands or None)
-        finally:
-            expert.TIME_GUARD_S = guard
-        one = analyse_seats(record, [0, 1], budget=args.budget, seed=1, jobs=args.jobs)
-        two = analyse_seats(record, [0, 1], budget=args.budget, seed=2, jobs=args.jobs)
+        record = unguarded_record(STABILITY_SEATS, seed, args.hands)
+        one, two = (
+            analyse_seats(record, [0, 1], budget=args.budget, seed=s, jobs=args.jobs) for s in SEEDS
+        )
         for a, b in zip(one, two, strict=True):
             decisions += len(a.decisions)
             for x, y in zip(a.decisions, b.decisions, strict=True):
                 if out is not None:
                     out.write(json.dumps(_pair(seed, args.budget, x, y)) + "\n")
-                second += y.loss >= 5
-                if x.loss >= 5:
+                second += y.loss >= CALL
+                if x.loss >= CALL:
                     total += 1
                     agree += _same(x.best, y.best)
                     tied += any(_same(m, y.best) for m in [x.best, *getattr(x, "ties", [])])

@@ -34,39 +34,32 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rum500.bots import expert  # noqa: E402
+from bench.analyse import (  # noqa: E402
+    CALL,
+    SEEDS,
+    STABILITY_SEATS,
+    unguarded_record,
+    verdict_fields,
+)
 from rum500.coach import search as S  # noqa: E402
 from rum500.coach.analysis import tasks_of  # noqa: E402
-from rum500.coach.selfplay import bot_record  # noqa: E402
-
-#: the stability run's two seeds (bench/analyse.py's ``analyse_seats(..., seed=1)`` and 2)
-SEEDS = (1, 2)
-#: a call: the loss the stability goal counts
-CALL = 5.0
-#: a verdict's fields, as ``--stability-out`` keeps them
-KEEP = ("best", "loss", "stderr", "ties", "worlds", "candidates")
 
 
 def key_of(line: dict) -> tuple[int, int, int]:
     return (int(line["match_seed"]), int(line["seat"]), int(line["index"]))
 
 
-def disagreed(line: dict) -> bool:
-    """Whether one stored run calls a loss ≥ :data:`CALL` and the other names another best
-    move."""
+def kind(line: dict) -> str:
+    """``"disagreed"`` (a stored run calls a loss ≥ :data:`CALL` and the other names another
+    best move), ``"agreed"`` (a call, and the other names the same move) or ``""``."""
     a, b = line["first"], line["second"]
-    return (a["loss"] >= CALL or b["loss"] >= CALL) and not S.same_action(a["best"], b["best"])
-
-
-def agreed(line: dict) -> bool:
-    """Whether a stored run calls a loss ≥ :data:`CALL` and the other names the same move."""
-    a, b = line["first"], line["second"]
-    return (a["loss"] >= CALL or b["loss"] >= CALL) and S.same_action(a["best"], b["best"])
+    if a["loss"] < CALL and b["loss"] < CALL:
+        return ""
+    return "agreed" if S.same_action(a["best"], b["best"]) else "disagreed"
 
 
 def chosen(lines: list[dict], which: str, limit: int | None) -> list[dict]:
-    pick = {"disagreed": disagreed, "agreed": agreed, "all": lambda _line: True}[which]
-    out = [line for line in lines if pick(line)]
+    out = [line for line in lines if which == "all" or kind(line) == which]
     return out[:limit] if limit is not None else out
 
 
@@ -102,10 +95,9 @@ def figures(stored: list[dict], judged: dict[tuple[int, int, int], tuple[dict, d
 
 def _judge(item: tuple) -> tuple:
     key, task, seed = item
-    rng = random.Random(f"{seed}:decision:{task.seat}:{task.index}")
-    start = time.process_time()
-    v = S.judge(task.view, task.known, task.played, task.budget, rng)
-    return key, seed, {k: getattr(v, k) for k in KEEP}, time.process_time() - start
+    start = time.process_time()  # the task's seed is the stability run's (tasks_of's)
+    v = S.judge(task.view, task.known, task.played, task.budget, random.Random(task.seed))
+    return key, seed, verdict_fields(v), time.process_time() - start
 
 
 def rejudge(lines: list[dict], hands: int, jobs: int) -> tuple[dict, float]:
@@ -116,24 +108,20 @@ def rejudge(lines: list[dict], hands: int, jobs: int) -> tuple[dict, float]:
     budget = budgets.pop() if budgets else 32
     wanted = {key_of(line) for line in lines}
     tasks = {}
-    guard = expert.TIME_GUARD_S
-    expert.TIME_GUARD_S = math.inf  # the same match under any load (as bench/analyse.py)
-    try:
-        for match in sorted({k[0] for k in wanted}):
-            record = bot_record(["hard", "expert"], match, hands=hands or None)
-            for task in tasks_of(record, [0, 1], budget, 0)[0]:
+    for match in sorted({k[0] for k in wanted}):
+        record = unguarded_record(STABILITY_SEATS, match, hands)
+        for seed in SEEDS:
+            for task in tasks_of(record, [0, 1], budget, seed)[0]:
                 key = (match, task.seat, task.index)
                 if task.what == "decision" and key in wanted:
-                    tasks[key] = task
-    finally:
-        expert.TIME_GUARD_S = guard
-    missing = wanted - set(tasks)
+                    tasks[key, seed] = task
+    missing = wanted - {key for key, _seed in tasks}
     if missing:
         raise SystemExit(
             f"{len(missing)} decision(s) not in the matches played again (another --hands?): "
             f"{sorted(missing)[:3]}"
         )
-    items = [(key, tasks[key], seed) for key in sorted(wanted) for seed in SEEDS]
+    items = [(key, tasks[key, seed], seed) for key in sorted(wanted) for seed in SEEDS]
     out: dict[tuple[int, int, int], dict[int, dict]] = {}
     cpu = 0.0
     with multiprocessing.Pool(max(1, jobs)) as pool:

@@ -70,5 +70,5 @@ def test_a_stored_decision_is_judged_again_with_both_seeds(monkeypatch) -> None:
     stored = [line(6, verdict(draw, 0.0), verdict(draw, 0.0)) | {"kind": "draw", "played": draw}]
     judged, cpu = bench.rejudge(stored, hands=2, jobs=1)
     first, second = judged[(7024, 0, 6)]
-    assert set(first) == set(second) == set(bench.KEEP)
+    assert set(first) == set(second) == set(stored[0]["first"])
     assert first["worlds"] > 0 and second["worlds"] > 0 and cpu > 0
