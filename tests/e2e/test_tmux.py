@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import free_port
+
 from .tmux import Tmux
 
 pytestmark = pytest.mark.e2e
@@ -532,7 +534,7 @@ def test_take_back_at_a_solo_table(term: Tmux) -> None:
 
 
 def test_a_guest_is_told_the_host_closed_the_table(tmp_path: Path) -> None:
-    port = 20000 + os.getpid() % 20000
+    port = free_port()
     host = Tmux(tmp_path / "host", width=80, height=24)
     guest = Tmux(tmp_path / "guest", width=80, height=24)
     (tmp_path / "host").mkdir()
@@ -612,7 +614,7 @@ asyncio.run(main(int(sys.argv[1])))
 def test_a_hand_with_jokers_and_a_rummy_call_in_time(tmp_path: Path) -> None:
     """``rum500 host --jokers --rummy-calls``: Ann plays a hand at a real window (following
     the hint), sees jokers as 🃏, and calls "Rummy!" with r on a discard of Bob's in time."""
-    port = 20000 + (os.getpid() + 7) % 20000
+    port = free_port()
     term = Tmux(tmp_path, width=100, height=30)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     bob: subprocess.Popen | None = None

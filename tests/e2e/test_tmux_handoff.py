@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.lan import Said
+from tests.ports import free_port
 
 from .test_tmux import hand_cards, play_until, rum500
 from .tmux import Tmux
@@ -28,7 +29,7 @@ ME = re.compile(r"Ann (\(D\) )?\(you\)")
 
 
 def test_h_hands_the_table_to_a_headless_guest_and_ann_plays_on_there(tmp_path: Path) -> None:
-    port = 20000 + (os.getpid() + 7) % 20000
+    port = free_port()
     (tmp_path / "ann").mkdir()
     (tmp_path / "bea").mkdir()
     term = Tmux(tmp_path / "ann", width=100, height=30)

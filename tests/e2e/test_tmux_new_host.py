@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import free_port
+
 from .test_tmux import rum500
 from .tmux import Tmux
 
@@ -40,7 +42,7 @@ HOSTS_NOW = "You host this table now: leaving closes it for everyone; H hands it
 def test_the_new_host_is_told_warned_on_q_and_hands_the_table_back_with_h(
     tmp_path: Path,
 ) -> None:
-    port = 20000 + (os.getpid() + 11) % 20000
+    port = free_port()
     (tmp_path / "ann").mkdir()
     (tmp_path / "bea").mkdir()
     ann = Tmux(tmp_path / "ann", width=100, height=30)
@@ -98,7 +100,7 @@ def test_the_new_host_is_told_warned_on_q_and_hands_the_table_back_with_h(
 def test_a_host_killed_with_no_standby_is_said_keys_stop_and_the_screen_gives_up(
     tmp_path: Path,
 ) -> None:
-    port = 20000 + (os.getpid() + 13) % 20000
+    port = free_port()
     (tmp_path / "bea").mkdir()
     host = subprocess.Popen(
         [sys.executable, "-m", "rum500", "host", "--headless", "--no-announce"]

@@ -7,11 +7,12 @@ her hand to Bea; Bea's ``h`` says what the expert would play for Ann. Ann presse
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
+
+from tests.ports import free_port
 
 from .test_tmux import hand_cards, rum500
 from .tmux import Tmux
@@ -25,7 +26,7 @@ if shutil.which("tmux") is None:
 def test_ann_shows_bea_her_hand_bea_sees_it_and_the_hint_then_ann_ends_it(
     tmp_path: Path,
 ) -> None:
-    port = 20000 + (os.getpid() + 29) % 20000
+    port = free_port()
     (tmp_path / "ann").mkdir()
     (tmp_path / "bea").mkdir()
     ann = Tmux(tmp_path / "ann", width=80, height=24)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ import pytest
 
 from rum500.i18n import set_language
 from rum500.tui.helptext import help_lines
+from tests.ports import free_port
 
 from .test_tmux import rum500
 from .tmux import Tmux
@@ -154,12 +154,6 @@ def test_russian_ascii_help_and_refusal_at_80x24(term: Tmux) -> None:
         set_language("en")
     assert why in status, screen
     assert "…" not in screen
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_two_people_options_log_and_the_hosts_hint_switch(term: Tmux, tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import socket
 import sys
 from pathlib import Path
 
@@ -13,17 +12,12 @@ import pytest
 
 from tests.e2e.tmux import Tmux
 from tests.plain.driver import Plain
+from tests.ports import free_port
 
 pytestmark = pytest.mark.e2e
 
 if shutil.which("tmux") is None:
     pytest.skip("tmux is not installed", allow_module_level=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_a_plain_player_beside_a_terminal_client_player(tmp_path: Path) -> None:

@@ -6,16 +6,10 @@ says the hand shown and ``hint`` the strongest bot's move for that seat; then no
 from __future__ import annotations
 
 import re
-import socket
 from pathlib import Path
 
 from tests.plain.driver import Plain
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.ports import free_port
 
 
 def test_a_plain_player_shows_a_plain_spectator_their_hand(tmp_path: Path) -> None:
