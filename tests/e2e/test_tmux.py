@@ -141,6 +141,12 @@ def test_play_a_match_by_keystrokes_in_english(term: Tmux) -> None:
     term.keys("o")
     term.wait_text("Your hand (by suit)")
 
+    # a key the table does not use says so (it did nothing, silently)
+    hand = hand_cards(term.screen(), "Your hand")
+    term.keys("z")
+    screen = term.wait_text("No key z here: the bar shows the keys for now (? lists all).")
+    assert hand_cards(screen, "Your hand") == hand
+
     melded = False
     sheets = 0
     deadline = time.monotonic() + 100
@@ -191,6 +197,8 @@ def test_a_hand_in_russian(term: Tmux) -> None:
     assert "ПРАВИЛА (кратко)" in term.wait_text("Туз младший")
     term.keys("Escape")
     term.wait(lambda s: "КЛАВИШИ" not in s, what="the help closed")
+    term.keys("я")  # z on a Russian keyboard: no key of the table
+    term.wait_text("Клавиши я здесь нет: нужные сейчас клавиши — в строке внизу (? — все).")
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         screen = term.wait(

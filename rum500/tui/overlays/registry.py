@@ -19,8 +19,9 @@ from rum500.tui.overlays import (
 )
 from rum500.tui.overlays.keymap import Overlay
 
-#: the table itself (no overlay open): a mode with keys and no body
-TABLE = Overlay("", lambda: "", table.keys, offline_bar=True)
+#: the table itself (no overlay open): a mode with keys and no body; a key it does not use
+#: says so (:func:`table.why`)
+TABLE = Overlay("", lambda: "", table.keys, why=table.why, offline_bar=True)
 
 OVERLAYS: tuple[Overlay, ...] = (
     help.OVERLAY,

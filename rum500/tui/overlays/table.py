@@ -74,6 +74,15 @@ class TableKeys(Common, Cursor, Plays, HostKeys, Protocol):
     """What the table's keys use of the table screen (its narrow port)."""
 
 
+def why(model: TableKeys, key: str) -> None:
+    """A letter, digit or sign the table does not use: says so, and where the keys are (a
+    key that is not a character — a function key, Tab — says nothing)."""
+    if len(key) == 1 and key.isprintable() and not key.isspace():
+        model.feed.say(
+            _("No key {key} here: the bar shows the keys for now (? lists all).").format(key=key)
+        )
+
+
 def keys(model: TableKeys) -> list[Key]:
     """The table's keys in the bar's order: the cursor, the turn's start (a call of
     "Rummy!", start with bots, the draw), the moves, the score table, the host player's, and
