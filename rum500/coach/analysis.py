@@ -259,6 +259,24 @@ def _position(view: Mapping) -> dict:
     }
 
 
+def task_seed(seed: object, what: str, seat: int, index: int) -> str:
+    """The seed of one piece of work (``what``: "decision", "deal" or "draw") of ``seat`` at
+    action ``index`` of the match, from the analysis's ``seed``: a decision is judged alike
+    wherever it is judged with the same seed — by ``rum500 analyse``, the replay's marks, or
+    the review's line (:mod:`rum500.tui.coachline`, from the view's ``next_action``)."""
+    return f"{seed}:{what}:{seat}:{index}"
+
+
+def judge_at(
+    view: Mapping, known: list[list[int]], played: Mapping, *, budget: int, seed: object = 0
+) -> Verdict:
+    """The decision of ``view`` (a seat's view with ``next_action``) judged exactly as
+    :func:`analyse_seats` judges it with ``seed`` — the same worlds, the same verdict."""
+    index = int(view["next_action"])
+    rng = random.Random(task_seed(seed, "decision", int(view["seat"]), index))
+    return S.judge(view, known, played, budget, rng)
+
+
 def tasks_of(
     record: Mapping, seats: list[int], budget: int, seed: int, hands: set[int] | None = None
 ) -> tuple[list[_Task], Game]:
@@ -284,7 +302,7 @@ def tasks_of(
         out.append(
             _Task(
                 what, s, i, game.hand_number, kind, view, known, played, card, budget,
-                f"{seed}:{what}:{s}:{i}",
+                task_seed(seed, what, s, i),
             )
         )  # fmt: skip
 

@@ -680,6 +680,9 @@ class Game(Checks, Scoring, Undo, Persistence):
             "decks": self.decks,
             "lot": self.lot,
             "legal_actions": self._view_actions(seat),
+            # the index the next action will have in the match's list of actions (the game
+            # log's): how `rum500 analyse` names a decision, and its seed
+            "next_action": len(self.actions),
         }
         if self.options.rummy_calls:
             v["claim"] = (

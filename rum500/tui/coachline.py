@@ -27,9 +27,9 @@ from rum500.tui.tableview import TableView
 from rum500.tui.worker import Worker
 
 #: worlds sampled per candidate move (None: ``rum500 analyse``'s default, so that the line
-#: and the analysis of the match judge a decision alike but for the seed; at budget 16 the
-#: line once called a loss of 59 points the analysis did not see): a hand's ten to twenty
-#: decisions take a few seconds, inside the review's time
+#: and the analysis of the match judge a decision alike — with the same seed too, :func:`judge`;
+#: at budget 16 the line once called a loss of 59 points the analysis did not see): a hand's
+#: ten to twenty decisions take a few seconds, inside the review's time
 BUDGET: int | None = None
 #: the moves a decision can be (a "Rummy!" call is judged only by ``rum500 analyse``)
 KINDS = ("draw", "meld", "layoff", "discard", "end_hand")
@@ -39,12 +39,19 @@ Item = tuple[dict, list[list[int]], dict, int | None, str]
 
 
 def judge(item: Item) -> dict:
-    """One decision judged (in the worker process): ``{best, loss, stderr}``."""
-    from rum500.coach.analysis import analyse_decision
+    """One decision judged (in the worker process): ``{best, loss, stderr}``. A view that
+    says where the decision is in the match (``next_action``) is judged exactly as ``rum500
+    analyse`` and the replay's marks judge it (their seed, 0: the same worlds, the same
+    verdict); one that does not, with ``seed``."""
+    from rum500.coach.analysis import analyse_decision, judge_at
     from rum500.coach.search import DEFAULT_BUDGET
 
     view, known, played, budget, seed = item
-    v = analyse_decision(view, known, played, budget=budget or DEFAULT_BUDGET, seed=seed)
+    worlds = budget or DEFAULT_BUDGET
+    if isinstance(view.get("next_action"), int) and isinstance(view.get("seat"), int):
+        v = judge_at(view, known, played, budget=worlds)
+    else:
+        v = analyse_decision(view, known, played, budget=worlds, seed=seed)
     return {"best": v.best, "loss": float(v.loss), "stderr": float(v.stderr)}
 
 
@@ -82,6 +89,8 @@ class CoachLine:
         self.tracker = Tracker()
         self.hand: int | None = None  # the hand the decisions below are of
         self.decisions: list[tuple[dict, list[list[int]], dict]] = []
+        #: the hints shown this hand: (the view asked about, the move advised)
+        self.hints: list[tuple[dict, dict]] = []
         self.pending: tuple[dict, list[list[int]], dict] | None = None
         self.review_hand: int | None = None  # the hand whose line is worked out or shown
         self.state = ""  # "", "working", "done", "failed"
@@ -131,7 +140,7 @@ class CoachLine:
         """A new view and its events arrived; ``sheet``: the review's sheet (None: closed)."""
         hand = view.get("hand_number")
         if hand != self.hand:
-            self.hand, self.decisions, self.pending = hand, [], None
+            self.hand, self.decisions, self.pending, self.hints = hand, [], None, []
         self.tracker.observe(events, view)
         me = view.get("seat")
         if self.pending is not None and any(e.get("seat") == me for e in events):
@@ -141,6 +150,20 @@ class CoachLine:
             self.drop()
         elif sheet.get("hand") != self.review_hand:
             self.start(sheet.get("hand"))
+
+    def hinted(self, view: dict, action: dict) -> None:
+        """The hint (``h``) advised ``action`` in ``view``: a mistake of that move says so
+        (the hint is the expert's quick move; the coach searches far deeper)."""
+        if view.get("hand_number") == self.hand:
+            self.hints.append((view, dict(action)))
+
+    def _was_hinted(self, view: dict, played: dict) -> bool:
+        from rum500.tui.hint import same_position
+
+        return any(
+            same_position(view, then) and _same_move(advised, played)
+            for then, advised in self.hints
+        )
 
     # ------------------------------------------------------------------ the review's line
 
@@ -176,6 +199,7 @@ class CoachLine:
                 return
             if verdict["loss"] > 0 and (worst is None or verdict["loss"] > worst["loss"]):
                 worst = {"view": view, "played": played, **verdict}
+                worst["hinted"] = self._was_hinted(view, played)
         self.state, self.worst = "done", worst
         self._task = None
         self.screen.on_change()
@@ -193,7 +217,7 @@ class CoachLine:
             return _("Coach: no mistake found in your play this hand.")
         view, a = w["view"], self.screen.ascii
         loss = max(1, round(w["loss"]))
-        return ngettext(
+        line = ngettext(
             "Your biggest mistake: {played} (−{loss} point expected; better: {best}).",
             "Your biggest mistake: {played} (−{loss} points expected; better: {best}).",
             loss,
@@ -202,3 +226,13 @@ class CoachLine:
             loss=loss,
             best=describe.action(w["best"], view, self.screen.tableview.player_name, a),
         )
+        if w.get("hinted"):
+            line += " " + _("The hint advised it too: the coach looks much deeper than the hint.")
+        return line
+
+
+def _same_move(a: dict, b: dict) -> bool:
+    """Whether two actions are the same move (a meld's cards in any order)."""
+    from rum500.bots.base import action_key
+
+    return dict(a) == dict(b) or action_key(a) == action_key(b)

@@ -580,6 +580,7 @@ class TableModel:
             self.feed.say(_("No hint available."), error=True)
             return
         move = describe.action(action, view, self.tableview.player_name, self.ascii)
+        self.coach.hinted(view, action)
         key = hints.set_up(self.selection, action)
         self.feed.say(
             _("Hint: {move} (press {key}).").format(move=move, key=key)

@@ -5,8 +5,14 @@ dropped when the review closes first; never worked out at a table without the co
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import pytest
 
 from rum500.bots import make_bot
+from rum500.coach import search as S
+from rum500.coach.analysis import _run, judge_at, tasks_of
+from rum500.coach.search import DEFAULT_BUDGET
 from rum500.tui import coachline
 from rum500.tui.model import TableModel
 from rum500.tui.sheets import review_lines
@@ -63,6 +69,104 @@ async def test_the_review_is_shown_before_the_coach_is_done() -> None:
         assert WORKING not in line
         assert "Your biggest mistake:" in line or "no mistake found" in line, line
         assert len(judged) == len(decisions)
+    coachline.shut_down()
+
+
+async def test_the_line_judges_each_decision_as_rum500_analyse_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The review's line and ``rum500 analyse`` (its default seed, 0) hand each decision of
+    the hand to the search with the same view, memory of the hand, move played and seed — so
+    the line's verdict is the analysis's (they differed by their seeds: a newcomer was told
+    −10 at the table and "no loss" by the replay and the analysis for the same discard)."""
+    judged: list[coachline.Item] = []
+
+    async def keep(item: coachline.Item) -> dict | None:
+        judged.append(item)
+        return {"best": item[2], "loss": 0.0, "stderr": 0.0}
+
+    async with open_table(coach=True, review_timeout=120.0) as run:
+        model = run.model
+        model.coach.judge = keep
+        await play_to_hand_end(run)
+        await until(lambda: model.coach.state == "done", 20)
+        game = run.host.table.game
+        record = {
+            "players": game.players,
+            "seed": game.seed,
+            "options": game.options.to_dict(),
+            "deck": game.first_deck,
+            "actions": [
+                {"seat": s, "action": a}
+                for s, a in zip(game.action_seats(), game.actions, strict=True)
+            ],
+        }
+    tasks, _ = tasks_of(record, [0], DEFAULT_BUDGET, 0, hands={1})
+    analysed = {t.index: t for t in tasks if t.what == "decision"}
+    assert len(judged) >= 2 and len(judged) == len(analysed)
+    for view, known, played, _budget, _seed in judged:
+        task = analysed[view["next_action"]]
+        assert played == task.played and known == task.known
+        assert {k: view.get(k) for k in task.view} == task.view
+    # the same random state for the search, decision by decision
+    states: list[object] = []
+    real = S.judge
+
+    def spy(*args: Any) -> S.Verdict:
+        states.append(args[-1].getstate())
+        return S.Verdict(dict(args[2]), 0.0, 0.0, 0.0, 0.0, 1, 0)
+
+    monkeypatch.setattr(S, "judge", spy)
+    for item in judged:
+        coachline.judge(item)
+        _run(analysed[item[0]["next_action"]])
+        assert states[-2] == states[-1]
+    monkeypatch.setattr(S, "judge", real)
+    # and so the same verdict, to the last world: the first decision judged both ways
+    view, known, played, _budget, _seed = judged[0]
+    (theirs,) = _run(analysed[view["next_action"]])
+    assert judge_at(view, known, played, budget=DEFAULT_BUDGET) == theirs
+
+
+async def test_a_mistake_the_hint_advised_says_so() -> None:
+    """Ann follows the hint (``h``) for every move of the hand; the coach, searching deeper,
+    calls one of them a mistake: the line says the hint advised it too (a newcomer was told
+    "lay off Q♣" by the hint and "−33 points" by the review, and could not tell whom to
+    trust)."""
+    advised: list[dict] = []
+
+    async def costly(item: coachline.Item) -> dict | None:
+        view, _known, played, _budget, _seed = item
+        other = next(a for a in view["legal_actions"] if a != played)
+        return {"best": other, "loss": 4.0 + len(view["hand"]), "stderr": 1.0}
+
+    async with open_table(coach=True, review_timeout=120.0) as run:
+        model = run.model
+        model.coach.judge = costly
+        real = model.advise
+
+        async def capture(view: dict) -> dict | None:
+            action = await real(view)
+            advised.append(action)
+            return action
+
+        model.advise = capture
+        while model.sheet is None:
+            await until(
+                lambda: model.sheet is not None or (model.tableview.my_turn and not model.busy), 20
+            )
+            if model.sheet is not None:
+                break
+            view = model.tableview.view
+            asked = len(advised)
+            model.hint()
+            await until(lambda n=asked: len(advised) > n and model.feed.message.startswith("Hint"))
+            model.submit_action(advised[-1])
+            await until(lambda v=view: model.tableview.view is not v or model.sheet is not None, 20)
+        await until(lambda: model.coach.state == "done", 20)
+        line = text(model)
+    assert "Your biggest mistake:" in line, line
+    assert "The hint advised it too: the coach looks much deeper than the hint." in line
     coachline.shut_down()
 
 
@@ -123,3 +227,14 @@ def test_the_line_in_russian() -> None:
         said == "Ваша самая дорогая ошибка: сбросить 10♠ (в среднем −12 очков; лучше: сбросить Д♦)."
     )
     assert working == "Тренер: ищу вашу самую дорогую ошибку в этом коне…"
+    model.coach.state, model.coach.worst["hinted"] = "done", True
+    try:
+        i18n.set_language("ru")
+        hinted = model.coach.text()
+    finally:
+        i18n.set_language("en")
+    assert hinted == said + " Подсказка советовала то же: тренер смотрит намного глубже подсказки."
+    assert model.coach.text().endswith(
+        "(−12 points expected; better: discard Q♦). The hint advised it too: the coach looks "
+        "much deeper than the hint."
+    )
