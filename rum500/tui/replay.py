@@ -26,6 +26,7 @@ from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
@@ -55,13 +56,19 @@ class ReplayModel(Replay):
     progress: tuple[int, int] = (0, 0)
     #: finds a seat's marks (kept, or worked out in the background): set by the viewer
     find_marks: Callable[[ReplayModel, int], None] | None = None
+    #: one line saying why a key did nothing (shown until the next move)
+    notice = ""
+
+    def go(self, index: int) -> None:
+        self.notice = ""
+        super().go(index)
 
     # ------------------------------------------------------------------ the coach
 
     def choose_seat(self, seat: int | None) -> None:
         """Mark the decisions of ``seat`` (None: no marks)."""
         self.coach_seat = seat if seat is None or 0 <= seat < len(self.names) else None
-        self.marks, self.coach_state, self.progress = None, "", (0, 0)
+        self.marks, self.coach_state, self.progress, self.notice = None, "", (0, 0), ""
         if self.coach_seat is not None and self.find_marks is not None:
             self.find_marks(self, self.coach_seat)
 
@@ -83,14 +90,43 @@ class ReplayModel(Replay):
         return sorted(i for i, d in (self.marks or {}).items() if d.get("loss", 0) > 0)
 
     def next_mistake(self) -> None:
+        """m: the next mistake of the coach's seat (else a line says why there is none)."""
         later = [i for i in self.mistakes() if i > self.index]
         if later:
             self.go(later[0])
+        elif self._no_marks_why() is None:
+            self.notice = (
+                _("No mistake after this point (M goes back).")
+                if self.mistakes()
+                else _("No mistake to go to: the coach found none.")
+            )
 
     def prev_mistake(self) -> None:
+        """M: the previous mistake of the coach's seat (else a line says why there is none)."""
         earlier = [i for i in self.mistakes() if i < self.index]
         if earlier:
             self.go(earlier[-1])
+        elif self._no_marks_why() is None:
+            self.notice = (
+                _("No mistake before this point (m goes on).")
+                if self.mistakes()
+                else _("No mistake to go to: the coach found none.")
+            )
+
+    def _no_marks_why(self) -> str | None:
+        """Why m and M cannot jump yet (the notice is set), or None when the marks are in."""
+        if self.coach_seat is None:
+            self.notice = _("No seat's decisions are marked: c chooses a seat.")
+        elif self.coach_state != "done":
+            self.notice = _("The coach is still working out the decisions: m works once done.")
+        else:
+            return None
+        return self.notice
+
+    def unknown_key(self, key: str) -> None:
+        """A character the viewer does not use: a line says so (other keys say nothing)."""
+        if len(key) == 1 and key.isprintable() and not key.isspace():
+            self.notice = _("No key {key} here: the keys are on the bottom line.").format(key=key)
 
     def mark(self) -> dict | None:
         """The coach's mark of the decision made from this position, if any."""
@@ -168,6 +204,8 @@ class ReplayModel(Replay):
         screen = _Screen(ascii_only)
         self._render_head(screen)
         self._render_coach(screen)
+        if self.notice:
+            screen.line(self.notice, "class:notice")
         self._render_seats(screen, width)
         self._render_table(screen, width)
         return screen.out
@@ -445,6 +483,11 @@ def build_app(
     bind(["home", "g"], lambda: model.go(0))
     bind(["end", "G"], lambda: model.go(len(model.frames) - 1))
     bind(["c"], model.next_seat)
+
+    @kb.add(Keys.Any)
+    def _other(event: KeyPressEvent) -> None:
+        model.unknown_key(event.data)
+
     bind(["m"], model.next_mistake)
     bind(["M"], model.prev_mistake)
 
@@ -476,6 +519,7 @@ def build_app(
             "footer": "reverse",
             "coach": "ansicyan",
             "mistake": "ansimagenta bold",
+            "notice": "ansiyellow bold",
             "better": "reverse underline",
         }
     )

@@ -4,15 +4,20 @@ M jump between mistakes; the better move named and its cards highlighted."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
 from rum500.coach.analysis import analyse_match
 from rum500.coach.command import row
 from rum500.store import Journal, open_db
 from rum500.store.log import load_analysis, load_match, save_analysis
-from rum500.tui.replay import ReplayModel, marks_finder
+from rum500.tui.replay import ReplayModel, build_app, marks_finder
 from tests.store.conftest import home, play  # noqa: F401 - the fixture
+from tests.tui.test_app import until
 
 BUDGET = 8
 
@@ -86,3 +91,51 @@ def test_marks_worked_out_in_the_background_and_kept(home: Path) -> None:  # noq
     model.next_mistake()
     assert (model.marks.get(model.index) or {}).get("loss", 0) > 0
     assert "better:" in text(model)
+
+
+def test_m_and_m_say_why_they_do_not_jump(home: Path) -> None:  # noqa: F811
+    """m / M with no seat marked, while the coach works, and past the last (first) mistake:
+    a line says why nothing moved (they did nothing, silently); the next move clears it."""
+    match = finished_match()
+    kept = row(analyse_match(match, 0, budget=BUDGET))
+    conn = open_db()
+    save_analysis(conn, 1, kept)
+    conn.close()
+    model = ReplayModel(match)
+    model.next_mistake()
+    assert "No seat's decisions are marked: c chooses a seat." in text(model)
+    model.next_move()
+    assert model.notice == "" and "No seat" not in text(model)
+    model.find_marks = lambda m, seat: setattr(m, "coach_state", "working")
+    model.choose_seat(0)
+    model.prev_mistake()
+    assert "The coach is still working out the decisions: m works once done." in text(model)
+    model.find_marks = marks_finder(lambda: None, budget=BUDGET)
+    model.choose_seat(0)
+    mistakes = model.mistakes()
+    assert mistakes, "random play makes mistakes"
+    model.go(mistakes[-1])
+    model.next_mistake()
+    assert model.index == mistakes[-1]
+    assert "No mistake after this point (M goes back)." in text(model)
+    model.go(mistakes[0])
+    model.prev_mistake()
+    assert model.index == mistakes[0]
+    assert "No mistake before this point (m goes on)." in text(model)
+
+
+async def test_a_key_the_viewer_does_not_use_says_so(home: Path) -> None:  # noqa: F811
+    """The real viewer's key bindings: z says it is no key here, n moves on and clears it."""
+    model = ReplayModel(finished_match())
+    with create_pipe_input() as inp:
+        app = build_app(model, ascii_only=True, input=inp, output=DummyOutput())
+        task = asyncio.ensure_future(app.run_async())
+        inp.send_text("z")
+        await until(lambda: bool(model.notice))
+        assert "No key z here: the keys are on the bottom line." in text(model)
+        at = model.index
+        inp.send_text("n")
+        await until(lambda: model.index != at)
+        assert model.notice == ""
+        inp.send_text("q")
+        await asyncio.wait_for(task, 5)
