@@ -31,6 +31,14 @@ from dataclasses import dataclass, replace
 
 from rum500.i18n import N_, _, ngettext, pgettext
 
+
+def meld_number(meld_id: object) -> object:
+    """A meld's number as people read it: its id on the wire plus one (melds are numbered
+    from 1, as the discard pile's cards are; ``lay 8H on 1`` lays off on meld id 0). Anything
+    but an int is left as it is."""
+    return meld_id + 1 if isinstance(meld_id, int) and not isinstance(meld_id, bool) else meld_id
+
+
 #: a seat's name by its number (None or out of range: the caller decides, e.g. ``?``)
 NameOf = Callable[[int | None], str]
 #: a card as a voice writes it: ``(card, what a joker stands for or None) -> text``
@@ -168,7 +176,8 @@ def _meld(e: dict, name_of: NameOf, voice: Voice) -> Said:
 
 def _layoff(e: dict, name_of: NameOf, voice: Voice) -> Said:
     card = voice.card(str(e.get("card", "?")), e.get("joker"))
-    return [("layoff", 0, {"who": name_of(e.get("seat")), "card": card, "meld": e.get("meld")})]
+    fields = {"who": name_of(e.get("seat")), "card": card, "meld": meld_number(e.get("meld"))}
+    return [("layoff", 0, fields)]
 
 
 def _rummy(e: dict, name_of: NameOf, voice: Voice) -> Said:
@@ -176,7 +185,7 @@ def _rummy(e: dict, name_of: NameOf, voice: Voice) -> Said:
         "who": name_of(e.get("seat")),
         "whom": name_of(e.get("from")),
         "card": voice.card(str(e.get("card", "?")), e.get("joker")),
-        "meld": e.get("meld"),
+        "meld": meld_number(e.get("meld")),
     }
     return [("rummy", 0, fields)]
 

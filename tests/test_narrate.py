@@ -31,8 +31,8 @@ def test_one_event_in_each_voice() -> None:
     e = {"type": "layoff", "seat": 1, "card": "JK", "joker": "9H", "meld": 2}
     assert narrate(e, NAMES, LOG) == ["Bea lays off JK as 9H."]  # the default card writer
     assert narrate(e, NAMES, LOG.with_cards(fancy)) == ["Bea lays off <JK=9H>."]
-    assert narrate(e, NAMES, REPLAY.with_cards(fancy)) == ["Bea laid off <JK=9H> on meld 2"]
-    assert plain(e, NAMES) == "Bea lays off JK as 9H on meld 2"
+    assert narrate(e, NAMES, REPLAY.with_cards(fancy)) == ["Bea laid off <JK=9H> on meld 3"]
+    assert plain(e, NAMES) == "Bea lays off JK as 9H on meld 3"
 
 
 def test_a_meld_with_a_joker_named() -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from rum500 import cards as C
 from rum500.i18n import _
-from rum500.narrate import spoken_card, spoken_cards
+from rum500.narrate import meld_number, spoken_card, spoken_cards
 from rum500.plain import words
 from rum500.plain.model import PlainModel
 from rum500.tui.zones import Zone
@@ -199,24 +199,27 @@ def _lay(m: PlainModel, args: list[str]) -> None:
         if len(fits) > 1:
             m.feed.say(
                 _("{card} fits melds {melds}: type lay {short} on N.").format(
-                    card=spoken_card(card), melds=", ".join(map(str, fits)), short=card
+                    card=spoken_card(card),
+                    melds=", ".join(str(meld_number(f)) for f in fits),
+                    short=card,
                 ),
                 True,
             )
             return
         m.selection.zone = Zone.HAND
     else:
-        if not number.isdigit() or int(number) not in ids:
+        # (numbered from 1, as table and the log say: meld_number)
+        if not number.isdigit() or int(number) - 1 not in ids:
             if not ids:
                 said = _("There is no meld {n}: no meld is on the table yet.").format(n=number)
-            else:  # (numbered as the host numbers them, from 0: as table and the log say)
+            else:
                 said = _(
                     "There is no meld {n} on the table: its melds are {numbers} (table lists them)."
-                ).format(n=number, numbers=", ".join(str(i) for i in ids))
+                ).format(n=number, numbers=", ".join(str(meld_number(i)) for i in ids))
             m.feed.say(said, True)
             return
         m.selection.zone = Zone.MELDS
-        m.selection.meld_cursor = ids.index(int(number))
+        m.selection.meld_cursor = ids.index(int(number) - 1)
     m.selection.selected = Counter([card])
     m.lay_off()
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from rum500.i18n import _, ngettext, pgettext
-from rum500.narrate import spoken_card, spoken_cards
+from rum500.narrate import meld_number, spoken_card, spoken_cards
 
 
 class Table(Protocol):
@@ -63,7 +63,7 @@ def table_text(t: Table) -> list[str]:
         return [no_match()]
     lines = [
         _("Meld {id}, {who}'s: {cards}.").format(
-            id=m.get("id"), who=t.player_name(m.get("owner")), cards=meld_words(m)
+            id=meld_number(m.get("id")), who=t.player_name(m.get("owner")), cards=meld_words(m)
         )
         for m in t.melds()
     ] or [_("No melds on the table.")]
@@ -189,7 +189,7 @@ def command_for(action: dict, view: dict) -> str:
     if kind == "meld":
         return "meld " + " ".join(str(c) for c in action.get("cards") or [])
     if kind == "layoff":
-        return f"lay {action.get('card')} on {action.get('meld')}"
+        return f"lay {action.get('card')} on {meld_number(action.get('meld'))}"
     if kind == "rummy":
         return "call"
     if kind == "discard":

@@ -34,6 +34,7 @@ from prompt_toolkit.styles import Style
 
 from rum500.configs import ReplayConfig
 from rum500.i18n import N_, _, ngettext
+from rum500.narrate import meld_number
 from rum500.store import StoreError
 from rum500.store.commands import fail, finished_match
 from rum500.store.replay import CARD_END, CARD_START, Frame, Replay
@@ -305,7 +306,7 @@ class ReplayModel(Replay):
             owner = self._who(meld.get("owner"))
             laid = sorted({self._who(b) for b in meld["by"]} - {owner})
             extra = f" (+{', '.join(laid)})" if laid else ""
-            label = f"  [{meld['id']}] {owner}: "
+            label = f"  [{meld_number(meld['id'])}] {owner}: "
             stands = meld.get("stands_for") or [None] * len(meld["cards"])
             size = len(label) + len(extra)
             size += sum(

@@ -251,7 +251,7 @@ def test_the_house_rule_flags_reach_the_host_and_the_headless_log_names_calls():
             build_parser().parse_args(["host", "--rummy-calls", "--claim-window", bad])
     names = ["Ann", "Bea", "Cid"]
     event = {"type": "rummy", "seat": 2, "meld": 0, "card": "7D", "from": 0}
-    assert describe_event(event, names) == "Cid calls Rummy! on Ann's 7D and lays it off on meld 0"
+    assert describe_event(event, names) == "Cid calls Rummy! on Ann's 7D and lays it off on meld 1"
     assert describe_event({"type": "pass", "seat": 1}, names) == "Bea does not call Rummy!"
     assert describe_event({"type": "close_claims"}, names) == "nobody calls Rummy!"
     meld = {"type": "meld", "seat": 0, "meld": 1, "cards": ["7H", "8H", "JK"], "jokers": ["9H"]}

@@ -186,8 +186,9 @@ def test_a_refusal_lists_its_cards_in_words_with_commas() -> None:
 
 
 def test_a_lay_off_on_a_meld_number_not_on_the_table_names_the_numbers_there() -> None:
-    """Melds are numbered as the host numbers them, from 0 (as table and the log say them):
-    a number not on the table is answered with the numbers that are."""
+    """Melds are numbered from 1 for people (as table and the log say them; id 0 on the
+    wire is meld 1): a number not on the table is answered with the numbers that are, and a
+    number that is lays off on that meld."""
     from rum500.rules import Game
 
     said: list[str] = []
@@ -201,8 +202,20 @@ def test_a_lay_off_on_a_meld_number_not_on_the_table_names_the_numbers_there() -
         {"id": 0, "kind": "run", "cards": ["3D", "4D", "5D"], "by": [1, 1, 1], "owner": 1},
         {"id": 1, "kind": "set", "cards": ["QH", "QS", "QC"], "by": [1, 1, 1], "owner": 1},
     ]
+    view["legal_actions"] = [{"type": "layoff", "card": "6D", "meld": 0}] + [
+        {"type": "discard", "card": c} for c in view["hand"]
+    ]
     m.apply_message({"type": "welcome", "seat": 0})
     m.apply_message({"type": "state", "view": view, "events": []})
-    commands.run(m, "lay 6D on 2")
-    assert said[-1] == "There is no meld 2 on the table: its melds are 0, 1 (table lists them)."
+    commands.run(m, "lay 6D on 3")
+    assert said[-1] == "There is no meld 3 on the table: its melds are 1, 2 (table lists them)."
+    commands.run(m, "lay 6D on 0")
+    assert said[-1] == "There is no meld 0 on the table: its melds are 1, 2 (table lists them)."
     assert m.sent == []
+    assert words.table_text(m.tableview)[:2] == [
+        "Meld 1, Seat 2's: 3 of diamonds, 4 of diamonds, 5 of diamonds.",
+        "Meld 2, Seat 2's: queen of hearts, queen of spades, queen of clubs.",
+    ]
+    m.spawn = lambda job: job.close()  # type: ignore[method-assign] # (no link: not sent on)
+    commands.run(m, "lay 6D on 1")
+    assert m.sent == [{"type": "layoff", "card": "6D", "meld": 0}]
