@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+import textwrap
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
@@ -187,13 +188,13 @@ def report(a: MatchAnalysis) -> str:
     n, lost, err = len(a.decisions), round(a.loss), round(a.luck_stderr)
     lines = [
         _("Game {id}, seat {seat} ({name})").format(id=a.game_id, seat=a.seat, name=a.name),
-        _("{decisions}: {rate} ({lost}); {luck}").format(
+        _("{decisions}: {rate} ({lost})").format(
             decisions=ngettext("{n} decision analysed", "{n} decisions analysed", n).format(n=n),
             rate=_("error rate {rate} points per decision").format(rate=decimal(a.error_rate, 2)),
             lost=ngettext("{n} point lost", "{n} points lost", lost).format(n=lost),
-            luck=ngettext("luck {luck} ± {n} point", "luck {luck} ± {n} points", err).format(
-                luck=f"{a.luck:+.0f}", n=err
-            ),
+        ),
+        ngettext("luck {luck} ± {n} point", "luck {luck} ± {n} points", err).format(
+            luck=f"{a.luck:+.0f}", n=err
         ),
         "",
         _hand_table(a.hands),
@@ -207,7 +208,21 @@ def report(a: MatchAnalysis) -> str:
         lines += ["", _("Nothing to judge: this seat had no move with a choice to make.")]
     else:
         lines += ["", _("No mistake found: every move played was the best the analysis found.")]
-    return "\n".join(lines)
+    return "\n".join(_fitted(line) for line in lines)
+
+
+#: the report's width: a longer line is wrapped at a space (a terminal cuts words in two)
+WIDTH = 80
+
+
+def _fitted(line: str) -> str:
+    """``line`` wrapped to :data:`WIDTH` at spaces, the lines after the first indented two
+    more than it (the hand's table and every short line as they are)."""
+    if len(line) <= WIDTH:
+        return line
+    indent = len(line) - len(line.lstrip(" "))
+    more = " " * (indent + (3 if line.lstrip()[:1].isdigit() else 2))
+    return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent=more, break_on_hyphens=False))
 
 
 def _hand_table(hands: list[HandAnalysis]) -> str:

@@ -19,6 +19,7 @@ line) and kept.
 from __future__ import annotations
 
 import sys
+import textwrap
 import threading
 from collections.abc import Callable
 
@@ -202,7 +203,7 @@ class ReplayModel(Replay):
 
     def render(self, ascii_only: bool = False, width: int = 80) -> StyleAndTextTuples:
         """The screen as styled text, ``width`` columns wide."""
-        screen = _Screen(ascii_only)
+        screen = _Screen(ascii_only, width)
         self._render_head(screen)
         self._render_coach(screen)
         if self.notice:
@@ -325,8 +326,9 @@ class ReplayModel(Replay):
 class _Screen:
     """Styled text being written, with the viewer's way of writing cards and numbers."""
 
-    def __init__(self, ascii_only: bool) -> None:
+    def __init__(self, ascii_only: bool, width: int = 80) -> None:
         self.ascii_only = ascii_only
+        self.width = max(20, width)
         self.out: StyleAndTextTuples = []
         self.better: list[str] = []  # the better move's cards (highlighted, each once)
         self.minus = "-" if ascii_only else "−"
@@ -335,6 +337,12 @@ class _Screen:
         self.out.append((style, text))
 
     def line(self, text: str = "", style: str = "") -> None:
+        """``text`` as a line of its own, wrapped at a space to the screen's width (the
+        terminal would cut a word in two), the lines after the first indented."""
+        if len(text) > self.width:
+            text = "\n".join(
+                textwrap.wrap(text, self.width, subsequent_indent="  ", break_on_hyphens=False)
+            )
         self.out.append((style, text + "\n"))
 
     def shown(self, card: str, stands_for: str | None = None) -> str:

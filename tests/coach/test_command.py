@@ -136,13 +136,22 @@ def test_the_report_in_russian_has_its_own_plurals_and_decimal_commas() -> None:
         set_language("ru")
         text = report(done)
         assert "разобрано 2 решения: ошибки: 63,25 очка на решение" in text, text
-        assert "(потеряно 126 очков); везение +1 ± 44 очка" in text, text
+        assert "(потеряно 126 очков)\nвезение +1 ± 44 очка" in text, text
         assert "(потеряно 63,2 ± 2,5 очка)" in text or "(потеряно 63,3 ± 2,5 очка)" in text
         assert "Разбирать нечего" in report(empty)
         set_language("en")
         text = report(done)
         assert "2 decisions analysed: error rate 63.25 points per decision" in text, text
-        assert "(126 points lost); luck +1 ± 44 points" in text, text
+        assert "(126 points lost)\nluck +1 ± 44 points" in text, text
         assert "No mistake found" not in report(empty) and "Nothing to judge" in report(empty)
+        # a long line is wrapped at a space to 80 columns, never cut in a word
+        table = [{"id": k, "cards": ["10S", "JS", "QS", "KS"]} for k in range(6)]
+        mistake.position = {**position, "melds": table}
+        lines = report(done).splitlines()
+        assert max(map(len, lines)) <= 80
+        start = next(k for k, line in enumerate(lines) if line.startswith("   table: "))
+        assert lines[start + 1].startswith("     10S") and " ".join(
+            x.strip() for x in lines[start : start + 3]
+        ).startswith("table: 10S JS QS KS; 10S JS QS KS; 10S JS QS KS; 10S JS QS KS;")
     finally:
         set_language("en")

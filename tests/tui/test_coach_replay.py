@@ -122,6 +122,16 @@ def test_m_and_m_say_why_they_do_not_jump(home: Path) -> None:  # noqa: F811
     model.prev_mistake()
     assert model.index == mistakes[0]
     assert "No mistake before this point (m goes on)." in text(model)
+    # the coach's lines are wrapped at a space to the screen's width, never cut in a word
+    wide = "".join(t for _, t in model.render(ascii_only=True, width=200)).splitlines()
+    said = next(line for line in wide if "Ann decides here:" in line)
+    narrow = "".join(t for _, t in model.render(ascii_only=True, width=40)).splitlines()
+    k = next(i for i, line in enumerate(narrow) if "Ann decides here:" in line)
+    rest = [narrow[k]]
+    while narrow[k + len(rest)].startswith("  "):
+        rest.append(narrow[k + len(rest)])
+    assert len(said) > 40 and len(rest) > 1 and max(map(len, rest)) <= 40
+    assert " ".join(line.strip() for line in rest) == said
 
 
 async def test_a_key_the_viewer_does_not_use_says_so(home: Path) -> None:  # noqa: F811
