@@ -90,6 +90,8 @@ class Claim:
         """r: call "Rummy!" on the discard — at once when one call fits, else ask which."""
         t = self.screen
         if not self.open or self.card is None:
+            if self._table_without_calls():
+                return
             t.feed.say(
                 _("Rummy! can only be called while a discard is open for calls."), error=True
             )
@@ -127,9 +129,20 @@ class Claim:
         passed)."""
         t = self.screen
         if not self.may_act():
+            if self._table_without_calls():
+                return
             t.feed.say(_("There is no discard to pass on now."), error=True)
             return
         t.submit_action(self.answering({"type": "pass"}))
+
+    def _table_without_calls(self) -> bool:
+        """A call or a pass (r or x; plain: call, pass) with no window open, at a table that
+        plays without "Rummy!" calls: says so (True)."""
+        options = (self.screen.tableview.view or {}).get("options") or {}
+        if options.get("rummy_calls", True):
+            return False
+        self.screen.feed.say(_('This table plays without "Rummy!" calls.'), error=True)
+        return True
 
     def answering(self, action: dict) -> dict:
         """``action`` naming the discard this window is for (``on``), when the host said it."""

@@ -79,7 +79,8 @@ def test_bad_commands_get_a_clear_line_and_lose_nothing() -> None:
         "take 2D": "2 of diamonds is not in the discard pile.",
         "take 6S": "You may not take 6 of spades: it must be played this turn",
         "lay 5C on 9": "You do not hold 5 of clubs.",
-        "call": "Rummy! can only be called while a discard is open for calls.",
+        "call": 'This table plays without "Rummy!" calls.',
+        "pass": 'This table plays without "Rummy!" calls.',
         "yes": "There is no question to answer.",
     }
     for line, answer in answers.items():

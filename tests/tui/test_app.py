@@ -119,6 +119,22 @@ async def test_keys_draw_select_and_discard(table: Running) -> None:
     await until(lambda: {"type": "discard", "card": chosen} in table.host.table.game.actions)
 
 
+async def test_r_x_and_an_unused_key_at_a_table_without_calls_say_so(table: Running) -> None:
+    """Real keys on a real table (no "Rummy!" calls): r and x say the table plays without
+    them (x sent a pass the host refused), z that it is no key here; nothing is sent."""
+    m = table.model
+    for key, said in (
+        ("x", 'This table plays without "Rummy!" calls.'),
+        ("z", "No key z here: the bar shows the keys for now (? lists all)."),
+        ("r", 'This table plays without "Rummy!" calls.'),
+    ):
+        m.feed.say("")
+        table.keys(key)
+        await until(lambda: m.feed.message != "")
+        assert m.feed.message == said
+    assert m.sent == []
+
+
 async def test_help_and_quit_ask_first(table: Running) -> None:
     m = table.model
     table.keys("?")
