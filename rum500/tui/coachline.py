@@ -7,9 +7,10 @@ played (an action it sent that the host took: the next update carries an event o
 seat). Nothing else: a client has only its own seat's views, and the decisions of one hand
 are dropped when the next is dealt, so the analysis never sees other hands.
 
-When the review of that hand opens, each decision is handed to the coach
-(:func:`rum500.coach.analysis.analyse_decision`, budget :data:`BUDGET`) in a worker
-process, one at a time; the table never waits for it. The review shows "Working out…" until
+When the review of that hand opens, each decision is handed to the coach (:func:`judge`:
+the budget and seed ``rum500 analyse`` gives the decision the view's ``next_action`` names,
+so the line and the analysis say the same of it) in a worker process, one at a time; the
+table never waits for it. A mistake the hint (``h``) had advised says so. The review shows "Working out…" until
 the line is ready; when the review closes first, the work is dropped. The host decides
 whether its table has the coach (``rum500 host --coach``; on at ``rum500 play``): the lobby
 message's ``coach`` (docs/protocol.md), off when absent.
