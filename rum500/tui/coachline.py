@@ -10,10 +10,10 @@ are dropped when the next is dealt, so the analysis never sees other hands.
 When the review of that hand opens, each decision is handed to the coach (:func:`judge`:
 the budget and seed ``rum500 analyse`` gives the decision the view's ``next_action`` names,
 so the line and the analysis say the same of it) in a worker process, one at a time; the
-table never waits for it. A mistake the hint (``h``) had advised says so. The review shows "Working out…" until
-the line is ready; when the review closes first, the work is dropped. The host decides
-whether its table has the coach (``rum500 host --coach``; on at ``rum500 play``): the lobby
-message's ``coach`` (docs/protocol.md), off when absent.
+table never waits for it. A mistake the hint (``h``) had advised says so. The review shows
+"Working out…" until the line is ready; when the review closes first, the work is
+dropped. The host decides whether its table has the coach (``rum500 host --coach``; on at
+``rum500 play``): the lobby message's ``coach`` (docs/protocol.md), off when absent.
 """
 
 from __future__ import annotations
