@@ -287,7 +287,7 @@ STEPS: list[Step] = [
         on_table("QS"),
         lambda c: _(
             "Lesson 7: the ace may sit high too, worth 15: meld {q} {k} {a}. Never both ends: "
-            "K A 2 is no run."
+            "K\u00a0A\u00a02 is no run."  # (no-break spaces: never split at a line's end)
         ).format(q=c("QS"), k=c("KS"), a=c("AS")),
         _high,
         _why_high,
