@@ -177,6 +177,9 @@ def _meld(e: dict, name_of: NameOf, voice: Voice) -> Said:
 def _layoff(e: dict, name_of: NameOf, voice: Voice) -> Said:
     card = voice.card(str(e.get("card", "?")), e.get("joker"))
     fields = {"who": name_of(e.get("seat")), "card": card, "meld": meld_number(e.get("meld"))}
+    if isinstance(e.get("meld_cards"), str):  # the meld by its cards (the terminal log's)
+        fields["meld_cards"] = e["meld_cards"]
+        return [("layoff.on", 0, fields)]
     return [("layoff", 0, fields)]
 
 
@@ -268,6 +271,7 @@ LOG = Voice(
         "draw.discard": N_("{who} takes {cards} from the discard pile."),
         "meld": N_("{who} melds {cards}."),
         "layoff": N_("{who} lays off {card}."),
+        "layoff.on": N_("{who} lays off {card} on {meld_cards}."),
         "discard": N_("{who} discards {card}."),
         "rummy": N_("{who} calls Rummy! and takes {card} from {whom}."),
         "pass": N_("{who} does not call Rummy!"),

@@ -95,9 +95,26 @@ def log_voice(ascii: bool = False) -> narrate.Voice:
     return narrate.LOG.with_cards(lambda card, stands_for: card_text(card, ascii, stands_for))
 
 
-def event(e: dict, name_of: NameOf, ascii: bool = False) -> list[str]:
-    """Log lines for one public event from the host (:func:`rum500.narrate.narrate`)."""
+def event(e: dict, name_of: NameOf, ascii: bool = False, view: dict | None = None) -> list[str]:
+    """Log lines for one public event from the host (:func:`rum500.narrate.narrate`). With
+    the ``view`` the event came with, a lay-off names its meld by the cards it held before
+    (the screen numbers no meld): ``Bob lays off 8♥ on 5♥ 6♥ 7♥.``"""
+    if view is not None and e.get("type") == "layoff":
+        meld = next((m for m in view.get("melds") or [] if m.get("id") == e.get("meld")), None)
+        if meld is not None:
+            e = {**e, "meld_cards": _meld_before(meld, str(e.get("card")), ascii)}
     return narrate.narrate(e, name_of, log_voice(ascii))
+
+
+def _meld_before(meld: dict, card: str, ascii: bool) -> str:
+    """``meld``'s cards (as :func:`meld_text` writes them) but ``card``, the one laid off."""
+    cards = [str(c) for c in meld.get("cards") or []]
+    stands = list(meld.get("stands_for") or [None] * len(cards))
+    if card in cards:  # a run grows at an end; a set anywhere (two decks: either copy)
+        k = 0 if cards[0] == card else len(cards) - 1 - cards[::-1].index(card)
+        del cards[k]
+        del stands[k : k + 1]
+    return meld_text({"cards": cards, "stands_for": stands}, ascii)
 
 
 def rummy_text(e: dict, name_of: NameOf, ascii: bool = False) -> str:

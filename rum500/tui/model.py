@@ -246,7 +246,7 @@ class TableModel:
                 )
             )
         for e in events:
-            self.feed.log.extend(describe.event(e, self.tableview.player_name, self.ascii))
+            self.feed.log.extend(describe.event(e, self.tableview.player_name, self.ascii, view))
             if e.get("type") == "rummy":
                 self.claim.called(describe.rummy_text(e, self.tableview.player_name, self.ascii))
             if e.get("type") == "hand_end":

@@ -462,3 +462,26 @@ def test_a_bot_named_by_the_host_is_named_in_the_players_language() -> None:
         assert model.tableview.names == ["Ann", "Bot 1", "Bot 2"]
     finally:
         set_language("en")
+
+
+def test_the_log_names_a_lay_offs_meld_by_its_cards() -> None:
+    """The screen numbers no meld: a lay-off in the log names the meld it went on by the
+    cards it held before (the log said only "Ann lays off 4♥.")."""
+    model = TableModel(name="Ann")
+    model.apply_message({"type": "welcome", "seat": 0, "table": "t"})
+    view = Game(2, seed=6).view(0)
+    view["names"] = ["Ann", "Bob"]
+    view["melds"] = [
+        {"id": 0, "kind": "set", "cards": ["9S", "9D", "9C"], "by": [1, 1, 1], "owner": 1},
+        {"id": 1, "kind": "run", "cards": ["4H", "5H", "6H", "7H"], "by": [0, 1, 1, 1], "owner": 1},
+        {"id": 2, "kind": "set", "cards": ["KS", "KD", "KC", "KH"], "by": [1, 1, 1, 0], "owner": 1},
+    ]
+    events = [
+        {"type": "layoff", "seat": 0, "card": "4H", "meld": 1},
+        {"type": "layoff", "seat": 0, "card": "KH", "meld": 2},
+    ]
+    model.apply_message({"type": "state", "view": view, "events": events})
+    assert list(model.feed.log)[-2:] == [
+        "Ann lays off 4♥ on 5♥ 6♥ 7♥.",
+        "Ann lays off K♥ on K♠ K♦ K♣.",
+    ]
