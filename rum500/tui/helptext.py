@@ -42,6 +42,7 @@ def keys_text() -> str:
         "  c              chat\n"
         "  ?              this help (↑ ↓ scroll, Esc closes)\n"
         "  q, Ctrl-C      leave (asks first during a match)\n"
+        "  other keys     say they do nothing here; the bar shows the keys for now\n"
         "  On the table: + marks the card you just drew; green (and a * after the\n"
         "  pile's top card), what the others did in their last turn; 9♦←2 is a 9♦ laid\n"
         "  off by player 2.\n"
