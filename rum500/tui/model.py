@@ -690,9 +690,11 @@ class TableModel:
         self.on_change()
 
     def ask_quit(self) -> None:
-        """q / Ctrl-C: leave at once when nothing is at stake, else ask first."""
+        """q / Ctrl-C: leave at once when nothing is at stake (a lesson whose hand is over
+        too), else ask first."""
+        lesson_done = self.lesson is not None and self.tableview.phase == "hand_over"
         if (
-            not self.tableview.in_progress or self.tableview.spectator
+            not self.tableview.in_progress or self.tableview.spectator or lesson_done
         ) and not self.host_player.guests_waiting:
             self.exit()
             return
