@@ -208,21 +208,22 @@ def report(a: MatchAnalysis) -> str:
         lines += ["", _("Nothing to judge: this seat had no move with a choice to make.")]
     else:
         lines += ["", _("No mistake found: every move played was the best the analysis found.")]
-    return "\n".join(_fitted(line) for line in lines)
+    return "\n".join(fitted(line) for line in lines)
 
 
 #: the report's width: a longer line is wrapped at a space (a terminal cuts words in two)
 WIDTH = 80
 
 
-def _fitted(line: str) -> str:
-    """``line`` wrapped to :data:`WIDTH` at spaces, the lines after the first indented two
-    more than it (the hand's table and every short line as they are)."""
-    if len(line) <= WIDTH:
+def fitted(line: str, width: int = WIDTH) -> str:
+    """``line`` wrapped to ``width`` at spaces, the lines after the first indented two more
+    than it (three after a numbered item's "1. "); a line that fits as it is. (The replay's
+    screen wraps its lines with it too.)"""
+    if len(line) <= width:
         return line
     indent = len(line) - len(line.lstrip(" "))
     more = " " * (indent + (3 if line.lstrip()[:1].isdigit() else 2))
-    return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent=more, break_on_hyphens=False))
+    return "\n".join(textwrap.wrap(line, width, subsequent_indent=more, break_on_hyphens=False))
 
 
 def _hand_table(hands: list[HandAnalysis]) -> str:

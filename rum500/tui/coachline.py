@@ -159,10 +159,11 @@ class CoachLine:
             self.hints.append((view, dict(action)))
 
     def _was_hinted(self, view: dict, played: dict) -> bool:
+        from rum500.coach.search import same_action
         from rum500.tui.hint import same_position
 
         return any(
-            same_position(view, then) and _same_move(advised, played)
+            same_position(view, then) and same_action(advised, played)
             for then, advised in self.hints
         )
 
@@ -230,10 +231,3 @@ class CoachLine:
         if w.get("hinted"):
             line += " " + _("The hint advised it too: the coach looks much deeper than the hint.")
         return line
-
-
-def _same_move(a: dict, b: dict) -> bool:
-    """Whether two actions are the same move (a meld's cards in any order)."""
-    from rum500.bots.base import action_key
-
-    return dict(a) == dict(b) or action_key(a) == action_key(b)

@@ -100,10 +100,15 @@ def event(e: dict, name_of: NameOf, ascii: bool = False, view: dict | None = Non
     the ``view`` the event came with, a lay-off names its meld by the cards it held before
     (the screen numbers no meld): ``Bob lays off 8♥ on 5♥ 6♥ 7♥.``"""
     if view is not None and e.get("type") == "layoff":
-        meld = next((m for m in view.get("melds") or [] if m.get("id") == e.get("meld")), None)
+        meld = meld_of(view, e.get("meld"))
         if meld is not None:
             e = {**e, "meld_cards": _meld_before(meld, str(e.get("card")), ascii)}
     return narrate.narrate(e, name_of, log_voice(ascii))
+
+
+def meld_of(view: dict, meld_id: object) -> dict | None:
+    """The meld of ``view`` with id ``meld_id`` (None: no such meld)."""
+    return next((m for m in view.get("melds") or [] if m.get("id") == meld_id), None)
 
 
 def _meld_before(meld: dict, card: str, ascii: bool) -> str:
@@ -135,13 +140,13 @@ def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
         shown = named_cards_text(a.get("cards") or [], a.get("jokers"), ascii)
         return _("meld {cards}").format(cards=shown)
     if kind == "layoff":
-        meld = next((m for m in view.get("melds") or [] if m["id"] == a.get("meld")), None)
+        meld = meld_of(view, a.get("meld"))
         on = meld_text(meld, ascii) if meld else "?"
         return _("lay off {card} on {meld}").format(
             card=card_text(str(a.get("card", "?")), ascii, a.get("joker")), meld=on
         )
     if kind == "rummy":
-        meld = next((m for m in view.get("melds") or [] if m["id"] == a.get("meld")), None)
+        meld = meld_of(view, a.get("meld"))
         on = meld_text(meld, ascii) if meld else "?"
         claim = view.get("claim") or {}
         return _("call Rummy!: {card} on {meld}").format(

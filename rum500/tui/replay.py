@@ -19,7 +19,6 @@ line) and kept.
 from __future__ import annotations
 
 import sys
-import textwrap
 import threading
 from collections.abc import Callable
 
@@ -41,6 +40,7 @@ from rum500.store.commands import fail, finished_match
 from rum500.store.replay import CARD_END, CARD_START, Frame, Replay
 from rum500.tui import describe
 from rum500.tui.describe import rank_text
+from rum500.tui.overlays.keymap import is_character
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -94,40 +94,30 @@ class ReplayModel(Replay):
     def next_mistake(self) -> None:
         """m: the next mistake of the coach's seat (else a line says why there is none)."""
         later = [i for i in self.mistakes() if i > self.index]
-        if later:
-            self.go(later[0])
-        elif self._no_marks_why() is None:
-            self.notice = (
-                _("No mistake after this point (M goes back).")
-                if self.mistakes()
-                else _("No mistake to go to: the coach found none.")
-            )
+        self._jump(later[:1], _("No mistake after this point (M goes back)."))
 
     def prev_mistake(self) -> None:
         """M: the previous mistake of the coach's seat (else a line says why there is none)."""
         earlier = [i for i in self.mistakes() if i < self.index]
-        if earlier:
-            self.go(earlier[-1])
-        elif self._no_marks_why() is None:
-            self.notice = (
-                _("No mistake before this point (m goes on).")
-                if self.mistakes()
-                else _("No mistake to go to: the coach found none.")
-            )
+        self._jump(earlier[-1:], _("No mistake before this point (m goes on)."))
 
-    def _no_marks_why(self) -> str | None:
-        """Why m and M cannot jump yet (the notice is set), or None when the marks are in."""
-        if self.coach_seat is None:
+    def _jump(self, to: list[int], none_this_way: str) -> None:
+        """Go to ``to``'s frame; with none, the notice says why: no seat marked, the coach
+        still at work, no mistake at all, or ``none_this_way``."""
+        if to:
+            self.go(to[0])
+        elif self.coach_seat is None:
             self.notice = _("No seat's decisions are marked: c chooses a seat.")
         elif self.coach_state != "done":
             self.notice = _("The coach is still working out the decisions: m works once done.")
+        elif self.mistakes():
+            self.notice = none_this_way
         else:
-            return None
-        return self.notice
+            self.notice = _("No mistake to go to: the coach found none.")
 
     def unknown_key(self, key: str) -> None:
         """A character the viewer does not use: a line says so (other keys say nothing)."""
-        if len(key) == 1 and key.isprintable() and not key.isspace():
+        if is_character(key):
             self.notice = _("No key {key} here: the keys are on the bottom line.").format(key=key)
 
     def mark(self) -> dict | None:
@@ -340,9 +330,9 @@ class _Screen:
         """``text`` as a line of its own, wrapped at a space to the screen's width (the
         terminal would cut a word in two), the lines after the first indented."""
         if len(text) > self.width:
-            text = "\n".join(
-                textwrap.wrap(text, self.width, subsequent_indent="  ", break_on_hyphens=False)
-            )
+            from rum500.coach.command import fitted
+
+            text = fitted(text, self.width)
         self.out.append((style, text + "\n"))
 
     def shown(self, card: str, stands_for: str | None = None) -> str:

@@ -71,6 +71,12 @@ def nothing_said(model: object, key: str) -> None:
     return None
 
 
+def is_character(key: str) -> bool:
+    """Whether a key press (its ``event.data``) is a letter, digit or sign — a key a player
+    means, which a mode that does not use it answers; not a function key, Tab or a space."""
+    return len(key) == 1 and key.isprintable() and not key.isspace()
+
+
 @dataclass(frozen=True)
 class Overlay(Generic[Port]):
     """A mode drawn over the table: its name (``model.overlay``), title, keys, body, where it

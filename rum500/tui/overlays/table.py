@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 from rum500.i18n import _
 from rum500.tui.hostplayer import HostPlayer
 from rum500.tui.overlays.common import Common, always_keys, has_results, online, scores_key
-from rum500.tui.overlays.keymap import Check, Key
+from rum500.tui.overlays.keymap import Check, Key, is_character
 from rum500.tui.selection import Selection
 from rum500.tui.tableview import TableView
 
@@ -77,7 +77,7 @@ class TableKeys(Common, Cursor, Plays, HostKeys, Protocol):
 def why(model: TableKeys, key: str) -> None:
     """A letter, digit or sign the table does not use: says so, and where the keys are (a
     key that is not a character — a function key, Tab — says nothing)."""
-    if len(key) == 1 and key.isprintable() and not key.isspace():
+    if is_character(key):
         model.feed.say(
             _("No key {key} here: the bar shows the keys for now (? lists all).").format(key=key)
         )
