@@ -5,6 +5,7 @@ dropped when the review closes first; never worked out at a table without the co
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -25,9 +26,16 @@ def text(model: TableModel) -> str:
     return "\n".join("".join(f[1] for f in line) for line in review_lines(model, 76))
 
 
-async def play_to_hand_end(run: Running) -> None:
-    """Ann plays as the medium bot until the hand is over (the review open)."""
+async def play_to_hand_end(
+    run: Running, choose: Callable[[dict], Awaitable[dict]] | None = None
+) -> None:
+    """Ann plays until the hand is over (the review open): each move ``choose(view)``'s, by
+    default the medium bot's."""
     model, bot = run.model, make_bot("medium", seed=1)
+
+    async def as_medium(view: dict) -> dict:
+        return bot.choose(view)
+
     while model.sheet is None:
         await until(
             lambda: model.sheet is not None or (model.tableview.my_turn and not model.busy), 20
@@ -36,7 +44,7 @@ async def play_to_hand_end(run: Running) -> None:
             break
         view = model.tableview.view
         assert view is not None
-        model.submit_action(bot.choose(view))
+        model.submit_action(await (choose or as_medium)(view))
         await until(lambda v=view: model.tableview.view is not v or model.sheet is not None, 20)
 
 
@@ -151,18 +159,14 @@ async def test_a_mistake_the_hint_advised_says_so() -> None:
             return action
 
         model.advise = capture
-        while model.sheet is None:
-            await until(
-                lambda: model.sheet is not None or (model.tableview.my_turn and not model.busy), 20
-            )
-            if model.sheet is not None:
-                break
-            view = model.tableview.view
+
+        async def as_hinted(view: dict) -> dict:
             asked = len(advised)
             model.hint()
-            await until(lambda n=asked: len(advised) > n and model.feed.message.startswith("Hint"))
-            model.submit_action(advised[-1])
-            await until(lambda v=view: model.tableview.view is not v or model.sheet is not None, 20)
+            await until(lambda: len(advised) > asked and model.feed.message.startswith("Hint"))
+            return advised[-1]
+
+        await play_to_hand_end(run, as_hinted)
         await until(lambda: model.coach.state == "done", 20)
         line = text(model)
     assert "Your biggest mistake:" in line, line

@@ -40,12 +40,18 @@ def better(model: ReplayModel) -> list[str]:
     return [t for style, t in model.render(ascii_only=True) if "class:better" in style]
 
 
-def test_marks_from_the_kept_analysis(home: Path) -> None:  # noqa: F811
+def analysed_match() -> tuple[dict, dict]:
+    """A finished match and Ann's analysis of it, kept in the game log."""
     match = finished_match()
     kept = row(analyse_match(match, 0, budget=BUDGET))
     conn = open_db()
     save_analysis(conn, 1, kept)
     conn.close()
+    return match, kept
+
+
+def test_marks_from_the_kept_analysis(home: Path) -> None:  # noqa: F811
+    match, kept = analysed_match()
     model = ReplayModel(match)
     model.find_marks = marks_finder(lambda: None, budget=BUDGET)
     assert "Coach" not in text(model)
@@ -96,11 +102,7 @@ def test_marks_worked_out_in_the_background_and_kept(home: Path) -> None:  # noq
 def test_m_and_m_say_why_they_do_not_jump(home: Path) -> None:  # noqa: F811
     """m / M with no seat marked, while the coach works, and past the last (first) mistake:
     a line says why nothing moved (they did nothing, silently); the next move clears it."""
-    match = finished_match()
-    kept = row(analyse_match(match, 0, budget=BUDGET))
-    conn = open_db()
-    save_analysis(conn, 1, kept)
-    conn.close()
+    match, _kept = analysed_match()
     model = ReplayModel(match)
     model.next_mistake()
     assert "No seat's decisions are marked: c chooses a seat." in text(model)
