@@ -4,6 +4,7 @@
                             [--hands H] [--levels random,easy,medium,hard,expert]
                             [--stability-matches 2] [--skip-speed] [--skip-ladder]
                             [--ladder-out FILE] [--ladder-report FILE]
+                            [--stability-out FILE] [--stability-report FILE]
 
 1. Speed: one two-player match to 500 between ``hard`` bots, both seats analysed on
    ``--jobs`` processes: the wall time (goal: within 3 minutes on 2 cores) and decisions
@@ -40,6 +41,10 @@
    worlds, candidates) — to read the disagreements, or to compare two versions of the
    analysis on the same decisions (``bench/rejudge.py`` judges a file's decisions again).
    ``--seed 34`` gives seeds 7034 on, matches another run (on 7024 on) has not seen.
+   Beside the strict figure it prints it both ways: the calls of either run that the other
+   repeats, of all the calls of both (the same figure on twice the decisions, so less a
+   matter of which seed came first). ``--stability-report FILE`` prints the figures from a
+   ``--stability-out`` file alone (nothing is run).
 
 Timings depend on what else the machine is doing. The figures of 2 and 3 are seeded, and in
 both the ``expert`` plays without its wall-clock guard, so their matches (and so the
@@ -442,8 +447,7 @@ def _pair(seed: int, budget: int, x: Decision, y: Decision) -> dict:
 
 
 def _stability(args: argparse.Namespace, out: TextIO | None) -> None:
-    agree = total = tied = unmade = 0
-    decisions = second = 0
+    pairs = []
     for m in range(args.stability_matches):
         seed = args.seed + 7000 + m
         record = unguarded_record(STABILITY_SEATS, seed, args.hands)
@@ -451,26 +455,41 @@ def _stability(args: argparse.Namespace, out: TextIO | None) -> None:
             analyse_seats(record, [0, 1], budget=args.budget, seed=s, jobs=args.jobs) for s in SEEDS
         )
         for a, b in zip(one, two, strict=True):
-            decisions += len(a.decisions)
             for x, y in zip(a.decisions, b.decisions, strict=True):
+                pairs.append(_pair(seed, args.budget, x, y))
                 if out is not None:
-                    out.write(json.dumps(_pair(seed, args.budget, x, y)) + "\n")
-                second += y.loss >= CALL
-                if x.loss >= CALL:
-                    total += 1
-                    agree += _same(x.best, y.best)
-                    tied += any(_same(m, y.best) for m in [x.best, *getattr(x, "ties", [])])
-                    unmade += y.loss == 0
-    share = agree / total if total else math.nan
-    tie_share = tied / total if total else math.nan
+                    out.write(json.dumps(pairs[-1]) + "\n")
     print(
         f"3. stability: {args.stability_matches} match(es) analysed with seeds 1 and 2 "
+        + stability_report(pairs)
+    )
+
+
+def stability_report(pairs: list[dict]) -> str:
+    """The stability figures of ``pairs`` (``--stability-out`` lines: each decision as the
+    two runs judged it), as the run prints them after its first words."""
+    agree = total = tied = unmade = second = back = 0
+    for line in pairs:
+        x, y = line["first"], line["second"]
+        second += y["loss"] >= CALL
+        back += y["loss"] >= CALL and _same(x["best"], y["best"])
+        if x["loss"] >= CALL:
+            total += 1
+            agree += _same(x["best"], y["best"])
+            tied += any(_same(m, y["best"]) for m in [x["best"], *x["ties"]])
+            unmade += y["loss"] == 0
+    decisions = len(pairs)
+    share = agree / total if total else math.nan
+    tie_share = tied / total if total else math.nan
+    return (
         f"({decisions} decisions): {total} with a loss ≥ 5 in the first run, the second "
         f"agrees on the best move in {agree} ({100 * share:.0f}%; goal ≥ 90%); its best move "
         f"is the first's best or one of its ties in {tied} ({100 * tie_share:.0f}%); the "
         f"second calls no mistake in {unmade}; decisions called a loss ≥ 5: "
         f"{100 * total / max(1, decisions):.1f}% in the first run, "
-        f"{100 * second / max(1, decisions):.1f}% in the second ({second})"
+        f"{100 * second / max(1, decisions):.1f}% in the second ({second}); both ways (each "
+        f"run's calls that the other repeats, the figure on twice the calls): {agree + back} "
+        f"of {total + second} ({100 * (agree + back) / max(1, total + second):.1f}%)"
     )
 
 
@@ -494,6 +513,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="append each decision of the stability runs to FILE as a JSON line (both verdicts)",
     )
+    p.add_argument(
+        "--stability-report",
+        metavar="FILE",
+        help="print the stability figures from a --stability-out file and nothing else",
+    )
     p.add_argument("--skip-speed", action="store_true")
     p.add_argument("--skip-ladder", action="store_true")
     p.add_argument("--skip-stability", action="store_true")
@@ -508,6 +532,11 @@ def main(argv: list[str] | None = None) -> int:
         help="print the ladder's table from a --ladder-out file and nothing else",
     )
     args = p.parse_args(argv)
+    if args.stability_report:
+        path = Path(args.stability_report)
+        lines = [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
+        print(f"3. stability, from {path}: " + stability_report(lines))
+        return 0
     if args.ladder_report:
         print(f"2. the ladder, from {args.ladder_report}:")
         for line in ladder_report(read_ladder(Path(args.ladder_report))):

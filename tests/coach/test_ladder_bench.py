@@ -8,6 +8,7 @@ import json
 import math
 from collections import Counter
 
+from rum500.coach.search import same_action
 from tests.bots import load_bench
 
 
@@ -191,5 +192,12 @@ def test_the_stability_runs_keep_every_decision_for_reading(tmp_path, capsys, mo
             "best", "loss", "stderr", "ties", "worlds", "candidates"
         }  # fmt: skip
         assert r["first"]["candidates"] == r["second"]["candidates"]
+    back = [r for r in lines if r["second"]["loss"] >= 5]
+    both = sum(same_action(r["first"]["best"], r["second"]["best"]) for r in calls + back)
+    assert f"{both} of {len(calls) + len(back)} (" in printed
+    assert bench.main(["--stability-report", str(out)]) == 0  # the same figures, from the file
+    report = capsys.readouterr().out
+    assert report.startswith(f"3. stability, from {out}: ({len(lines)} decisions)")
+    assert report.split(": ", 1)[1] == printed.split("seeds 1 and 2 ", 1)[1]
     assert bench.main(argv) == 0  # a second run appends
     assert len(out.read_text().splitlines()) == 2 * len(lines)
