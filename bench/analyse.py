@@ -61,6 +61,7 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -271,7 +272,7 @@ def ladder(args: argparse.Namespace) -> int:
     return failed
 
 
-def _play(todo: list[LadderMatch], jobs: int):
+def _play(todo: list[LadderMatch], jobs: int) -> Iterator[dict]:
     """The lines of the matches ``todo``, as they finish: a pool of ``jobs`` processes, each
     playing and analysing whole matches."""
     if jobs <= 1 or len(todo) < 2:

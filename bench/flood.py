@@ -23,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from net.client import Client, ConnectionLost, HandshakeError  # noqa: E402
 from net.framing import encode, read_frame  # noqa: E402
 from net.protocol import auth_proof  # noqa: E402
-from rum500.host import HostConfig, start_host  # noqa: E402
+from rum500.host import Host, HostConfig, start_host  # noqa: E402
 from rum500.rules import Options  # noqa: E402
 
 
-async def flood(host, n: int) -> list[asyncio.StreamWriter]:
+async def flood(host: Host, n: int) -> list[asyncio.StreamWriter]:
     writers = []
     for i in range(n):
         _, w = await asyncio.open_connection(host.address, host.port)
@@ -38,7 +38,7 @@ async def flood(host, n: int) -> list[asyncio.StreamWriter]:
     return writers
 
 
-async def rejoin(host, token: str) -> float:
+async def rejoin(host: Host, token: str) -> float:
     started = time.perf_counter()
     while True:
         try:

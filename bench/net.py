@@ -36,6 +36,7 @@ import multiprocessing as mp
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from net.client import Client  # noqa: E402
 from net.framing import HEADER, ConnectionClosed, decode, encode, read_frame  # noqa: E402
 from net.protocol import check_client_message  # noqa: E402
-from net.server import Limits  # noqa: E402
+from net.server import ActionHandler, Connection, Limits  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -96,8 +97,9 @@ def host_process(
 
             profiler = cProfile.Profile()
 
-        def timed(handle):  # the host's own time: the action read → every update written
-            def timed_handle(conn, msg):
+        def timed(handle: ActionHandler) -> ActionHandler:  # the host's own time: the action
+            # read → every update written
+            def timed_handle(conn: Connection, msg: dict) -> None:
                 if profiler is not None:
                     profiler.enable()
                 t0 = time.perf_counter()
@@ -128,7 +130,12 @@ def host_process(
 class Watcher(asyncio.Protocol):
     """A spectator as a bare protocol: each frame is stamped the moment its bytes are in."""
 
-    def __init__(self, done: asyncio.Future, on_state, keep: bool = False) -> None:
+    def __init__(
+        self,
+        done: asyncio.Future,
+        on_state: Callable[[Watcher, int], None],
+        keep: bool = False,
+    ) -> None:
         self.welcomed = done.get_loop().create_future()
         self.buffer = b""
         self.got: dict[int, tuple[float, int]] = {}
@@ -244,7 +251,7 @@ def seats_process(
     async def main() -> None:
         frames: list[list[tuple[float, bytes]]] = [[] for _ in range(seats)]
 
-        def tracer(k: int):
+        def tracer(k: int) -> Callable[[bytes], None]:
             def trace(frame: bytes) -> None:
                 frames[k].append((time.monotonic(), frame))  # decoded after the run
 

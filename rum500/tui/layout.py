@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -57,7 +57,9 @@ def ascii_borders(enabled: bool) -> Iterator[None]:
             setattr(Border, n, v)
 
 
-def _tail_window(model: TableModel, get_lines, **kw) -> Window:  # type: ignore[no-untyped-def]
+def _tail_window(
+    model: TableModel, get_lines: Callable[[], list[render.Line]], **kw: Any
+) -> Window:
     """A window of lines already wrapped to its width that keeps its last line in sight (the
     log, the chat)."""
     control = FormattedTextControl(
@@ -68,19 +70,21 @@ def _tail_window(model: TableModel, get_lines, **kw) -> Window:  # type: ignore[
     return Window(control, wrap_lines=False, always_hide_cursor=True, **kw)
 
 
-def _window(model: TableModel, get_text, **kw) -> Window:  # type: ignore[no-untyped-def]
+def _window(model: TableModel, get_text: Callable[[], StyleAndTextTuples], **kw: Any) -> Window:
     control = FormattedTextControl(lambda: plain(model, get_text()), focusable=False)
     return Window(control, always_hide_cursor=True, **kw)
 
 
-def _fitted_window(model: TableModel, part, most: int) -> Window:  # type: ignore[no-untyped-def]
+def _fitted_window(
+    model: TableModel, part: Callable[[TableModel], StyleAndTextTuples], most: int
+) -> Window:
     """A wrapping window for one part of the table, as tall as its text (at most ``most``)."""
     return _window(
         model, lambda: part(model), wrap_lines=True, height=fitted(lambda: part(model), most)
     )
 
 
-def _overlay(model: TableModel, name: str, body: HSplit | Window, title: str, **pos) -> Float:
+def _overlay(model: TableModel, name: str, body: AnyContainer, title: str, **pos: Any) -> Float:
     frame = Frame(body, title=title, style="class:overlay")
     return Float(
         ConditionalContainer(frame, filter=Condition(lambda: model.overlay == name)), **pos
@@ -100,7 +104,7 @@ def _screen_width() -> int:
     return _screen_size()[0]
 
 
-def fitted(get_text, most: int):  # type: ignore[no-untyped-def]
+def fitted(get_text: Callable[[], StyleAndTextTuples], most: int) -> Callable[[], Dimension]:
     """A height that fits the wrapped text (at most ``most`` lines)."""
 
     def height() -> Dimension:
@@ -219,7 +223,9 @@ def build_layout(model: TableModel) -> Layout:
         return _build_layout(model)
 
 
-def _part(model: TableModel, name: str, lines) -> Window:  # type: ignore[no-untyped-def]
+def _part(
+    model: TableModel, name: str, lines: Callable[[Plan], tuple[list[render.Line], int, bool]]
+) -> Window:
     """One part of the table: ``lines(plan)`` is the (lines, focus, tail) to show."""
 
     def text() -> StyleAndTextTuples:
@@ -230,7 +236,12 @@ def _part(model: TableModel, name: str, lines) -> Window:  # type: ignore[no-unt
     return _window(model, text, height=lambda: Dimension.exact(plan(model).h[name]))
 
 
-def _scrolled(model: TableModel, get_lines, get_scroll, pinned=lambda: 0) -> Window:  # type: ignore[no-untyped-def]
+def _scrolled(
+    model: TableModel,
+    get_lines: Callable[[int], list[render.Line]],
+    get_scroll: Callable[[int, int], int],
+    pinned: Callable[[], int] = lambda: 0,
+) -> Window:
     """An overlay's text, from line ``get_scroll()`` (clamped), cut to the screen width;
     ``pinned()`` lines below it are another window's."""
 
@@ -251,10 +262,15 @@ class _Kit:
     def __init__(self, model: TableModel) -> None:
         self.model = model
 
-    def window(self, get_text, **kw) -> Window:  # type: ignore[no-untyped-def]
+    def window(self, get_text: Callable[[], StyleAndTextTuples], **kw: Any) -> Window:
         return _window(self.model, get_text, **kw)
 
-    def scrolled(self, get_lines, get_scroll, pinned=lambda: 0) -> Window:  # type: ignore[no-untyped-def]
+    def scrolled(
+        self,
+        get_lines: Callable[[int], list[render.Line]],
+        get_scroll: Callable[[int, int], int],
+        pinned: Callable[[], int] = lambda: 0,
+    ) -> Window:
         return _scrolled(self.model, get_lines, get_scroll, pinned)
 
     def rule(self) -> Window:
@@ -288,7 +304,9 @@ def _build_layout(model: TableModel) -> Layout:
     return Layout(FloatContainer(content=body, floats=floats))
 
 
-def _lines_window(model: TableModel, part: str, lines) -> Window:  # type: ignore[no-untyped-def]
+def _lines_window(
+    model: TableModel, part: str, lines: Callable[[Plan], list[render.Line]]
+) -> Window:
     """A region of ``plan(model).h[part]`` lines: the first of ``lines(plan)``."""
     return _window(
         model,

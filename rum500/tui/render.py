@@ -598,7 +598,12 @@ def _hand_marks(model: TableModel) -> list[tuple[str, str, str, str, str]]:
     return out
 
 
-def big_card(model: Names, text: str, extra: str = "", handler=None) -> tuple[Line, Line]:  # type: ignore[no-untyped-def]
+def big_card(
+    model: Names,
+    text: str,
+    extra: str = "",
+    handler: Callable[[MouseEvent], object] | None = None,
+) -> tuple[Line, Line]:
     """One card as a two-line face between side borders (``|`` with --ascii), the rank at
     the top left and the suit at the bottom right, e.g. ``│10 │`` over ``│  ♥│``; every
     cell of it in the card's style and clickable."""

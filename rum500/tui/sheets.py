@@ -8,6 +8,7 @@ host holds the next deal, the countdown and who it waits for.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -55,7 +56,9 @@ def scored_with(options: object) -> str:
     return _("Scored with: {rules}").format(rules="; ".join(rules)) if rules else ""
 
 
-def _guarded(draw):  # type: ignore[no-untyped-def]
+def _guarded(
+    draw: Callable[[SheetTable, int], list[Line]],
+) -> Callable[..., list[Line]]:
     """A sheet drawn from what the host sent: a malformed one is one line, not a crash."""
 
     def safe(model: SheetTable, width: int = 76) -> list[Line]:
