@@ -197,7 +197,7 @@ def report(a: MatchAnalysis) -> str:
             luck=f"{a.luck:+.0f}", n=err
         ),
         "",
-        _hand_table(a.hands),
+        *_hand_table(a.hands),
     ]
     mistakes = a.mistakes
     if mistakes:
@@ -226,7 +226,8 @@ def fitted(line: str, width: int = WIDTH) -> str:
     return "\n".join(textwrap.wrap(line, width, subsequent_indent=more, break_on_hyphens=False))
 
 
-def _hand_table(hands: list[HandAnalysis]) -> str:
+def _hand_table(hands: list[HandAnalysis]) -> list[str]:
+    """A line per hand under a header, the columns aligned (each line fits: none is wrapped)."""
     head = [_("hand"), _("decisions"), _("error rate"), _("lost"), _("luck"), _("score")]
     rows = [head]
     for h in hands:
@@ -241,7 +242,7 @@ def _hand_table(hands: list[HandAnalysis]) -> str:
             ]
         )
     widths = [max(len(r[k]) for r in rows) for k in range(len(head))]
-    return "\n".join("  ".join(c.rjust(widths[k]) for k, c in enumerate(r)).rstrip() for r in rows)
+    return ["  ".join(c.rjust(widths[k]) for k, c in enumerate(r)).rstrip() for r in rows]
 
 
 def _mistake(k: int, d: Decision) -> list[str]:

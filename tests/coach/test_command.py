@@ -144,6 +144,22 @@ def test_the_report_in_russian_has_its_own_plurals_and_decimal_commas() -> None:
         assert "2 decisions analysed: error rate 63.25 points per decision" in text, text
         assert "(126 points lost)\nluck +1 ± 44 points" in text, text
         assert "No mistake found" not in report(empty) and "Nothing to judge" in report(empty)
+        # the hand table: its header, then a line per hand, the columns aligned (never wrapped)
+        hands = [
+            HandAnalysis(k, 2, 10.0 * k, deal_luck=k, deal_luck_stderr=44.0) for k in (1, 2, 3)
+        ]
+        lines = report(
+            MatchAnalysis(7, 0, "Ann", 32, 0, True, 30, [mistake] * 6, hands)
+        ).splitlines()
+        top = lines.index(next(line for line in lines if line.startswith("hand  decisions")))
+        assert lines[top].split() == ["hand", "decisions", "error", "rate", "lost", "luck", "score"]
+        rows = [line.split() for line in lines[top + 1 : top + 4]]
+        assert [r[0] for r in rows] == ["1", "2", "3"] and [r[3] for r in rows] == [
+            "10",
+            "20",
+            "30",
+        ]
+        assert len({len(line) for line in lines[top + 1 : top + 4]}) == 1 and lines[top + 4] == ""
         # a long line is wrapped at a space to 80 columns, never cut in a word
         table = [{"id": k, "cards": ["10S", "JS", "QS", "KS"]} for k in range(6)]
         mistake.position = {**position, "melds": table}
