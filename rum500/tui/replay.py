@@ -30,7 +30,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
+from prompt_toolkit.styles import Style, merge_styles
 
 from rum500.configs import ReplayConfig
 from rum500.i18n import N_, _, ngettext
@@ -38,7 +38,7 @@ from rum500.narrate import meld_number
 from rum500.store import StoreError
 from rum500.store.commands import fail, finished_match
 from rum500.store.replay import CARD_END, CARD_START, Frame, Replay
-from rum500.tui import describe
+from rum500.tui import describe, render
 from rum500.tui.describe import rank_text
 from rum500.tui.overlays.keymap import is_character
 
@@ -349,8 +349,10 @@ class _Screen:
             s = stands[k] if stands and k < len(stands) else None
             if s is None and "=" in c:  # a joker in Frame.what, with what it stands for
                 c, s = c.split("=", 1)
-            red = (s or c)[-1] in "HD"
-            style = "class:red" if red else "class:black"
+            suit = (s or c)[-1]
+            # the table's card faces: black or red on white (four colours with --four-colour)
+            style = "class:card.red" if suit in "HD" else "class:card.black"
+            style += f" class:card.{suit.lower()}"
             if c in self.better:
                 self.better.remove(c)
                 style += " class:better"
@@ -507,14 +509,12 @@ def build_app(
         FormattedTextControl(lambda: [("class:footer", _(HELP_ASCII if ascii_only else HELP))]),
         height=1,
     )
-    style = Style.from_dict(
+    own = Style.from_dict(
         {
             "title": "bold",
             "what": "ansiyellow",
             "seat": "bold",
-            "red": "ansired",
             "laid": "italic",
-            "black": "",
             "footer": "reverse",
             "coach": "ansicyan",
             "mistake": "ansimagenta bold",
@@ -522,6 +522,7 @@ def build_app(
             "better": "reverse underline",
         }
     )
+    style = merge_styles([render.STYLE, own])  # the cards' classes are the table's
     return Application(
         layout=Layout(HSplit([body, footer])),
         key_bindings=kb,

@@ -40,3 +40,34 @@ def test_event_line_shows_suit_symbols(home: Path) -> None:
             assert f"discarded {card[:-1]}{SUIT[card[-1]]}" in event_line
             ascii_line = screen_text(model, ascii_only=True)[2]
             assert f"discarded {card}" in ascii_line
+
+
+def test_cards_have_the_tables_faces(home: Path) -> None:
+    """Each card of the replay is drawn as the table draws it — black or red on white — not
+    in a colour of its own: prompt_toolkit's default style has a class ``black`` (pure black
+    on the terminal's background), which made ♠ and ♣ all but invisible on a dark terminal."""
+    from prompt_toolkit.styles import default_ui_style, merge_styles
+
+    from rum500.tui import render
+    from rum500.tui.replay import build_app
+
+    with Journal() as j:
+        play(j, seed=21)
+        mid = j.game_id
+    conn = open_db()
+    match = load_match(conn, int(mid or 0))
+    conn.close()
+    model = ReplayModel(match)
+    model.go(len(match["actions"]) // 2)
+    style = merge_styles([default_ui_style(), build_app(model).style])
+    table = merge_styles([default_ui_style(), render.STYLE])
+    faces = {}
+    for s, text in model.render(False):
+        if text.strip() and text.strip()[-1] in "♠♥♦♣":
+            faces[text.strip()[-1]] = s
+    assert set(faces) >= {"♠", "♥"}, faces
+    for suit, s in faces.items():
+        colour = "class:card.red" if suit in "♥♦" else "class:card.black"
+        got = style.get_attrs_for_style_str(s)
+        assert got.bgcolor and got.bgcolor == table.get_attrs_for_style_str(colour).bgcolor, s
+        assert got.color == table.get_attrs_for_style_str(colour).color, (suit, s)
