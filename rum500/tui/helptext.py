@@ -51,7 +51,8 @@ def keys_text() -> str:
     )
 
 
-def rules_text() -> str:
+def rules_text(target: int = 500) -> str:
+    """The rules in short, the match played to ``target`` (the table's)."""
     return _(
         "RULES (summary)\n"
         "  2 to 8 players; one deck up to 4 players, two decks from 5. 13 cards each\n"
@@ -67,8 +68,8 @@ def rules_text() -> str:
         "  you may still take from the pile, or end the hand.\n"
         "  Points: ace 15 (1 when low in a run), K Q J 10 are 10, others face value.\n"
         "  Each hand scores what you put on the table minus what is left in your hand.\n"
-        "  Once a total reaches 500, the highest total wins; a tie plays another hand."
-    )
+        "  Once a total reaches {target}, the highest total wins; a tie plays another hand."
+    ).format(target=target)
 
 
 def house_rules_text(options: dict | None) -> str:
@@ -157,7 +158,9 @@ def help_lines(
     player's keys too (last). With ``width``, every line longer than that is wrapped between
     words (a key's description goes on under the description, not under the key): no word
     is lost on a narrow screen, nor in a language with longer words."""
-    text = keys_text() + "\n\n" + rules_text() + "\n\n" + coach_text()
+    target = options.get("target") if isinstance(options, dict) else None
+    played_to = target if isinstance(target, int) and not isinstance(target, bool) else 500
+    text = keys_text() + "\n\n" + rules_text(played_to) + "\n\n" + coach_text()
     text += "\n\n" + shoulder_text() + "\n\n" + deal_text()
     house = house_rules_text(options)
     if house:

@@ -112,6 +112,20 @@ def test_language_switch() -> None:
     assert i18n.set_language("xx") == "en"
 
 
+def test_the_help_says_the_tables_target() -> None:
+    """The rules in the help end the match at the table's target, not always at 500."""
+    from rum500.rules import Options
+
+    options = Options(target=100).to_dict()
+    try:
+        assert "Once a total reaches 100, the highest" in "\n".join(help_lines(options=options))
+        assert "Once a total reaches 500, the highest" in "\n".join(help_lines())
+        i18n.set_language("ru")
+        assert "Когда чей-то итог достиг 100," in "\n".join(help_lines(options=options))
+    finally:
+        i18n.set_language("en")
+
+
 def test_language_from_the_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(var, raising=False)
