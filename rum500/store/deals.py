@@ -50,7 +50,8 @@ def replayed(match: dict) -> tuple[list[dict], list[dict | None], dict | None]:
                 {
                     "hand": hand if first else hand + 1 if dealing else hand,
                     "status": "wrong_secret" if bad else "unplayable",
-                    "detail": f"action {k + 1}: {e}",
+                    # the action's index in the match's list, as rum500 analyse numbers it
+                    "detail": f"action {k}: {e}",
                 },
             )
         if dealing:

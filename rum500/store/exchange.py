@@ -129,6 +129,23 @@ def read_export(file: Path) -> dict:
     Returns the ``match`` dict with ``_game`` (the replayed :class:`Game`) added. Every
     problem is a :class:`StoreError` naming what is wrong."""
     file = Path(file)
+    doc = read_document(file)
+    match, digest = doc["match"], doc["sha256"]
+    if checksum(match) != digest.lower():
+        raise StoreError(
+            N_("{file} fails its checksum: it was damaged or edited after export, and is refused"),
+            file=file,
+        )
+    _check_fields(file, match)
+    match["_game"] = _replay(file, match)
+    return match
+
+
+def read_document(file: Path) -> dict:
+    """An export file's JSON document, its format and version known and its ``match`` (a
+    dict) and ``sha256`` (a string) there — the checksum not checked (``rum500 verify`` says
+    whether it holds). Every problem is a :class:`StoreError` naming what is wrong."""
+    file = Path(file)
     raw = read_bounded(file)
     try:
         doc = json.loads(raw.decode("utf-8"))
@@ -178,14 +195,7 @@ def read_export(file: Path) -> dict:
         raise StoreError(
             N_("{file} is incomplete: the match or its checksum is missing"), file=file
         )
-    if checksum(match) != digest.lower():
-        raise StoreError(
-            N_("{file} fails its checksum: it was damaged or edited after export, and is refused"),
-            file=file,
-        )
-    _check_fields(file, match)
-    match["_game"] = _replay(file, match)
-    return match
+    return doc
 
 
 def _check_fields(file: Path, m: dict) -> None:

@@ -11,17 +11,17 @@ the verdicts."""
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
 
 from rum500 import cards as C
 from rum500.configs import VerifyConfig
-from rum500.i18n import _
+from rum500.i18n import N_, _
 from rum500.rules import Options
 from rum500.rules.shuffle import check_deal, deal_order, hand_key, layout
 from rum500.store.db import StoreError
 from rum500.store.deals import replayed
-from rum500.store.exchange import _check_fields, read_bounded
+from rum500.store.exchange import _check_fields, read_document
 from rum500.store.matchfile import checksum
 
 FIELDS = ("hands", "upcard", "stock")
@@ -29,7 +29,9 @@ FIELDS = ("hands", "upcard", "stock")
 
 def verify_match(match: dict) -> list[dict]:
     """One verdict per hand: ``{"hand", "ok", "status", "detail"}``, ``status`` one of
-    ``checked``, ``not_committed``, ``wrong_secret``, ``differs``, ``unplayable``."""
+    ``checked``, ``not_committed``, ``wrong_secret``, ``differs`` (the deal the file records
+    is not the one its commitment gives), ``not_played`` (it is not the one the match's
+    actions were played from), ``unplayable``; ``detail`` in the current language."""
     recorded = {d.get("hand"): d for d in match.get("deals") or [] if isinstance(d, dict)}
     players = int(match["players"])
     options = Options.from_dict(match["options"])
@@ -63,54 +65,68 @@ def _verdict(
         }
 
     if saved is not None:
-        differs = _first_difference(saved, played)
+        differs = _first_difference(saved, played, PLAYED_WITH)
         if differs:
-            return verdict("differs", differs + " (against the match's own actions)")
+            return verdict("not_played", differs)
     if action is None or "secret" not in action:
         return verdict("not_committed")
     if check_deal(action, players) is not None:
-        return verdict("wrong_secret", "the secret does not match the commitment")
+        return verdict("wrong_secret", _("the secret does not match the commitment"))
     order, _cut = deal_order(hand_key(action["secret"], action["contributions"]), deck)
     derived = {"hand": hand, **layout(order, players, played["dealer"], size)}
-    differs = _first_difference(saved or played, derived)
+    differs = _first_difference(saved or played, derived, DEAL_GIVES)
     if differs:
         return verdict("differs", differs)
     if saved is None:
-        return verdict("differs", "the file records no deal for this hand")
+        return verdict("differs", _("the file records no deal for this hand"))
     return verdict("checked")
 
 
-def _first_difference(saved: dict, derived: dict) -> str:
-    """Where the deal ``saved`` (as the file records it) first differs from ``derived``
-    ("" when it does not)."""
+#: where a recorded deal parts from the one its commitment gives …
+DEAL_GIVES = {
+    "hand": N_("seat {seat}'s hand is {cards}, the deal gives {other}"),
+    "hands": N_("the number of hands differs"),
+    "upcard": N_("the upcard is {card}, the deal gives {other}"),
+    "card": N_("stock card {n} from the top is {card}, the deal gives {other}"),
+    "size": N_("the stock holds {n} cards, the deal gives {other}"),
+}
+#: … and from the one the match's actions were played from
+PLAYED_WITH = {
+    "hand": N_("seat {seat}'s hand is {cards}, the match was played with {other}"),
+    "hands": N_("the number of hands differs"),
+    "upcard": N_("the upcard is {card}, the match was played with {other}"),
+    "card": N_("stock card {n} from the top is {card}, the match was played with {other}"),
+    "size": N_("the stock holds {n} cards, the match was played with {other}"),
+}
+
+
+def _first_difference(saved: dict, derived: dict, words: dict[str, str]) -> str:
+    """Where the deal ``saved`` (as the file records it) first differs from ``derived``, in
+    ``words`` (:data:`DEAL_GIVES`, :data:`PLAYED_WITH`) and the current language; "" when it
+    does not."""
     for seat, (a, b) in enumerate(zip(saved.get("hands") or [], derived["hands"], strict=False)):
         if a != b:
-            return f"seat {seat}'s hand is {' '.join(map(str, a))}, the deal gives {' '.join(b)}"
+            mine, theirs = " ".join(map(str, a)), " ".join(b)
+            return _(words["hand"]).format(seat=seat, cards=mine, other=theirs)
     if len(saved.get("hands") or []) != len(derived["hands"]):
-        return "the number of hands differs"
+        return _(words["hands"])
     if saved.get("upcard") != derived["upcard"]:
-        return f"the upcard is {saved.get('upcard')}, the deal gives {derived['upcard']}"
+        return _(words["upcard"]).format(card=saved.get("upcard"), other=derived["upcard"])
     stock = saved.get("stock") or []
     for i, (a, b) in enumerate(zip(stock, derived["stock"], strict=False)):
         if a != b:
-            return f"stock card {i + 1} from the top is {a}, the deal gives {b}"
+            return _(words["card"]).format(n=i + 1, card=a, other=b)
     if len(stock) != len(derived["stock"]):
-        return f"the stock holds {len(stock)} cards, the deal gives {len(derived['stock'])}"
+        return _(words["size"]).format(n=len(stock), other=len(derived["stock"]))
     return ""
 
 
 def read_match(file: Path) -> tuple[dict, bool]:
     """The ``match`` of an export file and whether its checksum holds (``StoreError`` when it
-    is no match file at all)."""
-    raw = read_bounded(file)
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, RecursionError, json.JSONDecodeError):
-        raise StoreError(f"{file} is not a rum500 match file") from None
-    match = doc.get("match") if isinstance(doc, dict) else None
-    if not isinstance(match, dict):
-        raise StoreError(f"{file} is not a rum500 match file")
-    sound = isinstance(doc.get("sha256"), str) and checksum(match) == doc["sha256"].lower()
+    is no match file at all: the same words as ``rum500 import``'s)."""
+    doc = read_document(file)
+    match = doc["match"]
+    sound = checksum(match) == doc["sha256"].lower()
     _check_fields(file, match)
     return match, sound
 
@@ -123,7 +139,7 @@ def run_verify(config: VerifyConfig) -> int:
         match, sound = read_match(file)
         verdicts = verify_match(match)
     except StoreError as e:
-        print(f"rum500: {e}")
+        print(f"rum500: {e.said()}", file=sys.stderr)
         return 2
     failed = not sound
     if not sound:
@@ -133,6 +149,7 @@ def run_verify(config: VerifyConfig) -> int:
         "not_committed": _("not committed"),
         "wrong_secret": _("NOT CHECKED: wrong secret"),
         "differs": _("NOT CHECKED: the deal differs from its commitment"),
+        "not_played": _("NOT CHECKED: the file's deal is not the one the match was played from"),
         "unplayable": _("NOT CHECKED: the match cannot be replayed"),
     }
     for v in verdicts:
@@ -140,6 +157,13 @@ def run_verify(config: VerifyConfig) -> int:
         detail = f" — {v['detail']}" if v["detail"] else ""
         print(_("hand {n}: {verdict}").format(n=v["hand"], verdict=words[v["status"]]) + detail)
     checked = sum(1 for v in verdicts if v["status"] == "checked")
+    if verdicts and all(v["status"] == "not_committed" for v in verdicts):
+        print(
+            _(
+                "No hand of this match was dealt from a commitment (a table with --seed, or "
+                "an older match): there was nothing to check."
+            )
+        )
     print(
         _("{file}: {checked} of {hands} hands checked, {failed}.").format(
             file=file,

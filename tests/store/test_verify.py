@@ -95,8 +95,12 @@ async def test_a_card_moved_in_one_hands_stock_fails_naming_it(
     code, out = run(capsys, "verify", str(exported))
     assert code == 1
     assert "hand 1: deal checked" in out
-    assert "hand 2: NOT CHECKED: the deal differs from its commitment" in out
-    assert "stock card 1 from the top" in out
+    assert "hand 2: NOT CHECKED: the file's deal is not the one the match was played from" in out
+    moved, top = stock[5], stock[0]
+    assert f"stock card 1 from the top is {top}, the match was played with {moved}" in out
+    code, out = run(capsys, "--lang", "ru", "verify", str(exported))  # in the player's language
+    assert code == 1 and "кон 2: НЕ ПРОВЕРЕНО" in out, out
+    assert f"карта колоды 1 сверху — {top}, а партия сыграна с {moved}" in out, out
 
 
 async def test_a_wrong_secret_fails_naming_the_hand(
@@ -137,3 +141,23 @@ def test_an_older_match_says_not_committed(
     assert code == 0, out
     assert out.count("not committed") == len(game.results)
     assert f"0 of {len(game.results)} hands checked" in out
+    assert "there was nothing to check" in out
+
+
+def test_a_file_that_is_no_match_is_one_line_on_stderr_as_import_says_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Verify reads a file with ``rum500 import``'s words (truncated, newer, not a match),
+    one line on stderr, exit status 2."""
+    cut = tmp_path / "cut.json"
+    cut.write_text('{"format": "rum500-match", "version": 1, "match": {"uid": "a')
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps({"format": "rum500-match", "version": 99}))
+    for file, words in (
+        (cut, "is truncated or not a rum500 match file (JSON error at line 1"),
+        (newer, "was written by a newer rum500 (format version 99"),
+        (tmp_path / "none.json", "cannot read"),
+    ):
+        assert main(["verify", str(file)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and words in err, err
