@@ -67,6 +67,12 @@ def write_export(doc: dict, file: Path, overwrite: bool = False) -> None:
             file=file,
             folder=target_dir,
         )
+    if file.is_dir():  # (--force or not: a folder is not written over)
+        raise StoreError(
+            N_("cannot write {file}: it is a folder (name a file in it, e.g. {example})"),
+            file=file,
+            example=file / "match.json",
+        )
     try:
         fd, tmp = tempfile.mkstemp(prefix=".rum500-export-", dir=target_dir)
         try:

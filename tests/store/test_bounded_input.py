@@ -120,6 +120,22 @@ def test_export_refuses_to_overwrite_a_file_without_force(
     assert '"format": "rum500-match"' in target.read_text()
 
 
+def test_export_onto_a_folder_says_so_with_or_without_force(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _one_match(home)
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    for force in ([], ["--force"]):
+        assert main(["export", "1", str(folder), *force]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err.splitlines() == [
+            f"rum500: cannot write {folder}: it is a folder (name a file in it, e.g. "
+            f"{folder / 'match.json'})"
+        ]
+    assert not list(tmp_path.glob(".rum500-export-*")) and list(folder.iterdir()) == []
+
+
 def test_export_to_a_new_file_needs_no_force(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
