@@ -116,8 +116,11 @@ class ReplayModel(Replay):
             self.notice = _("No mistake to go to: the coach found none.")
 
     def unknown_key(self, key: str) -> None:
-        """A character the viewer does not use: a line says so (other keys say nothing)."""
-        if is_character(key):
+        """A character the viewer does not use: a line says so (other keys say nothing); ``?``
+        (help at the table) lists the keys in words."""
+        if key == "?":
+            self.notice = _("Keys:") + " " + _(HELP_ASCII).strip()
+        elif is_character(key):
             self.notice = _("No key {key} here: the keys are on the bottom line.").format(key=key)
 
     def mark(self) -> dict | None:
@@ -159,14 +162,17 @@ class ReplayModel(Replay):
             return
         lost = sum(d.get("loss", 0) for d in (self.marks or {}).values())
         n = len(self.mistakes())
-        out.line(
-            ngettext(
-                "Coach: {who} — {n} mistake, {points} points lost in all (m: next mistake)",
-                "Coach: {who} — {n} mistakes, {points} points lost in all (m: next mistake)",
-                n,
-            ).format(who=who, n=n, points=round(lost)),
-            "class:coach",
-        )
+        if not n:
+            out.line(_("Coach: {who} — no mistake found").format(who=who), "class:coach")
+        else:
+            out.line(
+                ngettext(
+                    "Coach: {who} — {n} mistake, {points} points lost in all (m: next mistake)",
+                    "Coach: {who} — {n} mistakes, {points} points lost in all (m: next mistake)",
+                    n,
+                ).format(who=who, n=n, points=round(lost)),
+                "class:coach",
+            )
         m = self.mark()
         if m is None:
             return
@@ -227,8 +233,6 @@ class ReplayModel(Replay):
                 out.cards([card])
             out.add(rest, "class:what")
         out.add("\n")
-        if f.winner is not None:
-            out.line(_("{who} wins the match.").format(who=self._who(f.winner)), "class:title")
         if f.result is not None:
             out.line(
                 _("Hand {n} is over — score sheet: table {minus} in hand = score").format(
@@ -294,21 +298,24 @@ class ReplayModel(Replay):
         out.add(melds_label)
         used = len(melds_label)
         for meld in f.melds:  # packed side by side, as many as fit on a line
-            owner = self._who(meld.get("owner"))
-            laid = sorted({self._who(b) for b in meld["by"]} - {owner})
-            extra = f" (+{', '.join(laid)})" if laid else ""
-            label = f"  [{meld_number(meld['id'])}] {owner}: "
+            label = f"  [{meld_number(meld['id'])}] {self._who(meld.get('owner'))}: "
             stands = meld.get("stands_for") or [None] * len(meld["cards"])
-            size = len(label) + len(extra)
-            size += sum(
-                len(out.shown(c, s)) + 1 for c, s in zip(meld["cards"], stands, strict=False)
+            # a card laid off by another player is marked as on the table: 9♦←2 (player 2)
+            arrow = "<-" if out.ascii_only else "←"
+            by = meld.get("by") or []
+            marks = [
+                f"{arrow}{by[k] + 1}" if k < len(by) and by[k] != meld.get("owner") else ""
+                for k in range(len(meld["cards"]))
+            ]
+            size = len(label) + sum(
+                len(out.shown(c, s)) + len(mark) + 1
+                for c, s, mark in zip(meld["cards"], stands, marks, strict=False)
             )
             if used + size > width and used > 0:
                 out.add("\n")
                 used = 0
             out.add(label)
-            out.cards(meld["cards"], stands)
-            out.add(extra, "class:laid")
+            out.cards(meld["cards"], stands, marks)
             used += size
         out.add("\n")
 
@@ -342,7 +349,11 @@ class _Screen:
         suit = card[-1] if self.ascii_only else SUITS.get(card[-1], card[-1])
         return rank_text(card[:-1]) + suit  # the rank as the player's language writes it
 
-    def cards(self, names: list[str], stands: list | None = None) -> None:
+    def cards(
+        self, names: list[str], stands: list | None = None, marks: list[str] | None = None
+    ) -> None:
+        """``names`` as cards (the table's faces); ``stands``: what each joker stands for;
+        ``marks``: a text after each card (who laid it off)."""
         for k, c in enumerate(names):
             if k:
                 self.add(" ")
@@ -357,6 +368,8 @@ class _Screen:
                 self.better.remove(c)
                 style += " class:better"
             self.add(self.shown(c, s), style)
+            if marks and k < len(marks) and marks[k]:
+                self.add(marks[k], "class:laid")
 
     def number(self, n: int, sign: bool = False) -> str:
         """``-49`` (``+5`` with ``sign``) with the one minus sign of the screen."""

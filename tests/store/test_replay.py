@@ -85,7 +85,8 @@ def test_moving_by_move_and_by_hand(finished: tuple[dict, Game]) -> None:
     m.go(10**6)
     assert m.index == len(game.actions) and m.frame.winner == game.winner
     text = _text(m)
-    assert f"{match['seats'][game.winner]['name']} wins the match." in text
+    name = match["seats"][game.winner]["name"]
+    assert f"; {name} wins the match" in text and text.count("wins the match") == 1, text
     assert "score sheet" in text
 
 
@@ -177,7 +178,7 @@ def test_replay_in_a_real_terminal(finished: tuple[dict, Game], home: Path) -> N
         keys("End")
         text = wait_for(f"step {n} of {n}")
         winner = match["seats"][game.winner]["name"]
-        assert f"{winner} wins the match." in text
+        assert f"; {winner} wins the match" in text and text.count("wins the match") == 1
         assert "score sheet" in text
         keys("q")
         for _ in range(100):

@@ -71,3 +71,37 @@ def test_cards_have_the_tables_faces(home: Path) -> None:
         got = style.get_attrs_for_style_str(s)
         assert got.bgcolor and got.bgcolor == table.get_attrs_for_style_str(colour).bgcolor, s
         assert got.color == table.get_attrs_for_style_str(colour).color, (suit, s)
+
+
+def test_a_laid_off_card_is_marked_with_its_player_as_on_the_table(home: Path) -> None:
+    """A card laid off on another player's meld shows ``9♦←2`` (player 2 laid it off), as
+    the table shows it; the meld's own cards have no mark."""
+    for seed in range(21, 60):
+        with Journal() as j:
+            play(j, seed=seed)
+            mid = j.game_id
+        conn = open_db()
+        match = load_match(conn, int(mid or 0))
+        conn.close()
+        model = ReplayModel(match)
+        for step in range(1, len(match["actions"]) + 1):
+            model.go(step)
+            for meld in model.frame.melds:
+                others = [
+                    (c, b) for c, b in zip(meld["cards"], meld["by"], strict=True)
+                    if b != meld["owner"]
+                ]  # fmt: skip
+                if not others or any(c == "JK" for c in meld["cards"]):
+                    continue
+                screen = "\n".join(screen_text(model))
+                card, by = others[0]
+                assert f"{card[:-1]}{SUIT[card[-1]]}←{by + 1}" in screen, screen
+                own = next(
+                    c for c, b in zip(meld["cards"], meld["by"], strict=True) if b == meld["owner"]
+                )
+                assert f"{own[:-1]}{SUIT[own[-1]]}←" not in screen
+                assert "(+" not in screen
+                ascii_screen = "\n".join(screen_text(model, ascii_only=True))
+                assert f"{card}<-{by + 1}" in ascii_screen
+                return
+    raise AssertionError("no lay-off on another player's meld in 39 matches")

@@ -134,6 +134,9 @@ def test_m_and_m_say_why_they_do_not_jump(home: Path) -> None:  # noqa: F811
         rest.append(narrow[k + len(rest)])
     assert len(said) > 40 and len(rest) > 1 and max(map(len, rest)) <= 40
     assert " ".join(line.strip() for line in rest) == said
+    assert "(m: next mistake)" in text(model)
+    model.marks = {k: {**d, "loss": 0} for k, d in (model.marks or {}).items()}  # none
+    assert "Coach: Ann — no mistake found" in text(model) and "m: next" not in text(model)
 
 
 async def test_a_key_the_viewer_does_not_use_says_so(home: Path) -> None:  # noqa: F811
@@ -149,5 +152,8 @@ async def test_a_key_the_viewer_does_not_use_says_so(home: Path) -> None:  # noq
         inp.send_text("n")
         await until(lambda: model.index != at)
         assert model.notice == ""
+        inp.send_text("?")  # help at the table: here the keys, in words
+        await until(lambda: bool(model.notice))
+        assert "Keys: left/right: move, up/down: hand" in text(model) and "q: quit" in model.notice
         inp.send_text("q")
         await asyncio.wait_for(task, 5)
