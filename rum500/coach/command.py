@@ -257,7 +257,7 @@ def _mistake(k: int, d: Decision) -> list[str]:
             hand=d.hand,
             index=d.index,
             played=describe(d.played, p),
-            best=describe(d.best, p),
+            best=better(d.best, d.played, p),
             loss=decimal(d.loss, 1),
             err=decimal(d.stderr, 1),
         ),  # fmt: skip
@@ -265,6 +265,18 @@ def _mistake(k: int, d: Decision) -> list[str]:
         "   " + _("discard pile: {cards}").format(cards=" ".join(p["discard_pile"]) or "-"),
         "   " + _("table: {melds}").format(melds=melds),
     ]
+
+
+def better(best: Mapping, played: Mapping, position: Mapping) -> str:
+    """The better move in words, cards as on the wire; a discard in place of a meld or a
+    lay-off says the cards are kept (as the review's line and the replay say it)."""
+    if best.get("type") == "discard" and played.get("type") in ("meld", "layoff"):
+        card = best.get("card", "?")
+        if played["type"] == "meld":
+            return _("keep those cards and discard {card}").format(card=card)
+        kept = played.get("card", "?")
+        return _("keep {kept} in hand and discard {card}").format(kept=kept, card=card)
+    return describe(best, position)
 
 
 def describe(action: Mapping, position: Mapping) -> str:

@@ -226,7 +226,9 @@ class CoachLine:
         ).format(
             played=describe.action(w["played"], view, self.screen.tableview.player_name, a),
             loss=loss,
-            best=describe.action(w["best"], view, self.screen.tableview.player_name, a),
+            best=describe.better(
+                w["best"], w["played"], view, self.screen.tableview.player_name, a
+            ),
         )
         if w.get("hinted"):
             line += " " + _("The hint advised it too: the coach looks much deeper than the hint.")

@@ -192,7 +192,9 @@ class ReplayModel(Replay):
                 played=played,
                 minus=out.minus,
                 points=points,
-                best=describe.action(m.get("best") or {}, view, self._who, out.ascii_only),
+                best=describe.better(
+                    m.get("best") or {}, m.get("played") or {}, view, self._who, out.ascii_only
+                ),
             ),
             "class:mistake",
         )

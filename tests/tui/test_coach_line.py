@@ -242,3 +242,25 @@ def test_the_line_in_russian() -> None:
         "(−12 points expected; better: discard Q♦). The hint advised it too: the coach looks "
         "much deeper than the hint."
     )
+
+
+def test_a_discard_better_than_a_meld_or_lay_off_says_the_cards_are_kept() -> None:
+    """ "better: discard 6♠" after a meld read as if melding were wrong: the coach says the
+    meld's cards (the lay-off's card) are kept — in the review's line, the replay and the
+    analysis's report alike; other better moves are said as the hint says them."""
+    from rum500.coach.command import better as report_better
+    from rum500.tui.describe import better
+
+    view = {"discard_pile": ["2C"], "melds": [{"id": 0, "cards": ["5H", "6H", "7H"]}]}
+    meld = {"type": "meld", "cards": ["3C", "4C", "5C"]}
+    layoff = {"type": "layoff", "card": "8H", "meld": 0}
+    discard = {"type": "discard", "card": "6S"}
+    name = str
+    assert better(discard, meld, view, name) == "keep those cards and discard 6♠"
+    assert better(discard, layoff, view, name) == "keep 8♥ in hand and discard 6♠"
+    assert better(discard, layoff, view, name, ascii=True) == "keep 8H in hand and discard 6S"
+    assert better(meld, discard, view, name) == "meld 3♣ 4♣ 5♣"
+    assert better({"type": "discard", "card": "9D"}, discard, view, name) == "discard 9♦"
+    assert report_better(discard, meld, view) == "keep those cards and discard 6S"
+    assert report_better(discard, layoff, view) == "keep 8H in hand and discard 6S"
+    assert report_better(meld, discard, view) == "meld 3C 4C 5C"
