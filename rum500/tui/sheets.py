@@ -214,7 +214,8 @@ def review_footer(model: SheetTable) -> list[Line]:
                     )
                 ]
             )
-        waiting = model.review.still_waiting()
+        # the others only: your own wait is the line below ("Press Enter when you are ready")
+        waiting = [s for s in model.review.still_waiting() if s != model.tableview.seat]
         if waiting:
             out.append(
                 [

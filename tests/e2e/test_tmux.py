@@ -452,7 +452,7 @@ def test_a_whole_hand_fits_80x24(tmp_path: Path, players: int) -> None:
             lambda s: (m := left.search(s)) is not None and int(m.group(1)) < first,
             what="the countdown to run while the review holds the deal",
         )
-        assert "Waiting for: Ann" in screen
+        assert "Waiting for: Ann" not in screen  # her own wait: "Press Enter when you are ready"
         assert "score sheet" in screen and "s draw from stock" not in screen
         term.keys("s")  # a game key in the review says why, in one line
         term.wait_text("press Enter when you are ready")
