@@ -112,6 +112,21 @@ def test_language_switch() -> None:
     assert i18n.set_language("xx") == "en"
 
 
+def test_the_help_keys_descriptions_start_in_one_column_in_every_language() -> None:
+    """The keys part of the help: each key's words start in the same column (17), in
+    Russian too (a key name of 15 letters pushed its words one column right)."""
+    from rum500.tui.helptext import _KEY_ROW, keys_text
+
+    try:
+        for language in ("en", "ru"):
+            i18n.set_language(language)
+            rows = [m for line in keys_text().splitlines() if (m := _KEY_ROW.match(line))]
+            assert len(rows) > 15, language
+            assert {len(m.group(1)) + len(m.group(2)) for m in rows} == {17}, language
+    finally:
+        i18n.set_language("en")
+
+
 def test_the_help_says_the_tables_target() -> None:
     """The rules in the help end the match at the table's target, not always at 500."""
     from rum500.rules import Options
