@@ -142,8 +142,9 @@ def run_verify(config: VerifyConfig) -> int:
         print(f"rum500: {e.said()}", file=sys.stderr)
         return 2
     failed = not sound
+    shown = _("standard input") if config.file == "-" else str(file)
     if not sound:
-        print(_("{file} fails its checksum: it was edited after export").format(file=file))
+        print(_("{file} fails its checksum: it was edited after export").format(file=shown))
     words = {
         "checked": _("deal checked"),
         "not_committed": _("not committed"),
@@ -166,7 +167,7 @@ def run_verify(config: VerifyConfig) -> int:
         )
     print(
         _("{file}: {checked} of {hands} hands checked, {failed}.").format(
-            file=file,
+            file=shown,
             checked=checked,
             hands=len(verdicts),
             failed=_("FAILED") if failed else _("no hand failed"),

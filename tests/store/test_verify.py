@@ -127,6 +127,19 @@ async def test_an_edited_file_without_a_new_checksum_fails(
     assert "fails its checksum" in out and "hand 1: NOT CHECKED" in out
 
 
+async def test_verify_reads_the_standard_input(
+    exported: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rum500 verify -`` reads the match from the standard input and calls it so."""
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(exported.read_bytes())))
+    code, out = run(capsys, "verify", "-")
+    assert code == 0, out
+    assert out.splitlines()[-1].startswith("standard input: ") and "hands checked" in out
+
+
 def test_an_older_match_says_not_committed(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
