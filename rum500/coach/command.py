@@ -196,8 +196,7 @@ def report(a: MatchAnalysis) -> str:
         ngettext("luck {luck} ± {n} point", "luck {luck} ± {n} points", err).format(
             luck=f"{a.luck:+.0f}", n=err
         ),
-        "",
-        *_hand_table(a.hands),
+        *(["", *_hand_table(a.hands)] if a.hands else []),  # (no hand yet: no table)
     ]
     mistakes = a.mistakes
     if mistakes:

@@ -144,6 +144,8 @@ def test_the_report_in_russian_has_its_own_plurals_and_decimal_commas() -> None:
         assert "2 decisions analysed: error rate 63.25 points per decision" in text, text
         assert "(126 points lost)\nluck +1 ± 44 points" in text, text
         assert "No mistake found" not in report(empty) and "Nothing to judge" in report(empty)
+        dealt = MatchAnalysis(9, 0, "Ann", 32, 0, False, 1, [], [])  # only the deal so far
+        assert "hand  decisions" not in report(dealt) and "Nothing to judge" in report(dealt)
         # the hand table: its header, then a line per hand, the columns aligned (never wrapped)
         hands = [
             HandAnalysis(k, 2, 10.0 * k, deal_luck=k, deal_luck_stderr=44.0) for k in (1, 2, 3)
