@@ -560,9 +560,7 @@ def run_replay(args: ReplayConfig) -> int:
         model = ReplayModel(finished_match(args.game_id))
     except StoreError as e:
         return fail(e.said())
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return fail(_("the replay viewer needs a terminal"))
-    seat = None
+    seat = None  # (a seat that did not play is said before the terminal is asked for)
     if args.seat is not None or args.player is not None:
         from rum500.coach.command import pick_seats
 
@@ -570,6 +568,8 @@ def run_replay(args: ReplayConfig) -> int:
             seat = pick_seats(model.match, args.seat, args.player)[0]
         except StoreError as e:
             return fail(e.said())
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return fail(_("the replay viewer needs a terminal"))
     app = build_app(model, ascii_only=args.ascii)
     model.find_marks = marks_finder(app.invalidate)
     model.choose_seat(seat)

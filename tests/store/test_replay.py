@@ -42,6 +42,20 @@ def _text(model: ReplayModel) -> str:
     return "".join(t for _, t in model.render(ascii_only=True))
 
 
+def test_a_seat_that_did_not_play_is_said_before_the_terminal_is_asked_for(
+    finished: tuple[dict, Game], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rum500 replay 1 --seat 5`` on a match of three, no terminal: the seat's error (the
+    one a player can mend), then with a seat that played, the terminal's."""
+    from rum500.cli import main
+
+    assert main(["replay", "1", "--seat", "5"]) == 1
+    err = capsys.readouterr().err
+    assert "game 1 has no seat 5: its seats are 0 to 2" in err and "terminal" not in err
+    assert main(["replay", "1", "--seat", "2"]) == 1
+    assert "the replay viewer needs a terminal" in capsys.readouterr().err
+
+
 def test_every_position_is_the_engines_and_every_hand_is_face_up(
     finished: tuple[dict, Game],
 ) -> None:
