@@ -50,13 +50,17 @@ def pick_seats(match: Mapping, seat: int | None, player: str | None) -> list[int
             )
         return [seat]
     if player is not None:
-        found = [
-            s["seat"]
-            for s in match["seats"]
-            if str(s.get("name") or "").casefold() == player.casefold()
-        ]
+        from rum500.narrate import shown_name
+
+        def names_of(s: Mapping) -> set[str]:  # as logged, and as the screen shows a bot's
+            logged = str(s.get("name") or "")
+            return {logged.casefold(), shown_name(logged, bool(s.get("bot"))).casefold()}
+
+        found = [s["seat"] for s in match["seats"] if player.casefold() in names_of(s)]
         if not found:
-            names = ", ".join(str(s.get("name")) for s in match["seats"])
+            names = ", ".join(
+                shown_name(str(s.get("name")), bool(s.get("bot"))) for s in match["seats"]
+            )
             raise StoreError(
                 N_("nobody named {name} played game {id} (its players: {names})"),
                 name=repr(player),

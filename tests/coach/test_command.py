@@ -173,3 +173,22 @@ def test_the_report_in_russian_has_its_own_plurals_and_decimal_commas() -> None:
         ).startswith("table: 10S JS QS KS; 10S JS QS KS; 10S JS QS KS; 10S JS QS KS;")
     finally:
         set_language("en")
+
+
+def test_a_bot_is_found_and_named_as_the_screen_names_it() -> None:
+    """``--player`` takes a bot's name as logged ("Bot 1") or as the screen shows it in the
+    player's language ("Бот 1"); a name nobody had is answered with the names as shown."""
+    from rum500.coach.command import pick_seats
+    from rum500.i18n import set_language
+    from rum500.store import StoreError
+
+    seats = [{"seat": 0, "name": "Ann", "bot": None}, {"seat": 1, "name": "Bot 1", "bot": "easy"}]
+    match = {"id": 3, "players": 2, "seats": seats}
+    try:
+        set_language("ru")
+        assert pick_seats(match, None, "Бот 1") == [1] == pick_seats(match, None, "bot 1")
+        with pytest.raises(StoreError) as e:
+            pick_seats(match, None, "Zed")
+        assert "Ann, Бот 1" in e.value.said()
+    finally:
+        set_language("en")
