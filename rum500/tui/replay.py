@@ -219,7 +219,8 @@ class ReplayModel(Replay):
             title += f" — {m['table']}"
         out.line(title, "class:title")
         out.line(
-            _("Hand {hand} of {hands} · move {move} of {moves} · step {step} of {steps}").format(
+            # "action N": the index rum500 analyse names the decision made from here by
+            _("Hand {hand} of {hands} · move {move} of {moves} · action {step} of {steps}").format(
                 hand=f.hand_number,
                 hands=self.hands_total,
                 move=f.move,

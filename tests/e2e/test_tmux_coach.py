@@ -100,6 +100,6 @@ def test_the_replay_marks_mistakes(term: Tmux, monkeypatch: pytest.MonkeyPatch) 
     screen = term.wait_text("Ann decides here:", timeout=20)
     flat = re.sub(r"\s+", " ", screen)
     assert re.search(r"costs -\d+ points?; better: ", flat), flat
-    step = re.search(r"step (\d+) of", flat)
+    step = re.search(r"action (\d+) of", flat)
     assert step and int(step.group(1)) > 0
     term.keys("q")

@@ -174,23 +174,23 @@ def test_replay_in_a_real_terminal(finished: tuple[dict, Game], home: Path) -> N
 
     try:
         n = len(game.actions)
-        text = wait_for(f"step 0 of {n}")
+        text = wait_for(f"action 0 of {n}")
         probe = Game(3, game.seed, Options(target=150))
         for seat in range(3):
             assert " ".join(sort_hand(probe.view(seat)["hand"])) in text  # every hand face up
         keys("Right", "Right", "Right")
-        text = wait_for(f"step 3 of {n}")
+        text = wait_for(f"action 3 of {n}")
         for a in game.actions[:3]:
             probe.apply(a)
         for seat in range(3):
             assert " ".join(sort_hand(probe.view(seat)["hand"])) in text
         keys("Left")
-        wait_for(f"step 2 of {n}")
+        wait_for(f"action 2 of {n}")
         keys("Down")
         text = wait_for("Hand 2 of")
         assert "move 0 of" in text and "dealt hand 2" in text
         keys("End")
-        text = wait_for(f"step {n} of {n}")
+        text = wait_for(f"action {n} of {n}")
         winner = match["seats"][game.winner]["name"]
         assert f"; {winner} wins the match" in text and text.count("wins the match") == 1
         assert "score sheet" in text
