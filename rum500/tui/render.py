@@ -431,8 +431,9 @@ def pile(model: TableModel) -> StyleAndTextTuples:
     return joined(pile_lines(model)[0])
 
 
-def layoff_mark(model: Names, by: int) -> str:
-    return ("<-" if model.ascii else "←") + str(by + 1)
+def layoff_mark(ascii: bool, by: int) -> str:
+    """The mark after a card laid off by seat ``by``: ``←2`` (player 2; ``<-2`` in ASCII)."""
+    return ("<-" if ascii else "←") + str(by + 1)
 
 
 def meld_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
@@ -465,7 +466,7 @@ def meld_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
                 " "
                 + _("({card}{mark} = {card} laid off by player {n}, {name})").format(
                     card=shown,
-                    mark=layoff_mark(model, by),
+                    mark=layoff_mark(model.ascii, by),
                     n=by + 1,
                     name=model.tableview.player_name(by),
                 ),
@@ -504,7 +505,7 @@ def meld_lines(model: TableModel, width: int = 80) -> tuple[list[Line], int]:
                 frags += card(model, c, "class:fresh" if new else "", handler, stands[k])
                 by = m["by"][k]
                 if by != m["owner"]:
-                    frags.append(("class:info", layoff_mark(model, by), handler))
+                    frags.append(("class:info", layoff_mark(model.ascii, by), handler))
             frags.append((frame, "]", handler))
             tokens.append((frags, False, at))
     return wrap(tokens, width, indent=3)

@@ -304,10 +304,11 @@ class ReplayModel(Replay):
             label = f"  [{meld_number(meld['id'])}] {self._who(meld.get('owner'))}: "
             stands = meld.get("stands_for") or [None] * len(meld["cards"])
             # a card laid off by another player is marked as on the table: 9♦←2 (player 2)
-            arrow = "<-" if out.ascii_only else "←"
             by = meld.get("by") or []
             marks = [
-                f"{arrow}{by[k] + 1}" if k < len(by) and by[k] != meld.get("owner") else ""
+                render.layoff_mark(out.ascii_only, by[k])
+                if k < len(by) and by[k] != meld.get("owner")
+                else ""
                 for k in range(len(meld["cards"]))
             ]
             size = len(label) + sum(

@@ -177,7 +177,7 @@ def _played(model: SheetTable, s: int, melds: list[dict], width: int) -> list[Li
                     frags.append(("", " "))
                 frags += card(model, c)
                 if m["by"][k] != s:
-                    frags.append(("class:info", layoff_mark(model, m["by"][k])))
+                    frags.append(("class:info", layoff_mark(model.ascii, m["by"][k])))
             frags.append(("", f"] {got:+d}" if cards else "]"))
             tokens.append((frags, False, False))
         else:

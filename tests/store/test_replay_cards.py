@@ -19,13 +19,19 @@ def screen_text(model: ReplayModel, ascii_only: bool = False) -> list[str]:
     return "".join(text for _style, text in model.render(ascii_only)).splitlines()
 
 
-def test_event_line_shows_suit_symbols(home: Path) -> None:
+def played_match(seed: int) -> dict:
+    """A match played with ``seed`` into the game log, as the replay loads it."""
     with Journal() as j:
-        play(j, seed=21)
+        play(j, seed=seed)
         mid = j.game_id
     conn = open_db()
     match = load_match(conn, int(mid or 0))
     conn.close()
+    return match
+
+
+def test_event_line_shows_suit_symbols(home: Path) -> None:
+    match = played_match(21)
     model = ReplayModel(match)
     kinds: dict[str, int] = {}
     for k, entry in enumerate(match["actions"], start=1):
@@ -51,12 +57,7 @@ def test_cards_have_the_tables_faces(home: Path) -> None:
     from rum500.tui import render
     from rum500.tui.replay import build_app
 
-    with Journal() as j:
-        play(j, seed=21)
-        mid = j.game_id
-    conn = open_db()
-    match = load_match(conn, int(mid or 0))
-    conn.close()
+    match = played_match(21)
     model = ReplayModel(match)
     model.go(len(match["actions"]) // 2)
     style = merge_styles([default_ui_style(), build_app(model).style])
@@ -77,12 +78,7 @@ def test_a_laid_off_card_is_marked_with_its_player_as_on_the_table(home: Path) -
     """A card laid off on another player's meld shows ``9♦←2`` (player 2 laid it off), as
     the table shows it; the meld's own cards have no mark."""
     for seed in range(21, 60):
-        with Journal() as j:
-            play(j, seed=seed)
-            mid = j.game_id
-        conn = open_db()
-        match = load_match(conn, int(mid or 0))
-        conn.close()
+        match = played_match(seed)
         model = ReplayModel(match)
         for step in range(1, len(match["actions"]) + 1):
             model.go(step)
