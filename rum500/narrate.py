@@ -32,6 +32,20 @@ from dataclasses import dataclass, replace
 from rum500.i18n import N_, _, ngettext, pgettext
 
 
+def kept_instead(best: Mapping, played: Mapping, card: Callable[[str, object], str]) -> str | None:
+    """The coach's better move when it is a discard in place of the meld or lay-off played,
+    said as keeping those cards ("keep those cards and discard 6♠": "discard 6♠" alone read
+    as if melding were wrong); None for any other pair. ``card(name, joker)`` writes a card
+    (symbols on a screen, codes in analyse's text)."""
+    if best.get("type") != "discard" or played.get("type") not in ("meld", "layoff"):
+        return None
+    discard = card(str(best.get("card", "?")), None)
+    if played["type"] == "meld":
+        return _("keep those cards and discard {card}").format(card=discard)
+    kept = card(str(played.get("card", "?")), played.get("joker"))
+    return _("keep {kept} in hand and discard {card}").format(kept=kept, card=discard)
+
+
 def meld_number(meld_id: object) -> object:
     """A meld's number as people read it: its id on the wire plus one (melds are numbered
     from 1, as the discard pile's cards are; ``lay 8H on 1`` lays off on meld id 0). Anything

@@ -273,13 +273,9 @@ def _mistake(k: int, d: Decision) -> list[str]:
 def better(best: Mapping, played: Mapping, position: Mapping) -> str:
     """The better move in words, cards as on the wire; a discard in place of a meld or a
     lay-off says the cards are kept (as the review's line and the replay say it)."""
-    if best.get("type") == "discard" and played.get("type") in ("meld", "layoff"):
-        card = best.get("card", "?")
-        if played["type"] == "meld":
-            return _("keep those cards and discard {card}").format(card=card)
-        kept = played.get("card", "?")
-        return _("keep {kept} in hand and discard {card}").format(kept=kept, card=card)
-    return describe(best, position)
+    from rum500.narrate import kept_instead
+
+    return kept_instead(best, played, lambda c, _joker: c) or describe(best, position)
 
 
 def describe(action: Mapping, position: Mapping) -> str:

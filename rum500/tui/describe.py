@@ -131,14 +131,8 @@ def better(best: dict, played: dict, view: dict, name_of: NameOf, ascii: bool = 
     """The coach's better move in words. A discard in place of a meld or a lay-off says the
     cards are kept ("keep those cards and discard 6♠"): "discard 6♠" alone read as if
     melding were wrong."""
-    if best.get("type") == "discard":
-        card = card_text(best.get("card", "?"), ascii)
-        if played.get("type") == "meld":
-            return _("keep those cards and discard {card}").format(card=card)
-        if played.get("type") == "layoff":
-            kept = card_text(str(played.get("card", "?")), ascii, played.get("joker"))
-            return _("keep {kept} in hand and discard {card}").format(kept=kept, card=card)
-    return action(best, view, name_of, ascii)
+    kept = narrate.kept_instead(best, played, lambda c, joker: card_text(c, ascii, joker))
+    return kept or action(best, view, name_of, ascii)
 
 
 def action(a: dict, view: dict, name_of: NameOf, ascii: bool = False) -> str:
