@@ -38,8 +38,11 @@
    ``--stability-out FILE`` every decision is appended to FILE as a JSON line: the match's
    seed, the budget, the seat, the action's index, the hand, the kind, the move played and
    each run's verdict (``first``, ``second``: best move, loss, standard error, ties,
-   worlds, candidates) — to read the disagreements, or to compare two versions of the
-   analysis on the same decisions (``bench/rejudge.py`` judges a file's decisions again).
+   worlds, candidates, and ``measured`` — the loss, its standard error and its worlds
+   before the line of a mistake is drawn — with ``named``, the move it was measured for:
+   where the line might be drawn is read from the file) — to read the disagreements, or to
+   compare two versions of the analysis on the same decisions (``bench/rejudge.py`` judges
+   a file's decisions again).
    ``--seed 34`` gives seeds 7034 on, matches another run (on 7024 on) has not seen.
    Beside the strict figure it prints it both ways: the calls of either run that the other
    repeats, of all the calls of both (the same figure on twice the decisions, so less a
@@ -423,7 +426,7 @@ STABILITY_SEATS = ["hard", "expert"]
 #: the loss (points) from which the stability goal counts a call
 CALL = 5
 #: the fields of a verdict a ``--stability-out`` line keeps
-VERDICT_FIELDS = ("best", "loss", "stderr", "ties", "worlds", "candidates")
+VERDICT_FIELDS = ("best", "loss", "stderr", "ties", "worlds", "candidates", "measured", "named")
 
 
 def verdict_fields(d: object) -> dict:

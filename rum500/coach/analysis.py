@@ -61,6 +61,10 @@ class Decision:
     worlds: int
     position: dict
     ties: list[dict] = field(default_factory=list)
+    #: the verdict's loss as measured before the line of a mistake, and the move it was
+    #: measured for (:class:`~rum500.coach.search.Verdict`): for the benchmark, not the report
+    measured: tuple[float, float, int] = (0.0, 0.0, 0)
+    named: dict | None = None
 
 
 @dataclass(slots=True)
@@ -164,6 +168,7 @@ def biggest(decisions: list[Decision]) -> list[Decision]:
 
 def decision_record(d: Decision) -> dict:
     out = {"type": "decision", **asdict(d)}
+    del out["measured"], out["named"]
     out["loss"] = round(d.loss, 2)
     out["stderr"] = round(d.stderr, 2)
     return out
@@ -455,7 +460,7 @@ def _assemble(
             v: Verdict = r[0]
             d = Decision(
                 t.index, t.hand, seat, t.kind, t.played, v.best, v.loss, v.stderr,
-                v.candidates, v.worlds, _position(t.view), list(v.ties),
+                v.candidates, v.worlds, _position(t.view), list(v.ties), v.measured, v.named,
             )  # fmt: skip
             decisions.append(d)
             h.decisions += 1

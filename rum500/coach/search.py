@@ -29,7 +29,7 @@ rule that no seed changes names one (:func:`preferred`) — when the races are s
 move played ahead of moves not told apart, the closest of those. That move is measured
 against the move played on the first round's worlds and fresh ones while the call is in
 doubt. A loss within :data:`MISTAKE` standard
-errors of zero is called 0.
+errors of zero (:data:`LONG_Z` when measured on :data:`LONG` worlds or more) is called 0.
 """
 
 from __future__ import annotations
@@ -61,6 +61,17 @@ PLAYOUT_CAP = 600
 #: past the threshold that the other seed did not repeat (a paired difference of two moves
 #: varies by some 50 points from world to world).
 MISTAKE = 3.5
+#: A loss measured on at least LONG worlds is a mistake beyond LONG_Z standard errors, not
+#: :data:`MISTAKE` (:func:`called`): the line of 3.5 is there because a few dozen worlds
+#: seldom see the rare world where two moves part by a hundred points, so their standard
+#: error is often too small; a thousand worlds have seen them, and their standard error can
+#: be taken at its word. (Before, at budget 32, a loss the measuring had followed for 3,000
+#: worlds to 2.5–3.4 standard errors was called no mistake — six of the 28 decisions two
+#: seeds disagreed on in bench/analyse.py's stability: the same better move, a real loss of
+#: 1–4.4 points, that the other seed had called.) At budget 8 (the ladder's) the measuring
+#: never reaches it.
+LONG = 1000
+LONG_Z = 2.5
 #: The challenger is measured against the move played on fresh worlds (after the first
 #: round, MEASURE_ROUND × the budget a round, at most 1 + MORE_ROUNDS rounds) until it is
 #: clear: from the second round on, a loss beyond CONFIRM standard errors is clearly a
@@ -322,6 +333,11 @@ class Verdict:
     candidates: int
     worlds: int
     ties: list[dict] = field(default_factory=list)
+    #: the loss measured against the move played before the line of a mistake is drawn
+    #: (:func:`called`; ``loss`` when a mistake is called): its value, standard error and
+    #: worlds (0: nothing measured), and the move it was measured for
+    measured: tuple[float, float, int] = (0.0, 0.0, 0)
+    named: dict | None = None
 
 
 def same_action(a: Mapping, b: Mapping) -> bool:
@@ -384,7 +400,9 @@ def judge(
             loss, stderr = (
                 s.measure(best, patient=apart, fresh=fresh) if best != mine else (0.0, 0.0)
             )
-    if loss <= MISTAKE * stderr or loss <= 0:
+    measured = (loss, stderr, s.pairs if best != mine else 0)
+    named = cands[best]
+    if not called(*measured):
         best, loss, stderr, ties = mine, 0.0, 0.0, []
     return Verdict(
         best=cands[best],
@@ -395,6 +413,8 @@ def judge(
         candidates=len(cands),
         worlds=half + s.judged,
         ties=[cands[k] for k in s.with_mates(best, ties)],
+        measured=measured,
+        named=named,
     )
 
 
@@ -431,6 +451,7 @@ class _Search:
         self.moves = sorted(self.mates)
         self.measured: list[tuple[Game, float]] = []  # judging worlds, the move played's value
         self.rounds = self.judged = 0  # rounds of measuring done, worlds they sampled
+        self.pairs = 0  # worlds in the last loss measured (:meth:`measure`)
         self.pool: list[Game] = []  # the worlds of a table's values (the choice's, the races')
         self.raced = 0  # worlds the races sampled
         self.spent = False  # the races sampled all they may (their cap)
@@ -611,6 +632,7 @@ class _Search:
             self.judged += len(batch)
             self.rounds += 1
             loss, stderr = _mean_and_error(diffs)
+        self.pairs = len(diffs)
         return loss, stderr
 
     def race(
@@ -698,6 +720,14 @@ def _no_mistake(loss: float, stderr: float, rounds: int) -> bool:
 def _mistake(loss: float, stderr: float, rounds: int) -> bool:
     """Clearly a mistake: from the second round on, beyond :data:`CONFIRM` standard errors."""
     return rounds >= 2 and loss > CONFIRM * stderr
+
+
+def called(loss: float, stderr: float, worlds: int) -> bool:
+    """Whether a loss measured on ``worlds`` worlds is called a mistake: above zero and
+    more than :data:`MISTAKE` standard errors above it — :data:`LONG_Z` once the worlds are
+    :data:`LONG` or more."""
+    line = LONG_Z if worlds >= LONG else MISTAKE
+    return loss > 0 and loss > line * stderr
 
 
 def _in_doubt(loss: float, stderr: float) -> bool:

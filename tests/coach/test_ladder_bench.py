@@ -189,9 +189,12 @@ def test_the_stability_runs_keep_every_decision_for_reading(tmp_path, capsys, mo
     assert f"{len(calls)} with a loss ≥ 5 in the first run" in printed
     for r in lines:
         assert set(r["first"]) == set(r["second"]) == {
-            "best", "loss", "stderr", "ties", "worlds", "candidates"
+            "best", "loss", "stderr", "ties", "worlds", "candidates", "measured", "named"
         }  # fmt: skip
         assert r["first"]["candidates"] == r["second"]["candidates"]
+        for v in (r["first"], r["second"]):  # the loss before the line: the loss, if called
+            if v["loss"] > 0:
+                assert v["measured"][0] == v["loss"] and v["named"] == v["best"]
     back = [r for r in lines if r["second"]["loss"] >= 5]
     both = sum(same_action(r["first"]["best"], r["second"]["best"]) for r in calls + back)
     assert f"{both} of {len(calls) + len(back)} (" in printed

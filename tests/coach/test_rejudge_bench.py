@@ -11,7 +11,18 @@ PLAYED = {"type": "discard", "card": "9C"}
 
 
 def verdict(best: dict, loss: float) -> dict:
-    return {"best": best, "loss": loss, "stderr": 1.0, "ties": [], "worlds": 32, "candidates": 3}
+    """A verdict as a stability run keeps it (``measured``: the loss before the line of a
+    mistake is drawn, and the move it was measured for)."""
+    return {
+        "best": best,
+        "loss": loss,
+        "stderr": 1.0,
+        "ties": [],
+        "worlds": 32,
+        "candidates": 3,
+        "measured": [loss, 1.0, 16],
+        "named": best,
+    }
 
 
 def line(index: int, first: dict, second: dict) -> dict:

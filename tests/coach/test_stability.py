@@ -598,3 +598,43 @@ def test_a_move_named_in_the_challengers_place_is_not_dropped_on_the_first_round
     v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
     assert len(first_round) == 4
     assert v.best == other and v.loss > 5
+
+
+def test_a_loss_followed_for_a_thousand_worlds_is_called_from_2_5_standard_errors() -> None:
+    """The line of a mistake is 3.5 standard errors on a few hundred worlds (their standard
+    error is often too small), 2.5 once the loss was measured on :data:`S.LONG` worlds."""
+    assert not S.called(3.0, 1.0, S.LONG - 1) and S.called(3.0, 1.0, S.LONG)
+    assert S.called(3.6, 1.0, 10) and not S.called(2.5, 1.0, S.LONG)
+    assert not S.called(0.0, 0.0, S.LONG) and not S.called(-1.0, 0.1, 5 * S.LONG)
+    assert S.called(1.0, 0.0, 2)  # every world alike: no spread
+
+
+def test_the_ladders_budget_never_measures_a_thousand_worlds() -> None:
+    """At budget 8 (bench/analyse.py's ladder) the measuring stops short of :data:`S.LONG`
+    worlds — the first round's 4, then at most 47 rounds of 16 — so the ladder's figures
+    are those of the line at 3.5 alone."""
+    budget = 8
+    rounds = S.MORE_ROUNDS + S.DOUBT_ROUNDS  # after the first
+    assert budget // 2 + rounds * S.MEASURE_ROUND * budget < S.LONG
+
+
+def test_a_small_loss_measured_long_is_called_and_the_verdict_keeps_what_was_measured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discarding 2S is worth 3 points more than the move played, with a wide spread: after
+    the 48 rounds at budget 8 (756 worlds) the loss stands about 3 standard errors above
+    zero — no mistake at 3.5. Were those worlds :data:`S.LONG` (here lowered to 700), it
+    would be a mistake at 2.5. The verdict keeps the loss as measured either way."""
+    spread = [30.5, -24.5]
+    _raced_then_measured(monkeypatch, lambda n: spread[n % 2])
+    short = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
+    loss, stderr, worlds = short.measured
+    assert short.best == PLAYED and short.loss == 0.0
+    assert worlds == 4 + S.MEASURE_ROUND * 8 * (S.MORE_ROUNDS + S.DOUBT_ROUNDS)
+    assert loss == pytest.approx(3.0, abs=0.1) and 2.5 < loss / stderr < 3.5
+    assert short.named == CHALLENGER
+    monkeypatch.setattr(S, "LONG", 700)
+    _raced_then_measured(monkeypatch, lambda n: spread[n % 2])
+    long = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
+    assert long.best == CHALLENGER and long.loss == pytest.approx(loss)
+    assert long.measured == short.measured
