@@ -47,7 +47,9 @@
    Beside the strict figure it prints it both ways: the calls of either run that the other
    repeats, of all the calls of both (the same figure on twice the decisions, so less a
    matter of which seed came first). ``--stability-report FILE`` prints the figures from a
-   ``--stability-out`` file alone (nothing is run).
+   ``--stability-out`` file alone (nothing is run); with ``--redraw``, each verdict's line
+   of a mistake drawn as the analysis draws it now, from the loss the file says it measured
+   (the search is the file's, only the line moves).
 
 Timings depend on what else the machine is doing. The figures of 2 and 3 are seeded, and in
 both the ``expert`` plays without its wall-clock guard, so their matches (and so the
@@ -469,6 +471,30 @@ def _stability(args: argparse.Namespace, out: TextIO | None) -> None:
     )
 
 
+def redrawn(line: dict) -> dict:
+    """A ``--stability-out`` line with each verdict's line of a mistake drawn as the analysis
+    draws it now (:func:`rum500.coach.search.called`) from the loss it measured (its
+    ``measured`` and ``named``): a call, or the move played at a loss of 0. A verdict newly
+    called has no ties (the file does not keep those of a loss not called). The search is
+    the file's: only the line moves."""
+    from rum500.coach.search import called
+
+    out = dict(line)
+    for run in ("first", "second"):
+        v = dict(line[run])
+        if "measured" not in v:
+            raise SystemExit("--redraw: the file's verdicts have no measured loss (an older file)")
+        loss, stderr, worlds = v["measured"]
+        if called(loss, stderr, int(worlds)):
+            if v["loss"] == 0:
+                v["ties"] = []
+            v |= {"best": v["named"], "loss": loss, "stderr": stderr}
+        else:
+            v |= {"best": line["played"], "loss": 0.0, "stderr": 0.0, "ties": []}
+        out[run] = v
+    return out
+
+
 def stability_report(pairs: list[dict]) -> str:
     """The stability figures of ``pairs`` (``--stability-out`` lines: each decision as the
     two runs judged it), as the run prints them after its first words."""
@@ -487,8 +513,8 @@ def stability_report(pairs: list[dict]) -> str:
     tie_share = tied / total if total else math.nan
     return (
         f"({decisions} decisions): {total} with a loss ≥ 5 in the first run, the second "
-        f"agrees on the best move in {agree} ({100 * share:.0f}%; goal ≥ 90%); its best move "
-        f"is the first's best or one of its ties in {tied} ({100 * tie_share:.0f}%); the "
+        f"agrees on the best move in {agree} ({100 * share:.1f}%; goal ≥ 90%); its best move "
+        f"is the first's best or one of its ties in {tied} ({100 * tie_share:.1f}%); the "
         f"second calls no mistake in {unmade}; decisions called a loss ≥ 5: "
         f"{100 * total / max(1, decisions):.1f}% in the first run, "
         f"{100 * second / max(1, decisions):.1f}% in the second ({second}); both ways (each "
@@ -535,11 +561,20 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="print the ladder's table from a --ladder-out file and nothing else",
     )
+    p.add_argument(
+        "--redraw",
+        action="store_true",
+        help="with --stability-report: each verdict's mistake line drawn as the analysis draws "
+        "it now, from the loss it measured",
+    )
     args = p.parse_args(argv)
     if args.stability_report:
         path = Path(args.stability_report)
         lines = [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
-        print(f"3. stability, from {path}: " + stability_report(lines))
+        if args.redraw:
+            lines = [redrawn(line) for line in lines]
+        how = " (the line drawn again)" if args.redraw else ""
+        print(f"3. stability, from {path}{how}: " + stability_report(lines))
         return 0
     if args.ladder_report:
         print(f"2. the ladder, from {args.ladder_report}:")

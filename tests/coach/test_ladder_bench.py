@@ -8,6 +8,8 @@ import json
 import math
 from collections import Counter
 
+import pytest
+
 from rum500.coach.search import same_action
 from tests.bots import load_bench
 
@@ -204,3 +206,54 @@ def test_the_stability_runs_keep_every_decision_for_reading(tmp_path, capsys, mo
     assert report.split(": ", 1)[1] == printed.split("seeds 1 and 2 ", 1)[1]
     assert bench.main(argv) == 0  # a second run appends
     assert len(out.read_text().splitlines()) == 2 * len(lines)
+
+
+def test_a_stability_file_read_again_with_the_line_drawn_as_now(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """``--stability-report FILE --redraw``: each verdict's line of a mistake is drawn again
+    from the loss it measured — a loss of 3 on 1,500 worlds at 2.8 standard errors, no
+    mistake under the line of 3.5, is a call now; one at 2 standard errors is not."""
+    from rum500.coach import search as S
+
+    bench = load_bench("analyse", monkeypatch)
+    played = {"type": "discard", "card": "9C"}
+    x = {"type": "discard", "card": "2S"}
+
+    def kept(loss: float, stderr: float, worlds: int, called: bool) -> dict:
+        return {
+            "best": x if called else played,
+            "loss": loss if called else 0.0,
+            "stderr": stderr if called else 0.0,
+            "ties": [],
+            "worlds": worlds,
+            "candidates": 3,
+            "measured": [loss, stderr, worlds],
+            "named": x,
+        }
+
+    lines = [  # the first run calls 6 on both; the second measured short of 3.5 on both
+        {
+            "played": played,
+            "first": kept(6.0, 1.0, 500, True),
+            "second": kept(3.0, 1.07, 1500, False),
+        },
+        {
+            "played": played,
+            "first": kept(6.0, 1.0, 500, True),
+            "second": kept(2.0, 1.0, 1500, False),
+        },
+    ]
+    assert S.called(3.0, 1.07, 1500) and not S.called(2.0, 1.0, 1500)
+    out = tmp_path / "stability.jsonl"
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert bench.main(["--stability-report", str(out)]) == 0
+    assert "the second agrees on the best move in 0 (0.0%" in capsys.readouterr().out
+    assert bench.main(["--stability-report", str(out), "--redraw"]) == 0
+    printed = capsys.readouterr().out
+    assert "(the line drawn again)" in printed
+    assert "the second agrees on the best move in 1 (50.0%" in printed
+    old = tmp_path / "old.jsonl"  # a file from before verdicts kept what they measured
+    old.write_text(json.dumps({"played": played, "first": {}, "second": {}}) + "\n")
+    with pytest.raises(SystemExit, match="no measured loss"):
+        bench.main(["--stability-report", str(old), "--redraw"])
