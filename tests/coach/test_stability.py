@@ -638,3 +638,23 @@ def test_a_small_loss_measured_long_is_called_and_the_verdict_keeps_what_was_mea
     long = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
     assert long.best == CHALLENGER and long.loss == pytest.approx(loss)
     assert long.measured == short.measured
+
+
+def test_a_loss_read_below_zero_on_a_few_worlds_is_measured_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discarding 2S is worth 10 points more than the move played, but the first 20 worlds
+    measured (budget 8: the first round's 4 and one round of 16) read it 7 points below,
+    about 1.1 standard errors. A standard error of so few worlds is not trusted to end the
+    measuring (only one 3 standard errors below zero would): measured on, it is a mistake.
+    Ending at 1 standard error from the first worlds on, as before (:data:`S.EARLY` 0), it
+    is none."""
+    values = lambda n: [-34.0, 20.0][n % 2] if n < 20 else [26.0, -6.0][n % 2]  # noqa: E731
+    raced = lambda w: 2.0 + 30.0 * _noisy(w, "2S")  # noqa: E731  # the race cannot tell
+    _raced_then_measured(monkeypatch, values, raced)
+    v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
+    assert v.best == CHALLENGER and v.loss > 5 and v.measured[2] > 20
+    monkeypatch.setattr(S, "EARLY", 0)
+    _raced_then_measured(monkeypatch, values, raced)
+    v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
+    assert v.best == PLAYED and v.measured[2] == 20
