@@ -98,8 +98,8 @@ NONE_Z = 1.0
 #: :data:`CLEAR` standard errors below zero end it, as on the first round: a standard error
 #: of 80–144 worlds is itself too uncertain (the mirror of :data:`LONG`). (Before, at budget
 #: 32, 9 of the 38 calls a second seed did not repeat on twenty matches the analysis was not
-#: tuned on were such stops: a loss the first seed measured at 5–11 points on 500–3,000
-#: worlds, read at 1–2 standard errors below zero on a standard error of 5–8 points.)
+#: tuned on were such stops: a loss the first seed measured at 5–11 points on 336–3,000
+#: worlds, read at 1–2 standard errors below zero (8 of them on a standard error of 4.5–8 points).)
 EARLY = 200
 #: A loss still in doubt after those rounds — between DOUBT_FROM and CONFIRM standard
 #: errors above zero, about the MISTAKE line — is measured on, at most DOUBT_ROUNDS rounds
