@@ -485,9 +485,7 @@ def redrawn(line: dict) -> dict:
         if "measured" not in v:
             raise SystemExit("--redraw: the file's verdicts have no measured loss (an older file)")
         loss, stderr, worlds = v["measured"]
-        if called(loss, stderr, int(worlds)):
-            if v["loss"] == 0:
-                v["ties"] = []
+        if called(loss, stderr, int(worlds)):  # (a verdict not called kept no ties)
             v |= {"best": v["named"], "loss": loss, "stderr": stderr}
         else:
             v |= {"best": line["played"], "loss": 0.0, "stderr": 0.0, "ties": []}

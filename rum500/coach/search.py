@@ -396,18 +396,18 @@ def judge(
         table[k] += [s.value(w, k) if k in finalists else None for w in chosen[first:]]
     others = [k for k in finalists if k != mine]
     best = max(others, key=lambda k: _mean(table[k])) if others else mine
-    loss, stderr = 0.0, 0.0
+    loss, stderr, worlds = 0.0, 0.0, 0
     ties: list[int] = []
     if best != mine:  # the challenger against the move played, on worlds the choice did not see
-        loss, stderr = s.measure(best, judged, rounds=1)
+        loss, stderr, worlds = s.measure(best, judged, rounds=1)
         if not _no_mistake(loss, stderr, 1):  # worth naming well before it is measured further
             named, ties, apart = s.confirm(best, table, CONFIRM_CAP * budget)
             fresh = named != best  # named in the challenger's place: the first round is not enough
             best = named
-            loss, stderr = (
-                s.measure(best, patient=apart, fresh=fresh) if best != mine else (0.0, 0.0)
+            loss, stderr, worlds = (
+                s.measure(best, patient=apart, fresh=fresh) if best != mine else (0.0, 0.0, 0)
             )
-    measured = (loss, stderr, s.pairs if best != mine else 0)
+    measured = (loss, stderr, worlds)
     named = cands[best]
     if not called(*measured):
         best, loss, stderr, ties = mine, 0.0, 0.0, []
@@ -458,7 +458,6 @@ class _Search:
         self.moves = sorted(self.mates)
         self.measured: list[tuple[Game, float]] = []  # judging worlds, the move played's value
         self.rounds = self.judged = 0  # rounds of measuring done, worlds they sampled
-        self.pairs = 0  # worlds in the last loss measured (:meth:`measure`)
         self.pool: list[Game] = []  # the worlds of a table's values (the choice's, the races')
         self.raced = 0  # worlds the races sampled
         self.spent = False  # the races sampled all they may (their cap)
@@ -603,7 +602,7 @@ class _Search:
         rounds: int = 0,
         patient: bool = False,
         fresh: bool = False,
-    ) -> tuple[float, float]:
+    ) -> tuple[float, float, int]:
         """Move ``k`` against the move played: on the worlds of the rounds already measured
         (for another challenger: the move played's values are kept), then on ``judged`` and
         fresh worlds (:attr:`measure_fresh` a round) until :func:`_no_mistake` or :func:`_mistake`,
@@ -614,7 +613,7 @@ class _Search:
         after the first round). ``fresh`` (``k`` is not the challenger the first round
         measured: the confirmation named another move): the first round's worlds alone never
         end it — sixteen worlds at budget 32 against the race's hundreds.
-        ``(loss, stderr)``."""
+        ``(loss, stderr, the worlds measured)``."""
         diffs = []
         for w, theirs in self.measured:
             ours = self.value(w, k)
@@ -639,8 +638,7 @@ class _Search:
             self.judged += len(batch)
             self.rounds += 1
             loss, stderr = _mean_and_error(diffs)
-        self.pairs = len(diffs)
-        return loss, stderr
+        return loss, stderr, len(diffs)
 
     def race(
         self, best: int, runners: list[int], table: dict[int, list[float | None]], cap: int
