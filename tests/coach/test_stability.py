@@ -360,6 +360,42 @@ def test_a_lay_off_ends_its_turn_with_the_discard_the_race_settles(
     assert v.best == layoff and v.loss == 0.0
 
 
+def test_a_lay_off_is_measured_ending_with_the_discard_it_is_measured_against(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Laying off 7H costs nothing by itself: the lay-off is worth what the discard that ends
+    its turn is worth. Discarding 2D looks best in the first worlds only (the lay-off ends
+    with it from there); over the choice's worlds 9C is best, and is the challenger. The
+    lay-off is measured ending with 9C, so every world's difference is 0: no mistake on the
+    first round, and nothing is raced (before: charged with 2D, a loss of 10 on the first
+    round, which sent the decision to the races)."""
+    layoff = {"type": "layoff", "card": "7H", "meld": 0}
+    number = _numbering()
+    ended: list[str] = []
+
+    def discard(card: str, n: int) -> float:
+        if card == "2D":
+            return 12.0 if n < 4 else 0.0
+        return 10.0 if card == "9C" else -10.0
+
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
+        n = number(w)
+        if S.same_action(action, layoff):
+            assert rest and rest[-1]["type"] == "discard"
+            ended.append(rest[-1]["card"])
+            return discard(rest[-1]["card"], n)
+        if action.get("type") == "discard":
+            return discard(action["card"], n)
+        return -10.0
+
+    monkeypatch.setattr(S, "value", value)
+    v = analyse_decision(LAYS_OFF.view(0), [[], []], layoff, budget=16, seed=1)
+    assert "2D" in ended and ended[-1] == "9C"
+    assert v.best == layoff and v.loss == 0.0
+    assert v.named == {"type": "discard", "card": "9C"} and v.measured == (0.0, 0.0, 8)
+    assert v.worlds == 16
+
+
 def test_the_moves_race_has_worlds_of_its_own_when_the_discards_race_spends_its_share(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
