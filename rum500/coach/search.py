@@ -498,28 +498,40 @@ class _Search:
         if not order or not worlds:
             return
         for k in self.meld_rests():
-            rest = self.rests[k]
-            assert rest is not None
-            g = play(worlds[0], self.cands[k], self.seat)
-            if g is None or not _replay(g, rest[:-1]):
+            legal = self.endings(k, worlds[0])
+            d = next((d for d in order if any(same_action(self.cands[d], a) for a in legal)), None)
+            if d is None or not self.end_turn_with(k, self.cands[d]):
                 continue
-            legal = [a for a in g.legal_actions() if a.get("type") == "discard"]
-            for d in order:
-                if any(same_action(self.cands[d], a) for a in legal):
-                    if not same_action(self.cands[d], rest[-1]):
-                        self.rests[k] = [*rest[:-1], dict(self.cands[d])]
-                        old = table[k]
-                        table[k] = [
-                            None if n < len(old) and old[n] is None else self.value(w, k)
-                            for n, w in enumerate(worlds[: len(old)])
-                        ]
-                        if k == self.mine:
-                            self.measured = [
-                                (w, x)
-                                for w, _theirs in self.measured
-                                if (x := self.value(w, k)) is not None
-                            ]
-                    break
+            old = table[k]
+            table[k] = [
+                None if n < len(old) and old[n] is None else self.value(w, k)
+                for n, w in enumerate(worlds[: len(old)])
+            ]
+
+    def endings(self, k: int, world: Game) -> list[dict]:
+        """The discards move ``k`` (one of :meth:`meld_rests`) may end its turn with, as
+        ``world`` plays it (none when the world refuses it)."""
+        rest = self.rests[k]
+        assert rest is not None
+        g = play(world, self.cands[k], self.seat)
+        if g is None or not _replay(g, rest[:-1]):
+            return []
+        return [a for a in g.legal_actions() if a.get("type") == "discard"]
+
+    def end_turn_with(self, k: int, discard: Mapping) -> bool:
+        """Move ``k`` (one of :meth:`meld_rests`) ending its turn with ``discard`` from now
+        on; the move played has its measured values taken again. False when it already
+        does."""
+        rest = self.rests[k]
+        assert rest is not None
+        if same_action(discard, rest[-1]):
+            return False
+        self.rests[k] = [*rest[:-1], dict(discard)]
+        if k == self.mine:
+            self.measured = [
+                (w, x) for w, _theirs in self.measured if (x := self.value(w, k)) is not None
+            ]
+        return True
 
     def confirm(
         self, best: int, table: dict[int, list[float | None]], cap: int
@@ -652,22 +664,11 @@ class _Search:
         discard named better; in the two looked into, the seed that called it had charged
         the meld with another discard than the one it named — a meld of 7s ended with 9D
         against discarding 2H was a loss of 8.6, ended with 2H one of 0.8)."""
-        mine = self.mine
-        if self.cands[k].get("type") != "discard" or mine not in self.meld_rests():
+        mine, end = self.mine, self.cands[k]
+        if end.get("type") != "discard" or mine not in self.meld_rests():
             return
-        rest = self.rests[mine]
-        assert rest is not None
-        if same_action(rest[-1], self.cands[k]):
-            return
-        g = play(self.pool[0], self.cands[mine], self.seat)
-        if g is None or not _replay(g, rest[:-1]):
-            return
-        if not any(same_action(self.cands[k], a) for a in g.legal_actions()):
-            return
-        self.rests[mine] = [*rest[:-1], dict(self.cands[k])]
-        self.measured = [
-            (w, x) for w, _theirs in self.measured if (x := self.value(w, mine)) is not None
-        ]
+        if any(same_action(end, a) for a in self.endings(mine, self.pool[0])):
+            self.end_turn_with(mine, end)
 
     def race(
         self, best: int, runners: list[int], table: dict[int, list[float | None]], cap: int

@@ -336,8 +336,6 @@ def test_a_lay_off_ends_its_turn_with_the_discard_the_race_settles(
     A mistake in doubt has the discards race first, and the lay-off ends its turn with the
     winner, 2D: no mistake (before: the lay-off kept 9C, the first worlds' best discard, and
     was called a loss of 25 against discarding 2D)."""
-    layoff = {"type": "layoff", "card": "7H", "meld": 0}
-    number = _numbering()
 
     def discard(card: str, n: int) -> float:
         if card == "2D":
@@ -346,18 +344,35 @@ def test_a_lay_off_ends_its_turn_with_the_discard_the_race_settles(
             return 12.0 if n < 4 else -20.0
         return -10.0
 
+    _lay_off_worth_its_discard(monkeypatch, discard)
+    v = analyse_decision(LAYS_OFF.view(0), [[], []], LAY_OFF_7H, budget=16, seed=1)
+    assert v.best == LAY_OFF_7H and v.loss == 0.0
+
+
+LAY_OFF_7H = {"type": "layoff", "card": "7H", "meld": 0}
+
+
+def _lay_off_worth_its_discard(
+    monkeypatch: pytest.MonkeyPatch, discard: Callable[[str, int], float]
+) -> list[str]:
+    """Value discarding a card ``discard(card, n)`` in the n-th world valued (numbered as
+    met), laying off 7H what the discard that ends its turn is worth there, and every
+    other move -10. Returns the cards the lay-off was valued ending with, in order."""
+    number = _numbering()
+    ended: list[str] = []
+
     def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         n = number(w)
-        if S.same_action(action, layoff):
+        if S.same_action(action, LAY_OFF_7H):
             assert rest and rest[-1]["type"] == "discard"
+            ended.append(rest[-1]["card"])
             return discard(rest[-1]["card"], n)
         if action.get("type") == "discard":
             return discard(action["card"], n)
         return -10.0
 
     monkeypatch.setattr(S, "value", value)
-    v = analyse_decision(LAYS_OFF.view(0), [[], []], layoff, budget=16, seed=1)
-    assert v.best == layoff and v.loss == 0.0
+    return ended
 
 
 def test_a_lay_off_is_measured_ending_with_the_discard_it_is_measured_against(
@@ -369,29 +384,16 @@ def test_a_lay_off_is_measured_ending_with_the_discard_it_is_measured_against(
     lay-off is measured ending with 9C, so every world's difference is 0: no mistake on the
     first round, and nothing is raced (before: charged with 2D, a loss of 10 on the first
     round, which sent the decision to the races)."""
-    layoff = {"type": "layoff", "card": "7H", "meld": 0}
-    number = _numbering()
-    ended: list[str] = []
 
     def discard(card: str, n: int) -> float:
         if card == "2D":
             return 12.0 if n < 4 else 0.0
         return 10.0 if card == "9C" else -10.0
 
-    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
-        n = number(w)
-        if S.same_action(action, layoff):
-            assert rest and rest[-1]["type"] == "discard"
-            ended.append(rest[-1]["card"])
-            return discard(rest[-1]["card"], n)
-        if action.get("type") == "discard":
-            return discard(action["card"], n)
-        return -10.0
-
-    monkeypatch.setattr(S, "value", value)
-    v = analyse_decision(LAYS_OFF.view(0), [[], []], layoff, budget=16, seed=1)
+    ended = _lay_off_worth_its_discard(monkeypatch, discard)
+    v = analyse_decision(LAYS_OFF.view(0), [[], []], LAY_OFF_7H, budget=16, seed=1)
     assert "2D" in ended and ended[-1] == "9C"
-    assert v.best == layoff and v.loss == 0.0
+    assert v.best == LAY_OFF_7H and v.loss == 0.0
     assert v.named == {"type": "discard", "card": "9C"} and v.measured == (0.0, 0.0, 8)
     assert v.worlds == 16
 
