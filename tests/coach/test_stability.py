@@ -271,6 +271,8 @@ def test_the_close_finalists_race_before_the_loss_is_measured(
 #: seat 0 lays off 7H and 8H on 4H 5H 6H, then discards: the hard bot would throw a high card
 LAYS_OFF = position(["7H", "8H", "KS", "QD", "2D", "9C"], ["3S", "5S"], ["2C"],
                     melds=[["4H", "5H", "6H"]])  # fmt: skip
+#: the lay-off of LAYS_OFF the tests judge
+LAY_OFF_7H = {"type": "layoff", "card": "7H", "meld": 0}
 
 
 def test_a_lay_off_is_judged_with_the_discard_the_decision_values_best(
@@ -279,21 +281,20 @@ def test_a_lay_off_is_judged_with_the_discard_the_decision_values_best(
     """The rest of the turn after a meld or lay-off ends with the discard this decision
     values best (here 2D), not the hard bot's: the lay-off is judged by itself."""
     view = LAYS_OFF.view(0)
-    layoff = {"type": "layoff", "card": "7H", "meld": 0}
-    assert layoff in view["legal_actions"]
+    assert LAY_OFF_7H in view["legal_actions"]
     world = S.worlds_of(view, [[], []], random.Random(1), 1)[0]
-    hards = S.rest_of_turn(world, layoff, 0)[0]
+    hards = S.rest_of_turn(world, LAY_OFF_7H, 0)[0]
     assert hards and hards[-1] != {"type": "discard", "card": "2D"}
     rests: list[list[dict]] = []
 
     def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, layoff):
+        if S.same_action(action, LAY_OFF_7H):
             rests.append(list(rest or []))
             return 0.0
         return 5.0 if action == {"type": "discard", "card": "2D"} else -10.0
 
     monkeypatch.setattr(S, "value", value)
-    analyse_decision(view, [[], []], layoff, budget=8, seed=1)
+    analyse_decision(view, [[], []], LAY_OFF_7H, budget=8, seed=1)
     assert rests and rests[-1] == [*hards[:-1], {"type": "discard", "card": "2D"}]
 
 
@@ -347,9 +348,6 @@ def test_a_lay_off_ends_its_turn_with_the_discard_the_race_settles(
     _lay_off_worth_its_discard(monkeypatch, discard)
     v = analyse_decision(LAYS_OFF.view(0), [[], []], LAY_OFF_7H, budget=16, seed=1)
     assert v.best == LAY_OFF_7H and v.loss == 0.0
-
-
-LAY_OFF_7H = {"type": "layoff", "card": "7H", "meld": 0}
 
 
 def _lay_off_worth_its_discard(
@@ -408,11 +406,10 @@ def test_the_moves_race_has_worlds_of_its_own_when_the_discards_race_spends_its_
     discards' race spent them all, the lay-off was left on its first few worlds, and a
     discard within a few points of it there was named by the rule; another seed named the
     lay-off, a stability match's decision)."""
-    layoff = {"type": "layoff", "card": "7H", "meld": 0}
     played = {"type": "discard", "card": "KS"}
 
     def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, layoff):
+        if S.same_action(action, LAY_OFF_7H):
             return 14.0
         if S.same_action(action, played):
             return 0.0
@@ -435,7 +432,7 @@ def test_the_moves_race_has_worlds_of_its_own_when_the_discards_race_spends_its_
     (_, discards), (start, end) = races
     assert discards <= S.CONFIRM_CAP * 8 // 2 + 4  # the discards' share, a round over at most
     assert end > start  # the moves raced on worlds of their own
-    assert v.best == layoff and v.loss == pytest.approx(14.0)
+    assert v.best == LAY_OFF_7H and v.loss == pytest.approx(14.0)
 
 
 def test_a_move_not_shown_worth_the_same_is_not_named_by_the_rule(
