@@ -39,7 +39,8 @@
    seed, the budget, the seat, the action's index, the hand, the kind, the move played and
    each run's verdict (``first``, ``second``: best move, loss, standard error, ties,
    worlds, candidates, and ``measured`` — the loss, its standard error and its worlds
-   before the line of a mistake is drawn — with ``named``, the move it was measured for:
+   before the line of a mistake is drawn (a loss called is then told again on fresh worlds:
+   ``loss`` and ``stderr``) — with ``named``, the move it was measured for:
    where the line might be drawn is read from the file) — to read the disagreements, or to
    compare two versions of the analysis on the same decisions (``bench/rejudge.py`` judges
    a file's decisions again).
@@ -474,9 +475,11 @@ def _stability(args: argparse.Namespace, out: TextIO | None) -> None:
 def redrawn(line: dict) -> dict:
     """A ``--stability-out`` line with each verdict's line of a mistake drawn as the analysis
     draws it now (:func:`rum500.coach.search.called`) from the loss it measured (its
-    ``measured`` and ``named``): a call, or the move played at a loss of 0. A verdict newly
-    called has no ties (the file does not keep those of a loss not called). The search is
-    the file's: only the line moves."""
+    ``measured`` and ``named``): a call, or the move played at a loss of 0. A call the file
+    holds that the line still calls keeps its loss as the file has it (told again on fresh
+    worlds, :meth:`rum500.coach.search._Search.again`); a verdict newly called has the loss
+    its measuring read, and no ties (the file keeps neither a loss told again nor the ties
+    of a loss not called). The search is the file's: only the line moves."""
     from rum500.coach.search import called
 
     out = dict(line)
@@ -485,8 +488,9 @@ def redrawn(line: dict) -> dict:
         if "measured" not in v:
             raise SystemExit("--redraw: the file's verdicts have no measured loss (an older file)")
         loss, stderr, worlds = v["measured"]
-        if called(loss, stderr, int(worlds)):  # (a verdict not called kept no ties)
-            v |= {"best": v["named"], "loss": loss, "stderr": stderr}
+        if called(loss, stderr, int(worlds)):
+            if v["loss"] <= 0:  # newly called (a verdict not called kept no ties)
+                v |= {"best": v["named"], "loss": loss, "stderr": stderr}
         else:
             v |= {"best": line["played"], "loss": 0.0, "stderr": 0.0, "ties": []}
         out[run] = v

@@ -83,7 +83,9 @@ def test_a_clear_loss_is_still_called(monkeypatch: pytest.MonkeyPatch) -> None:
     _scripted(monkeypatch, first=[16, 4, 14, 6], later=[16, 4, 14, 6])
     v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
     assert v.best == CHALLENGER and v.loss == pytest.approx(10.0)
-    assert v.worlds == 4 + 4 + S.MEASURE_ROUND * 8  # beyond 4 standard errors after round 2
+    measured = 4 + S.MEASURE_ROUND * 8  # beyond 4 standard errors after round 2
+    assert v.measured[2] == measured
+    assert v.worlds == 4 + measured + measured  # and as many fresh worlds to tell it again
 
 
 def test_a_loss_back_at_zero_for_a_round_is_measured_on() -> None:
@@ -518,10 +520,11 @@ def _raced_then_measured(
 
 
 def _watch_measuring(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Watch :meth:`rum500.coach.search._Search.measure`: the dict's ``on`` is 1 while a
-    measuring runs, ``done`` counts the measurings ended."""
-    phase = {"on": 0, "done": 0}
-    real = S._Search.measure
+    """Watch :meth:`rum500.coach.search._Search.measure` and the measuring again of a loss
+    called (:meth:`rum500.coach.search._Search.again`): the dict's ``on`` is 1 while either
+    runs, ``done`` counts the measurings ended, ``again`` the worlds measured again."""
+    phase = {"on": 0, "done": 0, "again": 0}
+    real, real_again = S._Search.measure, S._Search.again
 
     def measure(self, k, judged=None, rounds=0, **kw):  # type: ignore[no-untyped-def]
         phase["on"] = 1
@@ -531,7 +534,16 @@ def _watch_measuring(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
             phase["on"] = 0
             phase["done"] += 1
 
+    def again(self, k, ties, table, n):  # type: ignore[no-untyped-def]
+        phase["on"] = 1
+        try:
+            return real_again(self, k, ties, table, n)
+        finally:
+            phase["on"] = 0
+            phase["again"] += n
+
     monkeypatch.setattr(S._Search, "measure", measure)
+    monkeypatch.setattr(S._Search, "again", again)
     return phase
 
 
@@ -693,3 +705,71 @@ def test_a_loss_read_below_zero_on_a_few_worlds_is_measured_on(
     _raced_then_measured(monkeypatch, values, raced)
     v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
     assert v.best == PLAYED and v.measured[2] == 20
+
+
+def _stops_at_20_then(fresh: list[float]) -> Callable[[int], float]:
+    """Measured values of discarding 2S that stop the measuring after its second round (20
+    worlds at budget 8) at a loss of 10.4, about 9 standard errors; ``fresh`` over and over
+    after them."""
+
+    def measured(n: int) -> float:
+        if n < 4:
+            return [20.0, 8.0, 14.0, 6.0][n]
+        if n < 20:
+            return [16.0, 4.0, 14.0, 6.0][n % 4]
+        return fresh[n % len(fresh)]
+
+    return measured
+
+
+def test_a_called_loss_is_told_on_fresh_worlds_not_on_those_that_stopped_the_measuring(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The measuring stops as soon as a loss stands 4 standard errors clear, so the worlds
+    that stopped it read the loss high. The loss called is told again on as many fresh
+    worlds, and that is the loss reported (here 3 points, not 10.4); the verdict keeps what
+    the measuring read. Fresh worlds that show no loss at all drop the call."""
+    _raced_then_measured(monkeypatch, _stops_at_20_then([8.0, -2.0]))
+    v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
+    assert v.measured[0] == pytest.approx(10.4) and v.measured[2] == 20
+    assert v.best == CHALLENGER and v.loss == pytest.approx(3.0)
+    assert v.stderr == pytest.approx(5.0 * (20 / 19) ** 0.5 / 20**0.5)
+    _raced_then_measured(monkeypatch, _stops_at_20_then([-4.0, 2.0]))
+    v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
+    assert v.measured[0] == pytest.approx(10.4) and v.named == CHALLENGER
+    assert v.best == PLAYED and v.loss == 0.0 and v.ties == []
+
+
+def test_moves_a_spent_race_left_apart_are_named_again_with_the_fresh_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In the race, discarding 2S leads discarding 4D by 6 points with a spread of 60: not
+    told apart, and more than 5 points (NEAR) apart, so the race names its leader 2S. The
+    fresh worlds the loss is told again on value both alike: on the race's worlds and these
+    together they are 4 points apart, within NEAR, so the rule names 4D, as a seed whose
+    race put them within 5 points does (before: each seed named the move its race's
+    estimate put on its side of the line)."""
+    other = {"type": "discard", "card": "4D"}
+    view = LOOSE.view(0)
+    assert S.preferred(view, [CHALLENGER, other]) == other
+    phase = _watch_measuring(monkeypatch)
+    number = _numbering()
+    measuring: list[object] = []
+
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
+        if S.same_action(action, PLAYED):
+            return 0.0
+        if not (S.same_action(action, CHALLENGER) or S.same_action(action, other)):
+            return -100.0
+        if phase["on"]:  # measured: both worth 10, with a spread of 20
+            if w not in measuring:
+                measuring.append(w)
+            return [30.0, -10.0][measuring.index(w) % 2]
+        side = 30.0 if number(w) % 2 else -30.0  # the choice's and the race's worlds
+        return 26.0 + side if S.same_action(action, CHALLENGER) else 20.0 - side
+
+    monkeypatch.setattr(S, "value", value)
+    v = analyse_decision(view, [[], []], PLAYED, budget=8, seed=1)
+    assert v.named == CHALLENGER  # the race's own estimate: 6 points apart
+    assert phase["again"] == v.measured[2] > 0
+    assert v.best == other and v.ties == [CHALLENGER] and v.loss == pytest.approx(10.0)
