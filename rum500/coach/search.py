@@ -684,14 +684,15 @@ class _Search:
                 table[m].append(self.value(w, m))
         self.judged += n
         named = k
-        if ties:
+        if ties:  # those the worlds together tell apart from the leader are ties no more
             lead = _leader(table, group, k)
-            named = self.prefer(lead, _close({m: table[m] for m in group}, lead), table)
+            close = _close({m: table[m] for m in group}, lead)
+            named = self.prefer(lead, close, table)
+            ties = sorted({lead, *close} - {named})
             self.end_as(named)  # a meld played ends its turn with the discard now named
         mine = [self.value(w, self.mine) for w in worlds]
-        fresh = table[named][-n:]
-        loss, stderr = _paired(fresh, mine)
-        return named, sorted(set(group) - {named}), loss, stderr
+        loss, stderr = _paired(table[named][-n:], mine)
+        return named, ties, loss, stderr
 
     def end_as(self, k: int) -> None:
         """When the move played is one of :meth:`meld_rests` and ``k``, the move it is
