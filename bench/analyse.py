@@ -479,7 +479,10 @@ def redrawn(line: dict) -> dict:
     holds that the line still calls keeps its loss as the file has it (told again on fresh
     worlds, :meth:`rum500.coach.search._Search.again`); a verdict newly called has the loss
     its measuring read, and no ties (the file keeps neither a loss told again nor the ties
-    of a loss not called). The search is the file's: only the line moves."""
+    of a loss not called). A call the fresh worlds dropped (no loss above zero there) is in
+    the file as no call and so reads as newly called: drawn at the file's own line, a file
+    written since 4b5433f can count a few more calls than its run did. The search is the
+    file's: only the line moves."""
     from rum500.coach.search import called
 
     out = dict(line)
