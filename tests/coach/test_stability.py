@@ -755,48 +755,13 @@ def test_a_called_loss_is_told_on_fresh_worlds_not_on_those_that_stopped_the_mea
     assert v.best == PLAYED and v.loss == 0.0 and v.ties == []
 
 
-def test_moves_a_spent_race_left_apart_are_named_again_with_the_fresh_worlds(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """In the race, discarding 2S leads discarding 4D by 6 points with a spread of 60: not
-    told apart, and more than 5 points (NEAR) apart, so the race names its leader 2S. The
-    fresh worlds the loss is told again on value both alike: on the race's worlds and these
-    together they are 4 points apart, within NEAR, so the rule names 4D, as a seed whose
-    race put them within 5 points does (before: each seed named the move its race's
-    estimate put on its side of the line)."""
-    other = {"type": "discard", "card": "4D"}
-    view = LOOSE.view(0)
-    assert S.preferred(view, [CHALLENGER, other]) == other
-    phase = _watch_measuring(monkeypatch)
-    number = _numbering()
-    measuring: list[object] = []
-
-    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, PLAYED):
-            return 0.0
-        if not (S.same_action(action, CHALLENGER) or S.same_action(action, other)):
-            return -100.0
-        if phase["on"]:  # measured: both worth 10, with a spread of 20
-            if w not in measuring:
-                measuring.append(w)
-            return [30.0, -10.0][measuring.index(w) % 2]
-        side = 30.0 if number(w) % 2 else -30.0  # the choice's and the race's worlds
-        return 26.0 + side if S.same_action(action, CHALLENGER) else 20.0 - side
-
-    monkeypatch.setattr(S, "value", value)
-    v = analyse_decision(view, [[], []], PLAYED, budget=8, seed=1)
-    assert v.named == CHALLENGER  # the race's own estimate: 6 points apart
-    assert phase["again"] == v.measured[2] > 0
-    assert v.best == other and v.ties == [CHALLENGER] and v.loss == pytest.approx(10.0)
-
-
-def test_a_tie_the_fresh_worlds_tell_apart_is_a_tie_no_more(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The race cannot tell discarding 2S from discarding 4D (6 points apart, a spread of
-    60); the fresh worlds the loss is told again on show 4D 60 points below 2S. On the
-    race's worlds and these together the two are told apart: 2S is named, with no ties."""
-    other = {"type": "discard", "card": "4D"}
+def _two_discards_raced(
+    monkeypatch: pytest.MonkeyPatch, other: dict, fresh_below: float
+) -> dict[str, int]:
+    """Script discarding 2S and ``other`` (4D) against the move played (0; every other move
+    -100): in the choice's and the race's worlds 2S leads 4D by 6 points with a spread of
+    60; measured, 2S is worth 10 with a spread of 20, and so is 4D on the fresh worlds a
+    loss is told again on, less ``fresh_below``. Returns :func:`_watch_measuring`'s dict."""
     phase = _watch_measuring(monkeypatch)
     number = _numbering()
     measuring: list[object] = []
@@ -810,11 +775,41 @@ def test_a_tie_the_fresh_worlds_tell_apart_is_a_tie_no_more(
             if w not in measuring:
                 measuring.append(w)
             worth = [30.0, -10.0][measuring.index(w) % 2]
-            return worth if S.same_action(action, CHALLENGER) or not phase["done"] else worth - 60
-        side = 30.0 if number(w) % 2 else -30.0
+            return worth if S.same_action(action, CHALLENGER) else worth - fresh_below
+        side = 30.0 if number(w) % 2 else -30.0  # the choice's and the race's worlds
         return 26.0 + side if S.same_action(action, CHALLENGER) else 20.0 - side
 
     monkeypatch.setattr(S, "value", value)
+    return phase
+
+
+def test_moves_a_spent_race_left_apart_are_named_again_with_the_fresh_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In the race, discarding 2S leads discarding 4D by 6 points with a spread of 60: not
+    told apart, and more than 5 points (NEAR) apart, so the race names its leader 2S. The
+    fresh worlds the loss is told again on value both alike: on the race's worlds and these
+    together they are 4 points apart, within NEAR, so the rule names 4D, as a seed whose
+    race put them within 5 points does (before: each seed named the move its race's
+    estimate put on its side of the line)."""
+    other = {"type": "discard", "card": "4D"}
+    view = LOOSE.view(0)
+    assert S.preferred(view, [CHALLENGER, other]) == other
+    phase = _two_discards_raced(monkeypatch, other, fresh_below=0.0)
+    v = analyse_decision(view, [[], []], PLAYED, budget=8, seed=1)
+    assert v.named == CHALLENGER  # the race's own estimate: 6 points apart
+    assert phase["again"] == v.measured[2] > 0
+    assert v.best == other and v.ties == [CHALLENGER] and v.loss == pytest.approx(10.0)
+
+
+def test_a_tie_the_fresh_worlds_tell_apart_is_a_tie_no_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The race cannot tell discarding 2S from discarding 4D (6 points apart, a spread of
+    60); the fresh worlds the loss is told again on show 4D 60 points below 2S. On the
+    race's worlds and these together the two are told apart: 2S is named, with no ties."""
+    other = {"type": "discard", "card": "4D"}
+    phase = _two_discards_raced(monkeypatch, other, fresh_below=60.0)
     v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
     assert phase["again"] == v.measured[2] > 0
     assert v.best == CHALLENGER and v.ties == [] and v.loss == pytest.approx(10.0)
