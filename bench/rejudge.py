@@ -1,7 +1,7 @@
 """Re-judge decisions a stability run kept, with the analysis as it is now (issue 24's
 stability goal): minutes for a change to the search, where the whole run takes forty.
 
-    python bench/rejudge.py FILE [--which disagreed|agreed|all] [--limit N] [--jobs 2]
+    python bench/rejudge.py FILE [--which disagreed|agreed|uncalled|all] [--limit N] [--jobs 2]
                                  [--hands 2] [--out FILE]
 
 FILE is a ``bench/analyse.py --stability-out`` file. Its matches (``hard`` against
@@ -10,7 +10,8 @@ played them) are played again, and the decisions chosen are judged with both see
 the stability run judges them (seeds 1 and 2, the same per-decision seeds, the budget the file
 names). ``--which``: the decisions the two stored runs disagreed on (one calls a loss ≥ 5 and
 the other names another best move; the default), those they agreed on (a call of a loss ≥ 5
-that the other repeated), or every decision; ``--limit N``: the first N of them.
+that the other repeated), those neither called (``uncalled``: with ``disagreed`` and ``agreed``
+the whole run, in three parts), or every decision; ``--limit N``: the first N of them.
 
 It prints, for the decisions chosen: how many of the calls of a loss ≥ 5 each run makes the
 other repeats (the stability figure, both ways, on those decisions only), how many verdicts
@@ -56,10 +57,10 @@ def key_of(line: dict) -> tuple[int, int, int]:
 
 def kind(line: dict) -> str:
     """``"disagreed"`` (a stored run calls a loss ≥ :data:`CALL` and the other names another
-    best move), ``"agreed"`` (a call, and the other names the same move) or ``""``."""
+    best move), ``"agreed"`` (a call, and the other names the same move) or ``"uncalled"``."""
     a, b = line["first"], line["second"]
     if a["loss"] < CALL and b["loss"] < CALL:
-        return ""
+        return "uncalled"
     return "agreed" if S.same_action(a["best"], b["best"]) else "disagreed"
 
 
@@ -139,7 +140,9 @@ def rejudge(lines: list[dict], hands: int, jobs: int) -> tuple[dict, float]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("file", type=Path, help="a bench/analyse.py --stability-out file")
-    p.add_argument("--which", choices=("disagreed", "agreed", "all"), default="disagreed")
+    p.add_argument(
+        "--which", choices=("disagreed", "agreed", "uncalled", "all"), default="disagreed"
+    )
     p.add_argument("--limit", type=int)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--hands", type=int, default=2, help="the stability run's --hands")

@@ -17,13 +17,16 @@ The search (:func:`judge`, docs/analysis.md "How a move is valued"): half of the
 worlds choose a *challenger* — every legal move in :func:`screen_worlds` of them, the
 :data:`FINALISTS` best and the move played in the whole half; the challenger is the best of
 them other than the move played. The other half compares the challenger with the move
-played: worlds the choice did not see, so the loss has no winner's bonus. Unless that round
+played: worlds the choice did not see, so the loss has no winner's bonus (a challenger worth
+exactly what the move played is worth in every one of them stands aside for the next
+finalist, :meth:`_Search.runners_up`). Unless that round
 shows clearly no mistake, the best move is *confirmed* before it is measured
 (:meth:`_Search.confirm`): the discards race for the one the melds and lay-offs end their
 turn with, then every move (the one played too) races the challenger on fresh worlds until
 the leader is :data:`RACE` standard errors clear of each or shown worth the same (or
 :data:`CONFIRM_CAP` times the budget is spent: then those within :data:`NEAR` points count
-as worth the same); the move played leading (every other move told apart or worth the
+as worth the same, those about NEAR points away valued further first,
+:meth:`_Search.settle`); the move played leading (every other move told apart or worth the
 same) or worth the same is no mistake; else of the leader and the moves worth the same, a
 rule that no seed changes names one (:func:`preferred`) — when the races are spent with the
 move played ahead of moves not told apart, the closest of those. That move is measured
@@ -147,6 +150,12 @@ EQUAL_Z = 2.0
 NEAR = 5.0
 #: The confirmation's races sample at most CONFIRM_CAP × the budget worlds.
 CONFIRM_CAP = 16
+#: A move whose paired difference from the leader is within SETTLE_Z standard errors of
+#: NEAR either way is not yet settled as worth the same or not: it and the leader are valued
+#: on fresh worlds until it is, or until they have been valued on twice the worlds they had
+#: in common (at most SETTLE_CAP × the budget more); then the estimate decides.
+SETTLE_Z = 1.0
+SETTLE_CAP = 32
 #: Moves of the rest of a turn at most (:func:`end_turn`).
 TURN_CAP = 40
 #: The seat's turns a playout may take: in effect, to the end of the hand.
@@ -399,12 +408,17 @@ def judge(
         finalists.append(mine)
     for k in s.moves:
         table[k] += [s.value(w, k) if k in finalists else None for w in chosen[first:]]
-    others = [k for k in finalists if k != mine]
-    best = max(others, key=lambda k: _mean(table[k])) if others else mine
+    others = sorted((k for k in finalists if k != mine), key=lambda k: -_mean(table[k]))
+    best = others[0] if others else mine
     loss, stderr, worlds = 0.0, 0.0, 0
     ties: list[int] = []
     if best != mine:  # the challenger against the move played, on worlds the choice did not see
         loss, stderr, worlds = s.measure(best, judged, rounds=1)
+        for runner in s.runners_up(others):  # the same in every world: the move played there
+            if loss or stderr:
+                break
+            loss, stderr, worlds = s.measure(runner, rounds=1)
+            best = runner if loss or stderr else best
         if not _no_mistake(loss, stderr, 1):  # worth naming well before it is measured further
             named, ties, apart = s.confirm(best, table, CONFIRM_CAP * budget)
             fresh = named != best  # named in the challenger's place: the first round is not enough
@@ -484,6 +498,16 @@ class _Search:
         order = sorted(self.discards(), key=lambda k: -_mean(table[k]))
         self.end_with(order, table, worlds)
 
+    def runners_up(self, others: list[int]) -> list[int]:
+        """The finalists after the challenger (``others``, best first) that may stand in for
+        it when it is worth exactly what the move played is worth in every world of the
+        first round: not the discards a meld or lay-off played ends its turn with when
+        measured against them (:meth:`end_as`), which are worth what it is by design."""
+        if self.mine not in self.meld_rests():
+            return others[1:]
+        ends = self.endings(self.mine, self.pool[0])
+        return [k for k in others[1:] if not any(same_action(self.cands[k], a) for a in ends)]
+
     def discards(self) -> list[int]:
         return [k for k in self.moves if self.cands[k].get("type") == "discard"]
 
@@ -562,7 +586,7 @@ class _Search:
             discards = [k for k in self.discards() if _mean(table[k]) > -math.inf]
             if discards:
                 top = max(discards, key=lambda k: _mean(table[k]))
-                lead, close = self.race(top, discards, table, cap // 2)
+                lead, close = self.settle(*self.race(top, discards, table, cap // 2), table)
                 lead = self.prefer(lead, close, table)
                 order = [lead, *sorted(discards, key=lambda k: -_mean(table[k]))]
                 self.end_with(order, table, self.pool)
@@ -570,7 +594,7 @@ class _Search:
         runners = [k for k in self.moves if _mean(table[k]) > -math.inf]
         if best not in runners:
             runners.append(best)
-        lead, close = self.race(best, runners, table, cap)
+        lead, close = self.settle(*self.race(best, runners, table, cap), table)
         if self.mine == lead and self.spent:
             # the races spent with the move played ahead of moves they could not tell from
             # it: its lead may be chance, so the closest of them is measured against it
@@ -594,6 +618,28 @@ class _Search:
             for k in close
             if _equal(table[k], table[lead]) or (self.spent and _near(table[k], table[lead]))
         ]
+
+    def settle(
+        self, lead: int, close: list[int], table: dict[int, list[float | None]]
+    ) -> tuple[int, list[int]]:
+        """Once the races are spent, the moves of ``close`` whose paired difference from
+        ``lead`` is within :data:`SETTLE_Z` standard errors of :data:`NEAR` either way
+        (:func:`_unsettled`) and ``lead`` are valued on fresh worlds until none is (or
+        they have twice the worlds in common they had, at most :data:`SETTLE_CAP` × the
+        budget more). ``(the leader, the moves still within)`` of ``lead`` and ``close``."""
+        group = sorted({lead, *close})
+        todo = [k for k in close if _unsettled(table[k], table[lead])]
+        if not self.spent or not todo:
+            return lead, close
+        start = max(len(_diffs(table[k], table[lead])) for k in todo)
+        cap = min(start, SETTLE_CAP * 2 * self.fresh)
+        extra = 0
+        while todo and extra < cap:
+            extra += len(self.sample(table, {lead, *todo}, self.fresh))
+            lead = _leader(table, group, lead)
+            close = _close({k: table[k] for k in group}, lead)
+            todo = [k for k in close if _unsettled(table[k], table[lead])]
+        return lead, close
 
     def prefer(self, lead: int, close: list[int], table: dict[int, list[float | None]]) -> int:
         """``lead``, or when moves still ``close`` to it are worth the same as it
@@ -677,17 +723,19 @@ class _Search:
         calls (701 of 787) against 87.3% (751 of 860) before, for about half again the
         CPU. ``(that move, the other moves still tied with it, loss, stderr)``."""
         group = [k, *ties]
+        start = len(table[k])
         worlds = self.sample(table, set(group), n)
         self.judged += n
         named = k
         if ties:  # those the worlds together tell apart from the leader are ties no more
             lead = _leader(table, group, k)
             close = _close({m: table[m] for m in group}, lead)
+            lead, close = self.settle(lead, close, table)
             named = self.prefer(lead, close, table)
             ties = sorted({lead, *close} - {named})
             self.end_as(named)  # a meld played ends its turn with the discard now named
         mine = [self.value(w, self.mine) for w in worlds]
-        loss, stderr = _paired(table[named][-n:], mine)
+        loss, stderr = _paired(table[named][start : start + n], mine)
         return named, ties, loss, stderr
 
     def end_as(self, k: int) -> None:
@@ -847,6 +895,17 @@ def _near(xs: Sequence[float | None], ys: Sequence[float | None]) -> bool:
     :data:`NEAR` points of each other (their mean paired difference; no margin)."""
     pairs = _diffs(xs, ys)
     return len(pairs) >= APART and abs(_mean_and_error(pairs)[0]) <= NEAR
+
+
+def _unsettled(xs: Sequence[float | None], ys: Sequence[float | None]) -> bool:
+    """Whether two moves' paired difference (on at least :data:`APART` worlds in common,
+    not shown :func:`_equal`) is within :data:`SETTLE_Z` standard errors of :data:`NEAR`
+    either way: whether they are within NEAR points of each other is not yet settled."""
+    pairs = _diffs(xs, ys)
+    if len(pairs) < APART or _equal(xs, ys):
+        return False
+    mean, error = _mean_and_error(pairs)
+    return abs(abs(mean) - NEAR) < SETTLE_Z * error
 
 
 def _mean(xs: Sequence[float | None]) -> float:

@@ -39,7 +39,9 @@ def line(index: int, first: dict, second: dict) -> dict:
     }
 
 
-def test_the_decisions_chosen_are_the_disagreements_or_the_agreements(monkeypatch) -> None:
+def test_the_decisions_chosen_are_the_disagreements_the_agreements_or_the_rest(
+    monkeypatch,
+) -> None:
     bench = load_bench("rejudge", monkeypatch)
     lines = [
         line(1, verdict(X, 6.0), verdict(X, 4.0)),  # agreed: the second repeats the call
@@ -49,6 +51,7 @@ def test_the_decisions_chosen_are_the_disagreements_or_the_agreements(monkeypatc
     ]
     assert [d["index"] for d in bench.chosen(lines, "disagreed", None)] == [2, 3]
     assert [d["index"] for d in bench.chosen(lines, "agreed", None)] == [1]
+    assert [d["index"] for d in bench.chosen(lines, "uncalled", None)] == [4]
     assert [d["index"] for d in bench.chosen(lines, "all", 3)] == [1, 2, 3]
 
 
