@@ -503,10 +503,15 @@ class _Search:
         it when it is worth exactly what the move played is worth in every world of the
         first round: not the discards a meld or lay-off played ends its turn with when
         measured against them (:meth:`end_as`), which are worth what it is by design."""
-        if self.mine not in self.meld_rests():
-            return others[1:]
-        ends = self.endings(self.mine, self.pool[0])
+        ends = self.my_endings()
         return [k for k in others[1:] if not any(same_action(self.cands[k], a) for a in ends)]
+
+    def my_endings(self) -> list[dict]:
+        """The discards the move played may end its turn with (:meth:`endings`, in the
+        first world of the pool): none unless it is one of :meth:`meld_rests`."""
+        if self.mine not in self.meld_rests():
+            return []
+        return self.endings(self.mine, self.pool[0])
 
     def discards(self) -> list[int]:
         return [k for k in self.moves if self.cands[k].get("type") == "discard"]
@@ -748,11 +753,9 @@ class _Search:
         discard named better; in the two looked into, the seed that called it had charged
         the meld with another discard than the one it named — a meld of 7s ended with 9D
         against discarding 2H was a loss of 8.6, ended with 2H one of 0.8)."""
-        mine, end = self.mine, self.cands[k]
-        if end.get("type") != "discard" or mine not in self.meld_rests():
-            return
-        if any(same_action(end, a) for a in self.endings(mine, self.pool[0])):
-            self.end_turn_with(mine, end)
+        end = self.cands[k]
+        if end.get("type") == "discard" and any(same_action(end, a) for a in self.my_endings()):
+            self.end_turn_with(self.mine, end)
 
     def sample(self, table: dict[int, list[float | None]], now: set[int], n: int) -> list[Game]:
         """``n`` fresh worlds, added to :attr:`pool` and to ``table``: the moves of ``now``
