@@ -28,11 +28,12 @@ the leader is :data:`RACE` standard errors clear of each or shown worth the same
 as worth the same, those about NEAR points away valued further first,
 :meth:`_Search.settle`); the move played leading (every other move told apart or worth the
 same) or worth the same is no mistake; else of the leader and the moves worth the same, a
-rule that no seed changes names one (:func:`preferred`) — when the races are spent with the
-move played ahead of moves not told apart, the closest of those. That move is measured
-against the move played on the first round's worlds and fresh ones while the call is in
-doubt (a meld or lay-off played ending its turn with that move when it is a discard it may
-make then: :meth:`_Search.end_as`). A loss within :data:`MISTAKE` standard
+rule that no seed changes names one (:meth:`_Search.prefer`: the one worth most on a
+sample of worlds drawn from the position alone, :func:`reference_worlds`) — when the races
+are spent with the move played ahead of moves not told apart, the closest of those. That
+move is measured against the move played on the first round's worlds and fresh ones while
+the call is in doubt (a meld or lay-off played ending its turn with that move when it is a
+discard it may make then: :meth:`_Search.end_as`). A loss within :data:`MISTAKE` standard
 errors of zero (:data:`LONG_Z` when measured on :data:`LONG` worlds or more) is called 0.
 A loss called is told again on as many fresh worlds (:meth:`_Search.again`): the measuring
 stops when the loss stands clear, so its own worlds read it high; the fresh worlds give the
@@ -41,6 +42,7 @@ loss reported, and the moves still tied with the one named are named again on th
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
@@ -136,7 +138,7 @@ RACE = 4.0
 #: from fewer is itself too uncertain).
 APART = 16
 #: Moves the race cannot tell apart and shown worth the same within EQUAL points (at EQUAL_Z
-#: standard errors) are named by a rule that no seed changes (:func:`preferred`); of moves
+#: standard errors) are named by a rule that no seed changes (:meth:`_Search.prefer`); of moves
 #: not told apart but not shown equal either, the leader is named.
 EQUAL = 2.5
 EQUAL_Z = 2.0
@@ -156,6 +158,16 @@ CONFIRM_CAP = 16
 #: in common (at most SETTLE_CAP × the budget more); then the estimate decides.
 SETTLE_Z = 1.0
 SETTLE_CAP = 32
+#: Of the moves worth the same, the rule names the one worth most on REFER × the budget
+#: worlds drawn from the position alone (:func:`reference_worlds`: a random generator seeded
+#: with the seat's view and memory, not with the analysis's seed), the same worlds whatever
+#: the seed; of moves worth the same there too, the first listed. Before, the rule was the
+#: ``hard`` bot's own move, else the discard its valuation ranks first: between a ``hard``
+#: and an ``expert`` bot that is the move played or the move most like it, which was most
+#: often the lowest of the moves worth the same — the one whose place among them (within
+#: NEAR of the leader or not) changed most with the seed, and whose loss against the move
+#: played was closest to the line where it is called (bench/analyse.py's stability).
+REFER = 2
 #: Moves of the rest of a turn at most (:func:`end_turn`).
 TURN_CAP = 40
 #: The seat's turns a playout may take: in effect, to the end of the hand.
@@ -396,6 +408,7 @@ def judge(
     s = _Search(view, known, rng, cands, seat, worlds[0], mine)
     half = max(1, len(worlds) // 2)
     s.fresh = half
+    s.refer = REFER * budget
     s.measure_fresh = MEASURE_ROUND * budget
     chosen, judged = worlds[:half], worlds[half:] or worlds
     first = min(len(chosen), screen_worlds(budget))
@@ -485,9 +498,26 @@ class _Search:
         self.raced = 0  # worlds the races sampled
         self.spent = False  # the races sampled all they may (their cap)
         self.memo: dict[str, list[dict]] = {}  # the rests of the turn by view (:func:`value`)
+        self.refer = 1  # worlds of the rule's sample (:meth:`reference`)
+        self._reference: list[Game] | None = None
+        self._worth: dict[str, float] = {}  # :meth:`worth`, by move and rest of its turn
 
     def value(self, w: Game, k: int) -> float | None:
         return value(w, self.cands[k], self.seat, self.rests[k], self.memo)
+
+    def reference(self) -> list[Game]:
+        """The rule's worlds (:func:`reference_worlds`, :attr:`refer` of them), drawn once."""
+        if self._reference is None:
+            self._reference = reference_worlds(self.view, self.known, self.refer)
+        return self._reference
+
+    def worth(self, k: int) -> float:
+        """Move ``k``'s mean value on the rule's worlds (:meth:`reference`), as the rest
+        of its turn now is (a meld's ending discard may change: then it is valued again)."""
+        key = json.dumps([k, self.rests[k]], sort_keys=True)
+        if key not in self._worth:
+            self._worth[key] = _mean([self.value(w, k) for w in self.reference()])
+        return self._worth[key]
 
     def rediscard(self, table: dict[int, list[float | None]], worlds: list[Game]) -> None:
         """A meld or lay-off whose rest of the turn ends with the hard bot's discard ends it
@@ -648,17 +678,13 @@ class _Search:
 
     def prefer(self, lead: int, close: list[int], table: dict[int, list[float | None]]) -> int:
         """``lead``, or when moves still ``close`` to it are worth the same as it
-        (:meth:`alike`), the one of them and ``lead`` that :func:`preferred` names."""
+        (:meth:`alike`), the one of them and ``lead`` that the rule names: the highest
+        :meth:`worth` on the worlds drawn from the position alone, the same whatever the
+        seed (:data:`REFER`); of equals, the first listed."""
         equal = self.alike(lead, close, table)
         if not equal:
             return lead
-        group = [lead, *equal]
-        members = {k: [k, *self.mates.get(k, [])] for k in group}
-        pick = preferred(self.view, [self.cands[m] for m in sorted(sum(members.values(), []))])
-        for k in group:
-            if any(same_action(self.cands[m], pick) for m in members[k]):
-                return k
-        return lead
+        return max(sorted([lead, *equal]), key=self.worth)
 
     def with_mates(self, best: int, ties: list[int]) -> list[int]:
         """``ties`` and the moves that are ``best`` in effect (none when it is the move
@@ -790,26 +816,14 @@ class _Search:
         return leader, close
 
 
-def preferred(view: Mapping, moves: list[dict]) -> dict:
-    """Of ``moves`` that the analysis cannot tell apart, the one it names, whatever the
-    seed: the ``hard`` bot's own choice in the view when it is one of them; else the discard
-    the ``hard`` bot values most (its discard valuation, from the view alone); else the first
-    of them listed (the engine's order of legal moves)."""
-    from rum500.bots.hands import plan
-
-    bot = HardBot(seed=0)
-    first = bot.choose(dict(view)) if view.get("legal_actions") else None
-    for a in moves:
-        if first is not None and same_action(a, first):
-            return a
-    cards = {C.parse(a["card"]) for a in moves if a.get("type") == "discard"}
-    if len(cards) > 1:
-        v = read_view(view)
-        p = plan(v.hand, v.melds, v.seat, v.must_play, v.min_run, v.new_meld)
-        for _score, c in bot.discard_scores(v, p):
-            if c in cards:
-                return next(a for a in moves if a.get("card") == C.name(c))
-    return moves[0]
+def reference_worlds(view: Mapping, known: list[list[int]], n: int) -> list[Game]:
+    """``n`` worlds drawn as :func:`worlds_of` draws them, from a random generator seeded
+    with the position alone (the seat's view and memory, hashed): the same worlds for the same
+    position whatever the analysis's seed — the worlds the rule of :meth:`_Search.prefer`
+    names a move on."""
+    text = json.dumps([dict(view), known], sort_keys=True, default=str)
+    seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    return worlds_of(view, known, random.Random(seed), n)
 
 
 def _leader(table: dict[int, list[float | None]], group: list[int], start: int) -> int:

@@ -306,12 +306,30 @@ def _noisy(w: object, salt: str) -> float:
     return random.Random(f"{w.to_dict()['stock']}:{salt}").gauss(0.0, 1.0)  # type: ignore[attr-defined]
 
 
+def _rule(view: dict, value: Callable[..., float], moves: list[dict], budget: int = 8) -> dict:
+    """The move of ``moves`` the rule names among moves worth the same: the one ``value``
+    (a test's scripted one) puts highest on the worlds drawn from the position alone."""
+    worlds = S.reference_worlds(view, [[], []], S.REFER * budget)
+    return max(moves, key=lambda a: sum(value(w, a, 0) for w in worlds) / len(worlds))
+
+
+def _rule_favours(monkeypatch: pytest.MonkeyPatch, move: dict) -> None:
+    """Script the rule (:meth:`rum500.coach.search._Search.worth`): ``move`` is worth most
+    on the position's own worlds, every other move less; no world is valued for it."""
+
+    def worth(self, k):  # type: ignore[no-untyped-def]
+        return 1.0 if S.same_action(self.cands[k], move) else 0.0
+
+    monkeypatch.setattr(S._Search, "worth", worth)
+
+
 def test_moves_the_analysis_cannot_tell_apart_are_named_alike_whatever_the_seed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Discarding 2S or 4D is worth the same (+10 over the move played, with each world's
     noise): the race cannot separate them but shows them equal, and the move named best is
-    the one the seat-independent rule names (:func:`preferred`), the other its tie — the
+    the one the seed-independent rule names (the higher on the worlds drawn from the
+    position alone, :func:`rum500.coach.search.reference_worlds`), the other its tie — the
     same at every seed (before: whichever led the race, which changed with the seed)."""
     other = {"type": "discard", "card": "4D"}
 
@@ -326,7 +344,7 @@ def test_moves_the_analysis_cannot_tell_apart_are_named_alike_whatever_the_seed(
     view = LOOSE.view(0)
     named = [analyse_decision(view, [[], []], PLAYED, budget=8, seed=s) for s in range(1, 7)]
     assert {v.loss > 0 for v in named} == {True}
-    rule = S.preferred(view, [CHALLENGER, other])
+    rule = _rule(view, value, [CHALLENGER, other])
     assert all(v.best == rule for v in named)
     assert all(v.ties == [other if rule == CHALLENGER else CHALLENGER] for v in named)
 
@@ -440,7 +458,7 @@ def test_the_moves_race_has_worlds_of_its_own_when_the_discards_race_spends_its_
 def test_a_move_not_shown_worth_the_same_is_not_named_by_the_rule(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Discarding 4D (the move the rule would name) is 13 points below discarding 2S, too
+    """Discarding 4D (the move the rule would name: scripted) is 13 points below discarding 2S, too
     noisy to be told apart within the budget and too far to be worth the same (also by the
     estimate the races end with, :data:`rum500.coach.search.NEAR`): the leader, 2S, is
     named (with the rule applied to every move not told apart, 4D was named, and measured
@@ -448,7 +466,7 @@ def test_a_move_not_shown_worth_the_same_is_not_named_by_the_rule(
     (where the fresh worlds the loss is told again on may then tell it apart)."""
     other = {"type": "discard", "card": "4D"}
     view = LOOSE.view(0)
-    assert S.preferred(view, [CHALLENGER, other]) == other
+    _rule_favours(monkeypatch, other)
     close_at_the_end: list[bool] = []
     race = S._Search.race
 
@@ -485,12 +503,13 @@ def test_moves_a_spent_race_leaves_within_a_few_points_are_named_alike_whatever_
     """Discarding 2S is worth a point more than discarding 4D, far less than the noise: the
     races sample all they may without telling them apart or showing them equal (the margin
     of 2 standard errors is more than the budget affords). Within 5 points of each other
-    (NEAR) by the estimate the races end with, they are worth the same: the rule names one (4D),
+    (NEAR) by the estimate the races end with, they are worth the same: the rule names one (4D,
+    scripted),
     the other its tie, at every seed (before: whichever led when the races ran out, 2S at
     some seeds and 4D at others)."""
     other = {"type": "discard", "card": "4D"}
     view = LOOSE.view(0)
-    assert S.preferred(view, [CHALLENGER, other]) == other
+    _rule_favours(monkeypatch, other)
 
     def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
         if S.same_action(action, PLAYED):
@@ -794,7 +813,7 @@ def test_moves_a_spent_race_left_apart_are_named_again_with_the_fresh_worlds(
     estimate put on its side of the line)."""
     other = {"type": "discard", "card": "4D"}
     view = LOOSE.view(0)
-    assert S.preferred(view, [CHALLENGER, other]) == other
+    _rule_favours(monkeypatch, other)
     phase = _two_discards_raced(monkeypatch, other, fresh_below=0.0)
     v = analyse_decision(view, [[], []], PLAYED, budget=8, seed=1)
     assert v.named == CHALLENGER  # the race's own estimate: 6 points apart
@@ -860,7 +879,7 @@ def test_a_move_about_NEAR_points_from_the_leader_is_valued_further_before_the_r
     now 4 points apart, worth the same, and the rule names 4D. Without settling, 2S."""
     other = {"type": "discard", "card": "4D"}
     view = LOOSE.view(0)
-    assert S.preferred(view, [CHALLENGER, other]) == other
+    _rule_favours(monkeypatch, other)
     settling = _gap_raced_then_settled(monkeypatch, other)
     v = analyse_decision(view, [[], []], PLAYED, budget=8, seed=1)
     assert settling["worlds"] > 0
@@ -937,3 +956,47 @@ def test_a_lay_off_worth_its_ending_in_every_world_is_measured_against_a_discard
     assert "7H" not in ended and ended[-1] == "9C"
     assert v.named == discard_7h and v.best == discard_7h
     assert v.loss == pytest.approx(18.0)
+
+
+def test_the_rule_names_the_move_worth_most_on_the_positions_own_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discarding JH (the ``hard`` bot's own move here) is 3 points below discarding 2S,
+    far less than the noise: the races cannot tell them apart, and within 5 points they are
+    worth the same. The rule names 2S, the higher of the two on the worlds drawn from the
+    position alone — the same worlds at every seed — and JH is its tie (unless the fresh
+    worlds the loss is told again on tell the two apart; before, the rule
+    was the ``hard`` bot's move: between a ``hard`` and an ``expert`` bot, the move played
+    or the one most like it, most often the lowest of the moves worth the same)."""
+    other = {"type": "discard", "card": "JH"}
+    view = LOOSE.view(0)
+    assert S.same_action(S.HardBot(seed=0).choose(dict(view)), other)
+
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
+        if S.same_action(action, PLAYED):
+            return 0.0
+        if S.same_action(action, CHALLENGER):
+            return 20.0 + 10 * _noisy(w, "2S")
+        if S.same_action(action, other):
+            return 17.0 + 10 * _noisy(w, "JH")
+        return -100.0
+
+    assert _rule(view, value, [CHALLENGER, other]) == CHALLENGER
+    monkeypatch.setattr(S, "value", value)
+    named = [analyse_decision(view, [[], []], PLAYED, budget=8, seed=s) for s in range(1, 7)]
+    assert all(v.loss > 0 and v.best == CHALLENGER and v.ties in ([], [other]) for v in named)
+    assert sum(v.ties == [other] for v in named) >= 3  # worth the same: the rule named 2S
+
+
+def test_the_rules_worlds_are_the_positions_own() -> None:
+    """The worlds the rule names a move on are drawn from the position alone: the same for
+    the same view and memory, others for another position, and each a world of the view."""
+    view = LOOSE.view(0)
+    stocks = [w.to_dict()["stock"] for w in S.reference_worlds(view, [[], []], 16)]
+    again = [w.to_dict()["stock"] for w in S.reference_worlds(view, [[], []], 16)]
+    assert len(stocks) == 16 and stocks == again and len({tuple(x) for x in stocks}) == 16
+    other = position(["2S", "4D", "9C", "JH", "KS", "QD", "7H"], ["3S", "5S", "8D"], ["2C"])
+    elsewhere = [w.to_dict()["stock"] for w in S.reference_worlds(other.view(0), [[], []], 16)]
+    assert elsewhere != stocks
+    for w in S.reference_worlds(view, [[], []], 4):
+        assert sorted(w.hands[0]) == sorted(LOOSE.hands[0]) and w.pile == LOOSE.pile
