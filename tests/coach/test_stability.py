@@ -306,6 +306,23 @@ def _noisy(w: object, salt: str) -> float:
     return random.Random(f"{w.to_dict()['stock']}:{salt}").gauss(0.0, 1.0)  # type: ignore[attr-defined]
 
 
+def _two_noisy(other: dict, mine: float, theirs: float, spread: float) -> Callable[..., float]:
+    """A scripted value: the move played 0, discarding 2S (CHALLENGER) ``mine`` and
+    ``other`` ``theirs``, each with ``spread`` × its own noise in each world (:func:`_noisy`,
+    salted with the card), every other move -100."""
+
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
+        if S.same_action(action, PLAYED):
+            return 0.0
+        if S.same_action(action, CHALLENGER):
+            return mine + spread * _noisy(w, CHALLENGER["card"])
+        if S.same_action(action, other):
+            return theirs + spread * _noisy(w, other["card"])
+        return -100.0
+
+    return value
+
+
 def _rule(view: dict, value: Callable[..., float], moves: list[dict], budget: int = 8) -> dict:
     """The move of ``moves`` the rule names among moves worth the same: the one ``value``
     (a test's scripted one) puts highest on the worlds drawn from the position alone."""
@@ -333,12 +350,7 @@ def test_moves_the_analysis_cannot_tell_apart_are_named_alike_whatever_the_seed(
     same at every seed (before: whichever led the race, which changed with the seed)."""
     other = {"type": "discard", "card": "4D"}
 
-    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, PLAYED):
-            return 0.0
-        if S.same_action(action, CHALLENGER) or S.same_action(action, other):
-            return 10.0 + _noisy(w, action["card"])
-        return -100.0
+    value = _two_noisy(other, 10.0, 10.0, 1.0)
 
     monkeypatch.setattr(S, "value", value)
     view = LOOSE.view(0)
@@ -477,14 +489,7 @@ def test_a_move_not_shown_worth_the_same_is_not_named_by_the_rule(
 
     monkeypatch.setattr(S._Search, "race", watched)
 
-    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, PLAYED):
-            return 0.0
-        if S.same_action(action, CHALLENGER):
-            return 20.0 + 24 * _noisy(w, "2S")
-        if S.same_action(action, other):
-            return 7.0 + 24 * _noisy(w, "4D")
-        return -100.0
+    value = _two_noisy(other, 20.0, 7.0, 24.0)
 
     monkeypatch.setattr(S, "value", value)
     named = []
@@ -504,21 +509,13 @@ def test_moves_a_spent_race_leaves_within_a_few_points_are_named_alike_whatever_
     races sample all they may without telling them apart or showing them equal (the margin
     of 2 standard errors is more than the budget affords). Within 5 points of each other
     (NEAR) by the estimate the races end with, they are worth the same: the rule names one (4D,
-    scripted),
-    the other its tie, at every seed (before: whichever led when the races ran out, 2S at
+    scripted), the other its tie, at every seed (before: whichever led when the races ran out, 2S at
     some seeds and 4D at others)."""
     other = {"type": "discard", "card": "4D"}
     view = LOOSE.view(0)
     _rule_favours(monkeypatch, other)
 
-    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, PLAYED):
-            return 0.0
-        if S.same_action(action, CHALLENGER):
-            return 20.0 + 10 * _noisy(w, "2S")
-        if S.same_action(action, other):
-            return 19.0 + 10 * _noisy(w, "4D")
-        return -100.0
+    value = _two_noisy(other, 20.0, 19.0, 10.0)
 
     monkeypatch.setattr(S, "value", value)
     named = [analyse_decision(view, [[], []], PLAYED, budget=8, seed=s) for s in range(1, 7)]
@@ -972,14 +969,7 @@ def test_the_rule_names_the_move_worth_most_on_the_positions_own_worlds(
     view = LOOSE.view(0)
     assert S.same_action(S.HardBot(seed=0).choose(dict(view)), other)
 
-    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, PLAYED):
-            return 0.0
-        if S.same_action(action, CHALLENGER):
-            return 20.0 + 10 * _noisy(w, "2S")
-        if S.same_action(action, other):
-            return 17.0 + 10 * _noisy(w, "JH")
-        return -100.0
+    value = _two_noisy(other, 20.0, 17.0, 10.0)
 
     assert _rule(view, value, [CHALLENGER, other]) == CHALLENGER
     monkeypatch.setattr(S, "value", value)
