@@ -1,8 +1,8 @@
 """Re-judge decisions a stability run kept, with the analysis as it is now (issue 24's
 stability goal): minutes for a change to the search, where the whole run takes forty.
 
-    python bench/rejudge.py FILE [--which disagreed|agreed|uncalled|all] [--limit N] [--jobs 2]
-                                 [--hands 2] [--out FILE]
+    python bench/rejudge.py FILE [--which disagreed|agreed|uncalled|renamed|all] [--limit N]
+                                 [--jobs 2] [--hands 2] [--out FILE] [--whole FILE]
 
 FILE is a ``bench/analyse.py --stability-out`` file. Its matches (``hard`` against
 ``expert``, each line's ``match_seed``, their first ``--hands`` hands, as the stability run
@@ -11,12 +11,16 @@ the stability run judges them (seeds 1 and 2, the same per-decision seeds, the b
 names). ``--which``: the decisions the two stored runs disagreed on (one calls a loss ≥ 5 and
 the other names another best move; the default), those they agreed on (a call of a loss ≥ 5
 that the other repeated), those neither called (``uncalled``: with ``disagreed`` and ``agreed``
-the whole run, in three parts), or every decision; ``--limit N``: the first N of them.
+the whole run, in three parts), those where a stored run called a loss and named, when it
+told the loss again, another move than the one it measured (``renamed``: the only verdicts a
+change to that naming, docs/analysis.md step 6, can move), or every decision; ``--limit N``:
+the first N of them.
 
 It prints, for the decisions chosen: how many of the calls of a loss ≥ 5 each run makes the
 other repeats (the stability figure, both ways, on those decisions only), how many verdicts
 differ from the stored ones (0 for the code that wrote FILE: the analysis is reproducible),
-and the CPU seconds the judging took. ``--out FILE``: each decision as re-judged, a JSON line.
+and the CPU seconds the judging took. ``--out FILE``: each decision as re-judged, a JSON line;
+``--whole FILE``: every line of FILE, those judged again replaced (for ``--stability-report``).
 A variant of the search that helps on the disagreements and leaves the agreements alone is
 worth a whole run; one that does not, is not. Only the whole run (``--which all``) says
 whether it is better: the figure on the decisions the stored runs called (``disagreed`` and
@@ -64,8 +68,20 @@ def kind(line: dict) -> str:
     return "agreed" if S.same_action(a["best"], b["best"]) else "disagreed"
 
 
+def renamed(line: dict) -> bool:
+    """Whether a stored run called a loss whose best move is not the move it measured."""
+    return any(
+        v["loss"] > 0 and "named" in v and not S.same_action(v["best"], v["named"])
+        for v in (line["first"], line["second"])
+    )
+
+
 def chosen(lines: list[dict], which: str, limit: int | None) -> list[dict]:
-    out = [line for line in lines if which == "all" or kind(line) == which]
+    out = [
+        line
+        for line in lines
+        if which == "all" or (renamed(line) if which == "renamed" else kind(line) == which)
+    ]
     return out[:limit] if limit is not None else out
 
 
@@ -141,24 +157,28 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("file", type=Path, help="a bench/analyse.py --stability-out file")
     p.add_argument(
-        "--which", choices=("disagreed", "agreed", "uncalled", "all"), default="disagreed"
+        "--which",
+        choices=("disagreed", "agreed", "uncalled", "renamed", "all"),
+        default="disagreed",
     )
     p.add_argument("--limit", type=int)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--hands", type=int, default=2, help="the stability run's --hands")
     p.add_argument("--out", type=Path, help="each decision as re-judged, a JSON line")
+    p.add_argument("--whole", type=Path, help="FILE's lines, those judged again replaced")
     args = p.parse_args(argv)
-    lines = [json.loads(t) for t in args.file.read_text().splitlines() if t.strip()]
-    lines = chosen(lines, args.which, args.limit)
+    every = [json.loads(t) for t in args.file.read_text().splitlines() if t.strip()]
+    lines = chosen(every, args.which, args.limit)
     start = time.perf_counter()
     judged, cpu = rejudge(lines, args.hands, args.jobs)
     took = time.perf_counter() - start
     f = figures(lines, judged)
-    if args.out is not None:
-        with args.out.open("w") as out:
-            for line in lines:
-                first, second = judged[key_of(line)]
-                out.write(json.dumps({**line, "first": first, "second": second}) + "\n")
+    for path, which in ((args.out, lines), (args.whole, every)):
+        if path is not None:
+            with path.open("w") as out:
+                for line in which:
+                    first, second = judged.get(key_of(line), (line["first"], line["second"]))
+                    out.write(json.dumps({**line, "first": first, "second": second}) + "\n")
     print(
         f"{len(lines)} decision(s) {args.which} in {args.file.name}, judged again with seeds "
         f"{SEEDS[0]} and {SEEDS[1]}: the second run repeats {f.repeated[0]} of the first's "

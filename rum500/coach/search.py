@@ -37,7 +37,8 @@ discard it may make then: :meth:`_Search.end_as`). A loss within :data:`MISTAKE`
 errors of zero (:data:`LONG_Z` when measured on :data:`LONG` worlds or more) is called 0.
 A loss called is told again on as many fresh worlds (:meth:`_Search.again`): the measuring
 stops when the loss stands clear, so its own worlds read it high; the fresh worlds give the
-loss reported, and the moves still tied with the one named are named again on them too.
+loss reported, and the ties are looked at again on them too (the move named stands unless
+they tell it apart from the leader and show it not worth the same).
 """
 
 from __future__ import annotations
@@ -745,26 +746,35 @@ class _Search:
         """A loss called, told again: move ``k``, its ``ties`` and the move played valued
         on ``n`` fresh worlds (as many as the measuring took). The measuring stops as soon
         as the loss stands 4 standard errors clear, so the worlds that stopped it read it
-        high; these have not been chosen by a stop. Of ``k`` and its ties, the move
-        named on the race's worlds and these together (the leader, or the move the rule
-        names among it and those worth the same: :meth:`prefer`; a meld or lay-off played
-        then ends its turn with it, :meth:`end_as`), and its loss against the move played
-        on these worlds alone. At budget 32, on both sets of the stability benchmark's
-        matches (bench/analyse.py's stability), the other seed repeated 89.1% of the
-        calls (701 of 787) against 87.3% (751 of 860) before, for about half again the
-        CPU. ``(that move, the other moves still tied with it, loss, stderr)``."""
+        high; these have not been chosen by a stop. On the race's worlds and these
+        together, ``k`` stands unless they tell it apart from the leader of it and its ties
+        and it is not worth the same as that leader (:meth:`alike`); then the leader, or the
+        move the rule names among it and those worth the same (:meth:`prefer`; a meld or
+        lay-off played then ends its turn with it, :meth:`end_as`), is named in its place.
+        The move named, and its loss against the move played on these worlds alone. At
+        budget 32, on both sets of the stability benchmark's matches (bench/analyse.py's
+        stability), the other seed repeated 89.1% of the calls (701 of 787) against 87.3%
+        (751 of 860) without these worlds, for about half again the CPU. Before ``k`` stood
+        unless told apart, the move was named again every time: the rule names one move the
+        same at every seed, but which move led these worlds and the race's changed with the
+        seed (on 35 matches, 91.4% of the calls repeated, 639 of 699, against 90.3%, 634
+        of 702). ``(that move, the other moves still tied with it, loss, stderr)``."""
         group = [k, *ties]
         start = len(table[k])
         worlds = self.sample(table, set(group), n)
         self.judged += n
         named = k
-        if ties:  # those the worlds together tell apart from the leader are ties no more
+        if ties:  # those the worlds together tell apart from the move named are ties no more
+            values = {m: table[m] for m in group}
             lead = _leader(table, group, k)
-            close = _close({m: table[m] for m in group}, lead)
-            lead, close = self.settle(lead, close, table)
-            named = self.prefer(lead, close, table)
-            ties = sorted({lead, *close} - {named})
-            self.end_as(named)  # a meld played ends its turn with the discard now named
+            if lead == k or k in _close(values, lead) or self.alike(lead, [k], table):
+                # not told apart from the leader, or worth the same as it: the name stands
+                ties = sorted({*_close(values, k), lead} - {k})
+            else:
+                lead, close = self.settle(lead, _close(values, lead), table)
+                named = self.prefer(lead, close, table)
+                ties = sorted({lead, *close} - {named})
+                self.end_as(named)  # a meld played ends its turn with the discard now named
         mine = [self.value(w, self.mine) for w in worlds]
         loss, stderr = _paired(table[named][start : start + n], mine)
         return named, ties, loss, stderr

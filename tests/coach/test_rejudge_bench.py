@@ -3,6 +3,8 @@ figures of the stability goal on those decisions alone."""
 
 from __future__ import annotations
 
+import json
+
 from tests.bots import load_bench
 
 X = {"type": "discard", "card": "2S"}
@@ -53,6 +55,31 @@ def test_the_decisions_chosen_are_the_disagreements_the_agreements_or_the_rest(
     assert [d["index"] for d in bench.chosen(lines, "agreed", None)] == [1]
     assert [d["index"] for d in bench.chosen(lines, "uncalled", None)] == [4]
     assert [d["index"] for d in bench.chosen(lines, "all", 3)] == [1, 2, 3]
+    renamed = verdict(X, 6.0) | {"named": Y}  # measured for KS, 2S named when told again
+    lines.append(line(5, verdict(PLAYED, 0.0), renamed))
+    lines.append(line(6, verdict(PLAYED, 0.0) | {"named": Y}, verdict(X, 6.0)))  # no call
+    assert [d["index"] for d in bench.chosen(lines, "renamed", None)] == [5]
+
+
+def test_whole_writes_every_stored_line_with_those_judged_again_replaced(
+    monkeypatch, tmp_path
+) -> None:
+    bench = load_bench("rejudge", monkeypatch)
+    draw = {"type": "draw", "source": "stock"}
+    stored = [
+        line(6, verdict(draw, 0.0), verdict(draw, 0.0)) | {"kind": "draw", "played": draw},
+        line(7, verdict(X, 6.0), verdict(X, 6.0)),  # not judged again: kept as it is
+    ]
+    src = tmp_path / "stored.jsonl"
+    src.write_text("".join(json.dumps(x) + "\n" for x in stored))
+    whole, out = tmp_path / "whole.jsonl", tmp_path / "out.jsonl"
+    argv = [str(src), "--which", "uncalled", "--jobs", "1", "--whole", str(whole)]
+    assert bench.main([*argv, "--out", str(out)]) == 0
+    kept = [json.loads(t) for t in whole.read_text().splitlines()]
+    judged = [json.loads(t) for t in out.read_text().splitlines()]
+    assert [x["index"] for x in kept] == [6, 7] and [x["index"] for x in judged] == [6]
+    assert kept[1] == stored[1] and kept[0] == judged[0]
+    assert kept[0]["first"]["worlds"] > 0 and kept[0]["first"] != stored[0]["first"]
 
 
 def test_the_figures_count_calls_both_ways_and_verdicts_that_moved(monkeypatch) -> None:

@@ -799,23 +799,66 @@ def _two_discards_raced(
     return phase
 
 
-def test_moves_a_spent_race_left_apart_are_named_again_with_the_fresh_worlds(
+def test_the_move_named_stands_unless_the_fresh_worlds_tell_it_apart(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """In the race, discarding 2S leads discarding 4D by 6 points with a spread of 60: not
-    told apart, and more than 5 points (NEAR) apart, so the race names its leader 2S. The
-    fresh worlds the loss is told again on value both alike: on the race's worlds and these
-    together they are 4 points apart, within NEAR, so the rule names 4D, as a seed whose
-    race put them within 5 points does (before: each seed named the move its race's
-    estimate put on its side of the line)."""
+    told apart, and more than 5 points (NEAR) apart, so the race names its leader 2S. On
+    the fresh worlds the loss is told again on, 4D is 8 points above 2S: on the race's
+    worlds and these together 4D may lead, but it is not told apart from 2S, so the name
+    stands — 2S, 4D its tie, the loss 2S's (before, the two were named again on those
+    worlds, by the leader or the rule: the rule names one move the same at every seed, but
+    which move led the worlds together changed with the seed; on the stability benchmark's
+    35 matches, in 22 of the 68 calls the other seed did not repeat, both seeds had
+    named the same move and one named another there). Where the fresh worlds show 4D 150
+    points above, it is told apart and named."""
     other = {"type": "discard", "card": "4D"}
     view = LOOSE.view(0)
     _rule_favours(monkeypatch, other)
-    phase = _two_discards_raced(monkeypatch, other, fresh_below=0.0)
+    phase = _two_discards_raced(monkeypatch, other, fresh_below=-8.0)
     v = analyse_decision(view, [[], []], PLAYED, budget=8, seed=1)
     assert v.named == CHALLENGER  # the race's own estimate: 6 points apart
     assert phase["again"] == v.measured[2] > 0
-    assert v.best == other and v.ties == [CHALLENGER] and v.loss == pytest.approx(10.0)
+    assert v.best == CHALLENGER and v.ties == [other] and v.loss == pytest.approx(10.0)
+    phase = _two_discards_raced(monkeypatch, other, fresh_below=-150.0)
+    v = analyse_decision(view, [[], []], PLAYED, budget=8, seed=1)
+    assert v.named == CHALLENGER and phase["again"] == v.measured[2] > 0
+    assert v.best == other and v.loss == pytest.approx(160.0)
+
+
+def test_the_move_named_stands_when_the_fresh_worlds_show_the_leader_worth_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The races, spent, put discarding 4D 1 point above discarding 2S with a spread of 30:
+    not told apart, within 5 points (NEAR) — worth the same — and the rule names 2S, 4D its
+    tie. On the fresh worlds the loss is told again on, 4D is 4 points above 2S in every
+    world: on the race's worlds and these together 4D is told apart from 2S, but still
+    within 5 points, worth the same as far as the analysis can tell, so the name stands and
+    4D stays its tie (naming again the leader of the worlds together, 4D, where the fresh
+    worlds tell the two apart, gave the stability benchmark's 35 matches no better figure)."""
+    other = {"type": "discard", "card": "4D"}
+    _rule_favours(monkeypatch, CHALLENGER)
+    phase = _watch_measuring(monkeypatch)
+    number = _numbering()
+    measuring: list[object] = []
+
+    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
+        if S.same_action(action, PLAYED):
+            return 0.0
+        if not (S.same_action(action, CHALLENGER) or S.same_action(action, other)):
+            return -100.0
+        if phase["on"]:  # measured, and told again: 2S 8 ± 40, 4D 4 above it
+            if w not in measuring:
+                measuring.append(w)
+            worth = 8.0 + (40.0 if measuring.index(w) % 2 else -40.0)
+            return worth if S.same_action(action, CHALLENGER) else worth + 4.0
+        side = 15.0 if number(w) % 2 else -15.0  # the choice's and the race's worlds
+        return 20.0 + side if S.same_action(action, CHALLENGER) else 21.0 - side
+
+    monkeypatch.setattr(S, "value", value)
+    v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
+    assert v.named == CHALLENGER and phase["again"] == v.measured[2] > 0
+    assert v.best == CHALLENGER and v.ties == [other] and v.loss == pytest.approx(8.0)
 
 
 def test_a_tie_the_fresh_worlds_tell_apart_is_a_tie_no_more(
