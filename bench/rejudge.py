@@ -173,10 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     judged, cpu = rejudge(lines, args.hands, args.jobs)
     took = time.perf_counter() - start
     f = figures(lines, judged)
-    for path, which in ((args.out, lines), (args.whole, every)):
+    for path, rows in ((args.out, lines), (args.whole, every)):
         if path is not None:
             with path.open("w") as out:
-                for line in which:
+                for line in rows:
                     first, second = judged.get(key_of(line), (line["first"], line["second"]))
                     out.write(json.dumps({**line, "first": first, "second": second}) + "\n")
     print(

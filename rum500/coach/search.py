@@ -767,11 +767,12 @@ class _Search:
         if ties:  # those the worlds together tell apart from the move named are ties no more
             values = {m: table[m] for m in group}
             lead = _leader(table, group, k)
-            if lead == k or k in _close(values, lead) or self.alike(lead, [k], table):
+            close = _close(values, lead)
+            if lead == k or k in close or self.alike(lead, [k], table):
                 # not told apart from the leader, or worth the same as it: the name stands
                 ties = sorted({*_close(values, k), lead} - {k})
             else:
-                lead, close = self.settle(lead, _close(values, lead), table)
+                lead, close = self.settle(lead, close, table)
                 named = self.prefer(lead, close, table)
                 ties = sorted({lead, *close} - {named})
                 self.end_as(named)  # a meld played ends its turn with the discard now named

@@ -772,12 +772,18 @@ def test_a_called_loss_is_told_on_fresh_worlds_not_on_those_that_stopped_the_mea
 
 
 def _two_discards_raced(
-    monkeypatch: pytest.MonkeyPatch, other: dict, fresh_below: float
+    monkeypatch: pytest.MonkeyPatch,
+    other: dict,
+    fresh_below: float,
+    race: tuple[float, float, float] = (26.0, 20.0, 30.0),
+    measured: tuple[float, float] = (30.0, -10.0),
 ) -> dict[str, int]:
     """Script discarding 2S and ``other`` (4D) against the move played (0; every other move
-    -100): in the choice's and the race's worlds 2S leads 4D by 6 points with a spread of
-    60; measured, 2S is worth 10 with a spread of 20, and so is 4D on the fresh worlds a
-    loss is told again on, less ``fresh_below``. Returns :func:`_watch_measuring`'s dict."""
+    -100): in the choice's and the race's worlds 2S is worth ``race[0]`` + side and 4D
+    ``race[1]`` - side, side ± ``race[2]`` in alternate worlds (by default 2S leads 4D by 6
+    points with a spread of 60); measured, 2S is worth ``measured`` in alternate worlds (by
+    default 10 with a spread of 20), and so is 4D on the fresh worlds a loss is told again
+    on, less ``fresh_below``. Returns :func:`_watch_measuring`'s dict."""
     phase = _watch_measuring(monkeypatch)
     number = _numbering()
     measuring: list[object] = []
@@ -790,10 +796,10 @@ def _two_discards_raced(
         if phase["on"]:
             if w not in measuring:
                 measuring.append(w)
-            worth = [30.0, -10.0][measuring.index(w) % 2]
+            worth = measured[measuring.index(w) % 2]
             return worth if S.same_action(action, CHALLENGER) else worth - fresh_below
-        side = 30.0 if number(w) % 2 else -30.0  # the choice's and the race's worlds
-        return 26.0 + side if S.same_action(action, CHALLENGER) else 20.0 - side
+        side = race[2] if number(w) % 2 else -race[2]  # the choice's and the race's worlds
+        return race[0] + side if S.same_action(action, CHALLENGER) else race[1] - side
 
     monkeypatch.setattr(S, "value", value)
     return phase
@@ -838,24 +844,10 @@ def test_the_move_named_stands_when_the_fresh_worlds_show_the_leader_worth_the_s
     worlds tell the two apart, gave the stability benchmark's 35 matches no better figure)."""
     other = {"type": "discard", "card": "4D"}
     _rule_favours(monkeypatch, CHALLENGER)
-    phase = _watch_measuring(monkeypatch)
-    number = _numbering()
-    measuring: list[object] = []
-
-    def value(w, action, seat, rest=None, memo=None):  # type: ignore[no-untyped-def]
-        if S.same_action(action, PLAYED):
-            return 0.0
-        if not (S.same_action(action, CHALLENGER) or S.same_action(action, other)):
-            return -100.0
-        if phase["on"]:  # measured, and told again: 2S 8 ± 40, 4D 4 above it
-            if w not in measuring:
-                measuring.append(w)
-            worth = 8.0 + (40.0 if measuring.index(w) % 2 else -40.0)
-            return worth if S.same_action(action, CHALLENGER) else worth + 4.0
-        side = 15.0 if number(w) % 2 else -15.0  # the choice's and the race's worlds
-        return 20.0 + side if S.same_action(action, CHALLENGER) else 21.0 - side
-
-    monkeypatch.setattr(S, "value", value)
+    # raced: 4D 1 above 2S, a spread of 30; measured and told again: 2S 8 ± 40, 4D 4 above
+    phase = _two_discards_raced(
+        monkeypatch, other, fresh_below=-4.0, race=(20.0, 21.0, 15.0), measured=(-32.0, 48.0)
+    )
     v = analyse_decision(LOOSE.view(0), [[], []], PLAYED, budget=8, seed=1)
     assert v.named == CHALLENGER and phase["again"] == v.measured[2] > 0
     assert v.best == CHALLENGER and v.ties == [other] and v.loss == pytest.approx(8.0)
